@@ -1,0 +1,56 @@
+//===- ShapeChecks.h - Shape rules shared by tk, tb and th ------*- C++ -*-===//
+//
+// The kernel graph and the block graph apply the same operators to different
+// kinds of values (device tensors, shared-memory tiles). Their verifiers share
+// these checks so that a rule, and the message that reports its violation, is
+// written once. Every check emits an error at `op` and fails on violation.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEOPT_DIALECT_COMMON_SHAPECHECKS_H
+#define TILEOPT_DIALECT_COMMON_SHAPECHECKS_H
+
+#include "TileOpt/Dialect/Common/TileOptEnums.h"
+#include "mlir/IR/BuiltinTypeInterfaces.h"
+#include "mlir/IR/Operation.h"
+
+namespace mlir::tileopt {
+
+/// `c = a @ b` on the last two dims; leading (batch) dims must be equal.
+LogicalResult verifyMatmulShapes(Operation *op, ShapedType a, ShapedType b,
+                                 ShapedType c);
+
+/// `result` has the numpy broadcast of `inputs` as its shape.
+LogicalResult verifyBroadcastResult(Operation *op, ArrayRef<ShapedType> inputs,
+                                    ShapedType result);
+
+/// All of `types` have the element type of the first.
+LogicalResult verifySameElementType(Operation *op, ArrayRef<ShapedType> types);
+
+/// `dim` is a valid dimension index of a value of rank `rank`.
+LogicalResult verifyDimIndex(Operation *op, int64_t dim, int64_t rank,
+                             StringRef what);
+
+/// `out` is `in` with dimension `dim` reduced to `reducedSize` elements;
+/// `reducedSize` must divide the input's size along `dim`.
+LogicalResult verifyReduceShapes(Operation *op, ShapedType in, ShapedType out,
+                                 int64_t dim, int64_t reducedSize);
+
+/// `out` is the concatenation of `inputs` along `dim`.
+LogicalResult verifyConcatShapes(Operation *op, ArrayRef<ShapedType> inputs,
+                                 ShapedType out, int64_t dim);
+
+/// `out` is `in` with its dimensions permuted by `perm` (out[i] = in[perm[i]]).
+LogicalResult verifyPermutation(Operation *op, ShapedType in, ShapedType out,
+                                ArrayRef<int64_t> perm);
+
+/// `mul_scalar` carries a scalar and no other unary kind does.
+LogicalResult verifyUnaryScalar(Operation *op, UnaryKind kind,
+                                std::optional<APFloat> scalar);
+
+/// Operands and results are floating point (the graph operators are defined
+/// on real numbers only).
+LogicalResult verifyFloatElements(Operation *op, ArrayRef<ShapedType> types);
+
+} // namespace mlir::tileopt
+
+#endif // TILEOPT_DIALECT_COMMON_SHAPECHECKS_H

@@ -1,0 +1,23 @@
+//===- TKOps.h - Kernel graph dialect ---------------------------*- C++ -*-===//
+#ifndef TILEOPT_DIALECT_TK_IR_TKOPS_H
+#define TILEOPT_DIALECT_TK_IR_TKOPS_H
+
+#include "TileOpt/Dialect/Common/TileOptEnums.h"
+#include "TileOpt/Dialect/TB/IR/TBOps.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "TileOpt/Dialect/TK/IR/TKDialect.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "TileOpt/Dialect/TK/IR/TKAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "TileOpt/Dialect/TK/IR/TKOps.h.inc"
+
+#endif // TILEOPT_DIALECT_TK_IR_TKOPS_H

@@ -1,0 +1,187 @@
+//===- TKOps.td - Kernel graph dialect ---------------------*- tablegen -*-===//
+#ifndef TILEOPT_DIALECT_TK_TKOPS_TD
+#define TILEOPT_DIALECT_TK_TKOPS_TD
+
+include "TileOpt/Dialect/Common/TileOptEnums.td"
+include "TileOpt/Dialect/TB/IR/TBInterfaces.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def TK_Dialect : Dialect {
+  let name = "tk";
+  let cppNamespace = "::mlir::tileopt::tk";
+  let summary = "Kernel graphs: tensor programs as a graph of GPU kernels";
+  let description = [{
+    A kernel graph is a function whose values are tensors in device memory
+    and whose ops are kernel launches: a predefined operator (matmul,
+    elementwise, reduction, rms_norm, data movement) or a graph-defined
+    kernel, `tk.fused`, whose body is a block graph (`tb`). It is the top
+    level of Mirage's µGraphs: the importer produces a kernel graph of
+    predefined ops and the superoptimizer replaces parts of it with fused
+    kernels that compute the same function.
+
+    Shapes are static. Elementwise and reduction operators are defined on
+    floating-point tensors.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let dependentDialects = ["::mlir::tileopt::tb::TBDialect"];
+}
+
+// The enums are shared with tb; the attribute classes are tk's own.
+class TK_EnumAttr<EnumInfo info, string name>
+    : EnumAttr<TK_Dialect, info, name> {
+  let cppNamespace = "::mlir::tileopt::tk";
+  // The op formats put the space before the keyword.
+  let assemblyFormat = "``$value";
+}
+
+def TK_UnaryKindAttr : TK_EnumAttr<TileOpt_UnaryKind, "unary">;
+def TK_BinaryKindAttr : TK_EnumAttr<TileOpt_BinaryKind, "binary">;
+def TK_ReduceKindAttr : TK_EnumAttr<TileOpt_ReduceKind, "reduce">;
+
+def TK_Tensor : StaticShapeTensorOf<[AnyType]>;
+
+class TK_Op<string mnemonic, list<Trait> traits = []>
+    : Op<TK_Dialect, mnemonic, !listconcat(traits, [Pure])> {
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Predefined kernels
+//===----------------------------------------------------------------------===//
+
+def TK_MatmulOp : TK_Op<"matmul"> {
+  let summary = "batched matrix product over the last two dims";
+  let arguments = (ins TK_Tensor:$lhs, TK_Tensor:$rhs);
+  let results = (outs TK_Tensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+}
+
+def TK_UnaryOp : TK_Op<"unary", [SameOperandsAndResultType]> {
+  let summary = "elementwise unary operator";
+  let description = [{
+    exp, silu, gelu, relu, sqrt, rsqrt, square, neg, and multiplication by a
+    scalar written in parentheses: `tk.unary mul_scalar(1.250000e-01) %x`.
+  }];
+  let arguments = (ins TK_UnaryKindAttr:$kind, TK_Tensor:$input,
+                       OptionalAttr<F32Attr>:$scalar);
+  let results = (outs TK_Tensor:$result);
+  let assemblyFormat = [{
+    $kind (`(` $scalar^ `)`)? $input attr-dict `:` type($result)
+  }];
+}
+
+def TK_BinaryOp : TK_Op<"binary"> {
+  let summary = "elementwise binary operator with numpy broadcasting";
+  let arguments = (ins TK_BinaryKindAttr:$kind, TK_Tensor:$lhs,
+                       TK_Tensor:$rhs);
+  let results = (outs TK_Tensor:$result);
+  let assemblyFormat = [{
+    $kind $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->`
+    type($result)
+  }];
+}
+
+def TK_ReduceOp : TK_Op<"reduce"> {
+  let summary = "sum, max or mean over one dim, kept with size 1";
+  let arguments = (ins TK_ReduceKindAttr:$kind, TK_Tensor:$input,
+                       I64Attr:$dim);
+  let results = (outs TK_Tensor:$result);
+  let assemblyFormat = [{
+    $kind $input `dim` $dim attr-dict `:` type($input) `->` type($result)
+  }];
+}
+
+def TK_RmsNormOp : TK_Op<"rms_norm", [SameOperandsAndResultType]> {
+  let summary = "x / sqrt(mean(x^2) + epsilon) over the last dim";
+  let arguments = (ins TK_Tensor:$input,
+                       DefaultValuedAttr<F32Attr, "0.0">:$epsilon);
+  let results = (outs TK_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
+def TK_ConcatOp : TK_Op<"concat"> {
+  let summary = "concatenates tensors along one dim";
+  let arguments = (ins Variadic<TK_Tensor>:$inputs, I64Attr:$dim);
+  let results = (outs TK_Tensor:$result);
+  let assemblyFormat = [{
+    $inputs `dim` $dim attr-dict `:` type($inputs) `->` type($result)
+  }];
+}
+
+def TK_SplitOp : TK_Op<"split"> {
+  let summary = "splits a tensor along one dim; the result types give the sizes";
+  let arguments = (ins TK_Tensor:$input, I64Attr:$dim);
+  let results = (outs Variadic<TK_Tensor>:$results);
+  let assemblyFormat = [{
+    $input `dim` $dim attr-dict `:` type($input) `->` type($results)
+  }];
+}
+
+def TK_ReshapeOp : TK_Op<"reshape"> {
+  let summary = "reinterprets a row-major tensor with another shape";
+  let arguments = (ins TK_Tensor:$input);
+  let results = (outs TK_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def TK_TransposeOp : TK_Op<"transpose"> {
+  let summary = "permutes the dims: result dim i is input dim permutation[i]";
+  let arguments = (ins TK_Tensor:$input, DenseI64ArrayAttr:$permutation);
+  let results = (outs TK_Tensor:$result);
+  let assemblyFormat = [{
+    $input $permutation attr-dict `:` type($input) `->` type($result)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Graph-defined kernels
+//===----------------------------------------------------------------------===//
+
+def TK_FusedOp : Op<TK_Dialect, "fused", [
+    IsolatedFromAbove, SingleBlock, RecursiveMemoryEffects,
+    TB_BlockGraphOpInterface]> {
+  let summary = "a graph-defined kernel: one launch whose body is a block graph";
+  let description = [{
+    Launches `grid_dims` thread blocks of `block_dims` threads; each block
+    runs the block graph in the region for `forloop_range` iterations. Each
+    operand is bound to a region argument; tensors enter the block graph
+    through `tb.input_iterator` and leave it through `tb.output_saver`,
+    whose results `tb.yield` returns as the results of the kernel.
+
+    ```mlir
+    %y = tk.fused grid [48, 1, 1] block [128, 1, 1] forloop 64
+           (%x = %X : tensor<16x4096xf16>, %w = %W : tensor<4096x6144xf16>)
+           -> tensor<16x6144xf16> {
+      %xt = tb.input_iterator %x imap [-1, -1, -1] fmap 1
+              : tensor<16x4096xf16> -> !tb.tile<16x64xf16>
+      %wt = tb.input_iterator %w imap [1, -1, -1] fmap 0
+              : tensor<4096x6144xf16> -> !tb.tile<64x128xf16>
+      %p = tb.matmul %xt, %wt : !tb.tile<16x64xf16>, !tb.tile<64x128xf16>
+             -> !tb.tile<16x128xf16>
+      %acc = tb.forloop_accum sum %p : (!tb.tile<16x128xf16>) -> !tb.tile<16x128xf16>
+      %out = tb.output_saver %acc omap [1, -1, -1]
+               : !tb.tile<16x128xf16> -> tensor<16x6144xf16>
+      tb.yield %out : tensor<16x6144xf16>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<TK_Tensor>:$inputs,
+                       DenseI64ArrayAttr:$grid_dims,
+                       DenseI64ArrayAttr:$block_dims,
+                       I64Attr:$forloop_range);
+  let results = (outs Variadic<TK_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+#endif // TILEOPT_DIALECT_TK_TKOPS_TD

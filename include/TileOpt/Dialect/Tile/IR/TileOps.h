@@ -1,0 +1,55 @@
+//===- TileOps.h - cuTile-style tile programs -------------------*- C++ -*-===//
+#ifndef TILEOPT_DIALECT_TILE_IR_TILEOPS_H
+#define TILEOPT_DIALECT_TILE_IR_TILEOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "TileOpt/Dialect/Tile/IR/TileDialect.h.inc"
+#include "TileOpt/Dialect/Tile/IR/TileEnums.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "TileOpt/Dialect/Tile/IR/TileTypes.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "TileOpt/Dialect/Tile/IR/TileAttrs.h.inc"
+
+namespace mlir::tileopt::tile {
+
+/// Checks that every tensor operand and result of `op` has power-of-two dims.
+LogicalResult verifyPowerOfTwoTiles(Operation *op);
+
+/// Checks that `op` is nested in a tile.kernel.
+LogicalResult verifyInKernel(Operation *op);
+
+template <typename ConcreteType>
+class PowerOfTwoTiles
+    : public OpTrait::TraitBase<ConcreteType, PowerOfTwoTiles> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return verifyPowerOfTwoTiles(op);
+  }
+};
+
+template <typename ConcreteType>
+class InKernel : public OpTrait::TraitBase<ConcreteType, InKernel> {
+public:
+  static LogicalResult verifyTrait(Operation *op) { return verifyInKernel(op); }
+};
+
+} // namespace mlir::tileopt::tile
+
+#define GET_OP_CLASSES
+#include "TileOpt/Dialect/Tile/IR/TileOps.h.inc"
+
+#endif // TILEOPT_DIALECT_TILE_IR_TILEOPS_H

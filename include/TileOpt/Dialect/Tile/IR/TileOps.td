@@ -1,0 +1,300 @@
+//===- TileOps.td - cuTile-style tile programs -------------*- tablegen -*-===//
+#ifndef TILEOPT_DIALECT_TILE_TILEOPS_TD
+#define TILEOPT_DIALECT_TILE_TILEOPS_TD
+
+include "TileOpt/Dialect/Tile/IR/TileEnums.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/IR/OpBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Tile_Dialect : Dialect {
+  let name = "tile";
+  let cppNamespace = "::mlir::tileopt::tile";
+  let summary = "cuTile-style per-block programs over immutable tiles";
+  let description = [{
+    A tile program says what one thread block computes, in the style of
+    NVIDIA's cuTile: there are no threads and no synchronization inside a
+    block. A `tile.kernel` runs once per block of a grid; it reads tiles out
+    of tensor views with `tile.load` (indexed in tile space: tile (i, j) of a
+    128x64 load starts at element (128 i, 64 j)), computes on them, and
+    writes tiles back with `tile.store`.
+
+    Tiles are values of builtin ranked tensor type with static power-of-two
+    dims, e.g. `tensor<128x64xbf16>`. Elementwise math on tiles is `arith`
+    and `math` on those tensors; loops are `scf.for`. The tile ops add what
+    arith and math lack: block coordinates, memory access with its hints,
+    tensor-core products, reductions, scans and reshaping.
+
+    The same programs are the target of the superoptimizer (block graphs
+    lower to them) and the input of the GPU code generator.
+  }];
+  let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+class Tile_EnumAttr<EnumInfo info, string name>
+    : EnumAttr<Tile_Dialect, info, name> {
+  // The op formats put the space before the keyword.
+  let assemblyFormat = "``$value";
+}
+
+def Tile_PaddingModeAttr : Tile_EnumAttr<Tile_PaddingMode, "padding">;
+def Tile_CombineKindAttr : Tile_EnumAttr<Tile_CombineKind, "combine">;
+def Tile_GridDimAttr : Tile_EnumAttr<Tile_GridDim, "grid_dim">;
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+def Tile_TensorViewType : TypeDef<Tile_Dialect, "TensorView"> {
+  let mnemonic = "view";
+  let summary = "a row-major tensor in device memory, seen by a kernel";
+  let description = [{
+    A kernel argument through which tiles are loaded and stored, e.g.
+    `!tile.view<4096x?xbf16>`; `?` is a size known only at launch. The
+    view is row-major and contiguous.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        "Type":$elementType);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getRank() const { return getShape().size(); }
+  }];
+}
+
+// A tile: a statically shaped ranked tensor. The power-of-two rule is
+// checked by Tile_PowerOfTwoTiles, with a message naming the dim.
+def Tile_Tile : StaticShapeTensorOf<[AnyType]>;
+
+//===----------------------------------------------------------------------===//
+// Traits
+//===----------------------------------------------------------------------===//
+
+// Every tensor operand and result of the op is a tile: all dims are powers
+// of two.
+def Tile_PowerOfTwoTiles : NativeOpTrait<"PowerOfTwoTiles"> {
+  let cppNamespace = "::mlir::tileopt::tile";
+}
+
+// The op is nested (at any depth) in a tile.kernel.
+def Tile_InKernel : NativeOpTrait<"InKernel"> {
+  let cppNamespace = "::mlir::tileopt::tile";
+}
+
+class Tile_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tile_Dialect, mnemonic, !listconcat(traits, [Tile_PowerOfTwoTiles])>;
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+def Tile_KernelOp : Tile_Op<"kernel", [
+    FunctionOpInterface, IsolatedFromAbove, AutomaticAllocationScope]> {
+  let summary = "a tile program: the body one thread block runs";
+  let description = [{
+    Arguments are tensor views and scalars (integers, floats, index). The
+    body returns nothing: outputs are written with `tile.store`.
+
+    Hints: `occupancy` (1-32) is the number of blocks the program should fit
+    on one SM at a time; `num_ctas` (1, 2, 4, 8 or 16) groups blocks into a
+    cluster.
+
+    ```mlir
+    tile.kernel @scale(%x: !tile.view<?x1024xf32>, %y: !tile.view<?x1024xf32>) {
+      %i = tile.block_id x
+      %c0 = arith.constant 0 : index
+      %t = tile.load %x[%i, %c0] latency 2 : !tile.view<?x1024xf32> -> tensor<8x1024xf32>
+      %two = arith.constant dense<2.0> : tensor<8x1024xf32>
+      %r = arith.mulf %t, %two : tensor<8x1024xf32>
+      tile.store %r, %y[%i, %c0] : tensor<8x1024xf32>, !tile.view<?x1024xf32>
+      tile.return
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<StrAttr>:$sym_visibility,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs,
+                       OptionalAttr<I32Attr>:$occupancy,
+                       OptionalAttr<I32Attr>:$num_ctas);
+  let regions = (region AnyRegion:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ArrayRef<Type> getArgumentTypes() { return getFunctionType().getInputs(); }
+    ArrayRef<Type> getResultTypes() { return getFunctionType().getResults(); }
+    Region *getCallableRegion() { return &getBody(); }
+  }];
+}
+
+def Tile_ReturnOp : Tile_Op<"return", [Pure, Terminator, ReturnLike,
+                                       HasParent<"KernelOp">]> {
+  let summary = "ends a tile kernel";
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_BlockIdOp : Tile_Op<"block_id", [Pure, Tile_InKernel]> {
+  let summary = "the coordinate of this block in the grid along a dim";
+  let arguments = (ins Tile_GridDimAttr:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$dim attr-dict";
+}
+
+def Tile_NumBlocksOp : Tile_Op<"num_blocks", [Pure, Tile_InKernel]> {
+  let summary = "the number of blocks in the grid along a dim";
+  let arguments = (ins Tile_GridDimAttr:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$dim attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+def Tile_LoadOp : Tile_Op<"load", [Tile_InKernel,
+                                   MemoryEffects<[MemRead]>]> {
+  let summary = "loads the tile at a tile-space index of a tensor view";
+  let description = [{
+    Loads the tile whose index in tile space is `indices`: with a result of
+    shape (T0, T1) the tile starts at element (T0 * i, T1 * j). Elements
+    outside the view read as the `padding` value (`undetermined`, the
+    default, leaves them unspecified but never faults).
+
+    Hints: `latency` (1-10) is how many loads ahead the code generator
+    should issue this load in a loop (the depth of its software pipeline);
+    `allow_tma` lets it use the Hopper tensor memory accelerator.
+  }];
+  let arguments = (ins Tile_TensorViewType:$view, Variadic<Index>:$indices,
+                       OptionalAttr<I32Attr>:$latency, UnitAttr:$allow_tma,
+                       OptionalAttr<Tile_PaddingModeAttr>:$padding);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $view `[` $indices `]` (`latency` $latency^)? (`allow_tma` $allow_tma^)?
+    (`padding` $padding^)? attr-dict `:` qualified(type($view)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_StoreOp : Tile_Op<"store", [Tile_InKernel,
+                                     MemoryEffects<[MemWrite]>]> {
+  let summary = "stores a tile at a tile-space index of a tensor view";
+  let description = [{
+    Elements outside the view are not written. `latency` and `allow_tma`
+    are hints as for `tile.load`.
+  }];
+  let arguments = (ins Tile_Tile:$value, Tile_TensorViewType:$view,
+                       Variadic<Index>:$indices,
+                       OptionalAttr<I32Attr>:$latency, UnitAttr:$allow_tma);
+  let assemblyFormat = [{
+    $value `,` $view `[` $indices `]` (`latency` $latency^)?
+    (`allow_tma` $allow_tma^)? attr-dict `:` type($value) `,` qualified(type($view))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Compute
+//===----------------------------------------------------------------------===//
+
+def Tile_MmaOp : Tile_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "acc + lhs @ rhs on tensor cores";
+  let description = [{
+    Operand and accumulator element types follow what tensor cores offer:
+
+    | lhs, rhs | acc |
+    |---|---|
+    | f16 | f16 or f32 |
+    | bf16 | f32 |
+    | f32 (computed as tf32) | f32 |
+    | f8E4M3FN / f8E5M2 | f16 or f32 |
+    | i8 | i32 |
+
+    A leading batch dim, the same in all three, is allowed.
+  }];
+  let arguments = (ins Tile_Tile:$lhs, Tile_Tile:$rhs, Tile_Tile:$acc);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` $acc attr-dict `:` type($lhs) `,` type($rhs) `,`
+    type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
+  let summary = "reduces a tile along one dim, which is removed";
+  let arguments = (ins Tile_CombineKindAttr:$kind, Tile_Tile:$input,
+                       I64Attr:$dim);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $kind $input `dim` $dim attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ScanOp : Tile_Op<"scan", [Pure, SameOperandsAndResultType]> {
+  let summary = "inclusive prefix combination along one dim (cumsum, ...)";
+  let description = [{
+    `reverse` scans from the last element to the first.
+  }];
+  let arguments = (ins Tile_CombineKindAttr:$kind, Tile_Tile:$input,
+                       I64Attr:$dim, UnitAttr:$reverse);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $kind $input `dim` $dim (`reverse` $reverse^)? attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
+  let summary = "repeats a tile along its size-1 dims";
+  let arguments = (ins Tile_Tile:$input);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_SplatOp : Tile_Op<"splat", [Pure]> {
+  let summary = "a tile with every element set to a scalar";
+  let arguments = (ins AnyTypeOf<[AnyInteger, AnyFloat, Index]>:$input);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
+  let summary = "the 1-D tile 0, 1, ..., n-1";
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_ReshapeOp : Tile_Op<"reshape", [Pure]> {
+  let summary = "reinterprets a tile, in row-major order, with another shape";
+  let arguments = (ins Tile_Tile:$input);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_PermuteOp : Tile_Op<"permute", [Pure]> {
+  let summary = "permutes the dims of a tile: result dim i is input dim p[i]";
+  let arguments = (ins Tile_Tile:$input, DenseI64ArrayAttr:$permutation);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $input $permutation attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // TILEOPT_DIALECT_TILE_TILEOPS_TD

@@ -1,0 +1,160 @@
+//===- ShapeChecks.cpp - Shape rules shared by tk, tb and th --------------===//
+#include "TileOpt/Dialect/Common/ShapeChecks.h"
+
+#include "mlir/Dialect/Traits.h"
+#include "mlir/IR/Diagnostics.h"
+
+using namespace mlir;
+
+namespace {
+/// Formats a shape as `8x4096` for diagnostics.
+std::string shapeStr(ArrayRef<int64_t> shape) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::interleave(shape, os, "x");
+  return s.empty() ? "scalar" : s;
+}
+} // namespace
+
+LogicalResult tileopt::verifyMatmulShapes(Operation *op, ShapedType a,
+                                          ShapedType b, ShapedType c) {
+  if (a.getRank() < 2 || a.getRank() != b.getRank() ||
+      a.getRank() != c.getRank())
+    return op->emitOpError("expects operands and result of one rank >= 2, got ")
+           << a.getRank() << ", " << b.getRank() << " and " << c.getRank();
+  int64_t rank = a.getRank();
+  ArrayRef<int64_t> sa = a.getShape(), sb = b.getShape(), sc = c.getShape();
+  if (sa.drop_back(2) != sb.drop_back(2) || sa.drop_back(2) != sc.drop_back(2))
+    return op->emitOpError("batch dims differ: ")
+           << shapeStr(sa.drop_back(2)) << ", " << shapeStr(sb.drop_back(2))
+           << " and " << shapeStr(sc.drop_back(2));
+  if (sa[rank - 1] != sb[rank - 2])
+    return op->emitOpError("contraction dims differ: lhs has ")
+           << sa[rank - 1] << " columns, rhs has " << sb[rank - 2] << " rows";
+  if (sc[rank - 2] != sa[rank - 2] || sc[rank - 1] != sb[rank - 1])
+    return op->emitOpError("result must be ")
+           << sa[rank - 2] << "x" << sb[rank - 1] << " in its last two dims, got "
+           << sc[rank - 2] << "x" << sc[rank - 1];
+  return success();
+}
+
+LogicalResult tileopt::verifyBroadcastResult(Operation *op,
+                                             ArrayRef<ShapedType> inputs,
+                                             ShapedType result) {
+  SmallVector<int64_t> shape(inputs.front().getShape());
+  for (ShapedType input : inputs.drop_front()) {
+    SmallVector<int64_t> next;
+    if (!OpTrait::util::getBroadcastedShape(shape, input.getShape(), next))
+      return op->emitOpError("shapes ")
+             << shapeStr(shape) << " and " << shapeStr(input.getShape())
+             << " do not broadcast";
+    shape = std::move(next);
+  }
+  if (ArrayRef<int64_t>(shape) != result.getShape())
+    return op->emitOpError("result shape must be the broadcast shape ")
+           << shapeStr(shape) << ", got " << shapeStr(result.getShape());
+  return success();
+}
+
+LogicalResult tileopt::verifySameElementType(Operation *op,
+                                             ArrayRef<ShapedType> types) {
+  Type expected = types.front().getElementType();
+  for (ShapedType type : types.drop_front())
+    if (type.getElementType() != expected)
+      return op->emitOpError("element types differ: ")
+             << expected << " and " << type.getElementType();
+  return success();
+}
+
+LogicalResult tileopt::verifyDimIndex(Operation *op, int64_t dim, int64_t rank,
+                                      StringRef what) {
+  if (dim < 0 || dim >= rank)
+    return op->emitOpError() << what << " " << dim << " is out of range for rank "
+                             << rank;
+  return success();
+}
+
+LogicalResult tileopt::verifyReduceShapes(Operation *op, ShapedType in,
+                                          ShapedType out, int64_t dim,
+                                          int64_t reducedSize) {
+  if (failed(verifyDimIndex(op, dim, in.getRank(), "reduction dim")))
+    return failure();
+  if (reducedSize < 1 || in.getDimSize(dim) % reducedSize != 0)
+    return op->emitOpError("cannot reduce dim ")
+           << dim << " of size " << in.getDimSize(dim) << " to " << reducedSize
+           << " elements: it must divide the size";
+  SmallVector<int64_t> expected(in.getShape());
+  expected[dim] = reducedSize;
+  if (ArrayRef<int64_t>(expected) != out.getShape())
+    return op->emitOpError("result shape must be ")
+           << shapeStr(expected) << ", got " << shapeStr(out.getShape());
+  return success();
+}
+
+LogicalResult tileopt::verifyConcatShapes(Operation *op,
+                                          ArrayRef<ShapedType> inputs,
+                                          ShapedType out, int64_t dim) {
+  int64_t rank = out.getRank();
+  if (failed(verifyDimIndex(op, dim, rank, "concat dim")))
+    return failure();
+  SmallVector<int64_t> expected(inputs.front().getShape());
+  expected[dim] = 0;
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    if (input.getRank() != rank)
+      return op->emitOpError("operand #") << i << " has rank " << input.getRank()
+                                          << ", expected " << rank;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != dim && input.getDimSize(d) != expected[d])
+        return op->emitOpError("operand #")
+               << i << " has size " << input.getDimSize(d) << " in dim " << d
+               << ", expected " << expected[d];
+    expected[dim] += input.getDimSize(dim);
+  }
+  if (ArrayRef<int64_t>(expected) != out.getShape())
+    return op->emitOpError("result shape must be ")
+           << shapeStr(expected) << ", got " << shapeStr(out.getShape());
+  return success();
+}
+
+LogicalResult tileopt::verifyPermutation(Operation *op, ShapedType in,
+                                         ShapedType out,
+                                         ArrayRef<int64_t> perm) {
+  int64_t rank = in.getRank();
+  if (static_cast<int64_t>(perm.size()) != rank)
+    return op->emitOpError("permutation has ")
+           << perm.size() << " entries for rank " << rank;
+  SmallVector<bool> seen(rank, false);
+  for (int64_t p : perm) {
+    if (p < 0 || p >= rank || seen[p])
+      return op->emitOpError("[") << llvm::make_range(perm.begin(), perm.end())
+                                  << "] is not a permutation of 0.." << rank - 1;
+    seen[p] = true;
+  }
+  SmallVector<int64_t> expected;
+  for (int64_t p : perm)
+    expected.push_back(in.getDimSize(p));
+  if (ArrayRef<int64_t>(expected) != out.getShape())
+    return op->emitOpError("result shape must be ")
+           << shapeStr(expected) << ", got " << shapeStr(out.getShape());
+  return success();
+}
+
+LogicalResult tileopt::verifyUnaryScalar(Operation *op, UnaryKind kind,
+                                         std::optional<APFloat> scalar) {
+  bool needsScalar = kind == UnaryKind::mul_scalar;
+  if (needsScalar && !scalar)
+    return op->emitOpError("mul_scalar needs a scalar");
+  if (!needsScalar && scalar)
+    return op->emitOpError("only mul_scalar takes a scalar, not ")
+           << stringifyUnaryKind(kind);
+  return success();
+}
+
+LogicalResult tileopt::verifyFloatElements(Operation *op,
+                                           ArrayRef<ShapedType> types) {
+  for (ShapedType type : types)
+    if (!isa<FloatType>(type.getElementType()))
+      return op->emitOpError("expects floating-point elements, got ")
+             << type.getElementType();
+  return success();
+}

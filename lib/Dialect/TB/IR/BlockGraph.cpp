@@ -1,0 +1,133 @@
+//===- BlockGraph.cpp - Structure of a block graph ------------------------===//
+//
+// A block graph is well formed when data flows kernel input -> input iterator
+// -> (compute on one iteration's tiles) -> for-loop accumulator -> (compute on
+// accumulated tiles) -> output saver -> yield, and never skips or repeats a
+// stage. The check walks the graph once in order and gives every value the
+// stage it has reached; an op whose operands are at the wrong stage, or at
+// different stages, is the error.
+//
+//===----------------------------------------------------------------------===//
+#include "TileOpt/Dialect/TB/IR/TBOps.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+using namespace mlir::tileopt::tb;
+
+namespace {
+enum class Stage {
+  /// A device tensor: an argument of the block graph.
+  KernelInput,
+  /// A tile of one for-loop iteration.
+  Iteration,
+  /// A tile combined over all iterations by a reducing accumulator.
+  Reduced,
+  /// Per-iteration tiles kept by a `none` accumulator.
+  Kept,
+  /// A device tensor written by an output saver.
+  Saved,
+};
+
+StringRef describe(Stage stage) {
+  switch (stage) {
+  case Stage::KernelInput:
+    return "a kernel input";
+  case Stage::Iteration:
+    return "a per-iteration tile (not yet accumulated)";
+  case Stage::Reduced:
+    return "a tile reduced over the for-loop";
+  case Stage::Kept:
+    return "a tile kept per iteration by a `none` accumulator";
+  case Stage::Saved:
+    return "an output-saver result";
+  }
+  llvm_unreachable("unknown stage");
+}
+} // namespace
+
+LogicalResult mlir::tileopt::tb::verifyBlockGraph(BlockGraphOpInterface op) {
+  Block &body = op.getBlockGraph();
+  llvm::DenseMap<Value, Stage> stages;
+  for (BlockArgument arg : body.getArguments())
+    stages[arg] = Stage::KernelInput;
+
+  for (Operation &nested : body) {
+    if (!nested.hasTrait<InBlockGraph>() && !isa<YieldOp>(nested))
+      return nested.emitOpError(
+          "is not a block-graph op: a block graph holds tb ops and th.graph");
+
+    auto stageOf = [&](Value v) { return stages.lookup(v); };
+
+    if (isa<InputIteratorOp>(nested)) {
+      stages[nested.getResult(0)] = Stage::Iteration;
+      continue;
+    }
+    for (auto [i, operand] : llvm::enumerate(nested.getOperands())) {
+      if (stageOf(operand) == Stage::KernelInput)
+        return nested.emitOpError("operand #")
+               << i << " is a kernel input: device tensors enter a block "
+                  "graph only through tb.input_iterator";
+    }
+
+    if (auto yield = dyn_cast<YieldOp>(nested)) {
+      for (auto [i, value] : llvm::enumerate(yield.getValues()))
+        if (stageOf(value) != Stage::Saved)
+          return yield.emitOpError("value #")
+                 << i << " is " << describe(stageOf(value))
+                 << ", not a tb.output_saver result";
+      continue;
+    }
+
+    if (auto accum = dyn_cast<ForloopAccumOp>(nested)) {
+      for (auto [i, operand] : llvm::enumerate(accum->getOperands()))
+        if (stageOf(operand) != Stage::Iteration)
+          return accum.emitOpError("operand #")
+                 << i << " is " << describe(stageOf(operand))
+                 << ": a path from an input to an output crosses exactly one "
+                    "tb.forloop_accum";
+      stages[accum.getResult()] =
+          accum.getKind() == AccumKind::none ? Stage::Kept : Stage::Reduced;
+      continue;
+    }
+
+    if (auto saver = dyn_cast<OutputSaverOp>(nested)) {
+      Stage input = stageOf(saver.getInput());
+      if (input != Stage::Reduced && input != Stage::Kept)
+        return saver.emitOpError("input is ")
+               << describe(input)
+               << ": a path from an input to an output crosses exactly one "
+                  "tb.forloop_accum before its tb.output_saver";
+      int64_t iterations = op.getForloopRange();
+      if (input == Stage::Kept && iterations > 1 && !saver.getFmap())
+        return saver.emitOpError("saves tiles kept per iteration over ")
+               << iterations
+               << " iterations and needs an fmap to lay them out";
+      if (input == Stage::Reduced && saver.getFmap())
+        return saver.emitOpError("has an fmap but its input is already "
+                                 "reduced over the for-loop");
+      stages[saver.getResult()] = Stage::Saved;
+      continue;
+    }
+
+    // A compute op: all operands at one stage, which its results inherit.
+    Stage stage = Stage::Iteration;
+    for (auto [i, operand] : llvm::enumerate(nested.getOperands())) {
+      Stage operandStage = stageOf(operand);
+      if (operandStage == Stage::Saved)
+        return nested.emitOpError("operand #")
+               << i << " is an output-saver result: saved tensors are kernel "
+                       "outputs, read them in a later kernel";
+      if (i == 0)
+        stage = operandStage;
+      else if (operandStage != stage)
+        return nested.emitOpError("mixes ")
+               << describe(stage) << " with " << describe(operandStage)
+               << ": every path from an input to an output crosses exactly "
+                  "one tb.forloop_accum";
+    }
+    for (Value result : nested.getResults())
+      stages[result] = stage;
+  }
+  return success();
+}

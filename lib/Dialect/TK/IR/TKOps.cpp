@@ -1,0 +1,232 @@
+//===- TKOps.cpp - Kernel graph dialect -----------------------------------===//
+#include "TileOpt/Dialect/TK/IR/TKOps.h"
+
+#include "TileOpt/Dialect/Common/AsmUtils.h"
+#include "TileOpt/Dialect/Common/ShapeChecks.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tileopt;
+using namespace mlir::tileopt::tk;
+
+#include "TileOpt/Dialect/TK/IR/TKDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "TileOpt/Dialect/TK/IR/TKAttrs.cpp.inc"
+
+void TKDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "TileOpt/Dialect/TK/IR/TKOps.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "TileOpt/Dialect/TK/IR/TKAttrs.cpp.inc"
+      >();
+}
+
+static SmallVector<ShapedType> shapedTypes(TypeRange types) {
+  return llvm::map_to_vector(types,
+                             [](Type t) { return cast<ShapedType>(t); });
+}
+
+//===----------------------------------------------------------------------===//
+// Predefined kernels
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatmulOp::verify() {
+  SmallVector<ShapedType> types = shapedTypes(
+      {getLhs().getType(), getRhs().getType(), getResult().getType()});
+  if (failed(verifySameElementType(*this, types)) ||
+      failed(verifyFloatElements(*this, types)))
+    return failure();
+  return verifyMatmulShapes(*this, types[0], types[1], types[2]);
+}
+
+LogicalResult UnaryOp::verify() {
+  std::optional<APFloat> scalar;
+  if (FloatAttr attr = getScalarAttr())
+    scalar = attr.getValue();
+  if (failed(verifyUnaryScalar(*this, getKind(), scalar)))
+    return failure();
+  return verifyFloatElements(*this, shapedTypes(getResult().getType()));
+}
+
+LogicalResult BinaryOp::verify() {
+  SmallVector<ShapedType> types = shapedTypes(
+      {getLhs().getType(), getRhs().getType(), getResult().getType()});
+  if (failed(verifySameElementType(*this, types)) ||
+      failed(verifyFloatElements(*this, types)))
+    return failure();
+  return verifyBroadcastResult(*this, {types[0], types[1]}, types[2]);
+}
+
+LogicalResult ReduceOp::verify() {
+  SmallVector<ShapedType> types =
+      shapedTypes({getInput().getType(), getResult().getType()});
+  if (failed(verifySameElementType(*this, types)) ||
+      failed(verifyFloatElements(*this, types)))
+    return failure();
+  return verifyReduceShapes(*this, types[0], types[1], getDim(),
+                            /*reducedSize=*/1);
+}
+
+LogicalResult RmsNormOp::verify() {
+  if (getEpsilon().isNegative())
+    return emitOpError("epsilon must not be negative");
+  return verifyFloatElements(*this, shapedTypes(getResult().getType()));
+}
+
+LogicalResult ConcatOp::verify() {
+  if (getInputs().empty())
+    return emitOpError("needs at least one input");
+  SmallVector<ShapedType> types = shapedTypes(getInputs().getTypes());
+  ShapedType result = cast<ShapedType>(getResult().getType());
+  types.push_back(result);
+  if (failed(verifySameElementType(*this, types)))
+    return failure();
+  return verifyConcatShapes(*this, ArrayRef(types).drop_back(), result,
+                            getDim());
+}
+
+LogicalResult SplitOp::verify() {
+  if (getResults().empty())
+    return emitOpError("needs at least one result");
+  // A split is a concat read backwards: the input is the concatenation of
+  // the results.
+  SmallVector<ShapedType> types = shapedTypes(getResults().getTypes());
+  ShapedType input = cast<ShapedType>(getInput().getType());
+  types.push_back(input);
+  if (failed(verifySameElementType(*this, types)))
+    return failure();
+  return verifyConcatShapes(*this, ArrayRef(types).drop_back(), input,
+                            getDim());
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto input = cast<ShapedType>(getInput().getType());
+  auto result = cast<ShapedType>(getResult().getType());
+  if (failed(verifySameElementType(*this, {input, result})))
+    return failure();
+  if (input.getNumElements() != result.getNumElements())
+    return emitOpError("cannot reshape ")
+           << input.getNumElements() << " elements into "
+           << result.getNumElements();
+  return success();
+}
+
+LogicalResult TransposeOp::verify() {
+  auto input = cast<ShapedType>(getInput().getType());
+  auto result = cast<ShapedType>(getResult().getType());
+  if (failed(verifySameElementType(*this, {input, result})))
+    return failure();
+  return verifyPermutation(*this, input, result, getPermutation());
+}
+
+//===----------------------------------------------------------------------===//
+// FusedOp
+//===----------------------------------------------------------------------===//
+
+/// Parses `[a, b, c]` into a DenseI64ArrayAttr named `name`.
+static ParseResult parseIntList(OpAsmParser &parser, OperationState &result,
+                                StringRef name) {
+  SmallVector<int64_t> values;
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&] {
+        return parser.parseInteger(values.emplace_back());
+      }))
+    return failure();
+  result.addAttribute(name, parser.getBuilder().getDenseI64ArrayAttr(values));
+  return success();
+}
+
+ParseResult FusedOp::parse(OpAsmParser &parser, OperationState &result) {
+  StringAttr gridName = getGridDimsAttrName(result.name);
+  StringAttr blockName = getBlockDimsAttrName(result.name);
+  StringAttr forloopName = getForloopRangeAttrName(result.name);
+  int64_t forloop;
+  SmallVector<OpAsmParser::Argument> regionArgs;
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  SmallVector<Type> operandTypes;
+  Region *body = result.addRegion();
+  if (parser.parseKeyword("grid") ||
+      parseIntList(parser, result, gridName.getValue()) ||
+      parser.parseKeyword("block") ||
+      parseIntList(parser, result, blockName.getValue()) ||
+      parser.parseKeyword("forloop") || parser.parseInteger(forloop))
+    return failure();
+  result.addAttribute(forloopName,
+                      parser.getBuilder().getI64IntegerAttr(forloop));
+  SMLoc loc = parser.getCurrentLocation();
+  if (parseBoundOperands(parser, regionArgs, operands, operandTypes,
+                         [](Type t) { return t; }) ||
+      parser.resolveOperands(operands, operandTypes, loc, result.operands) ||
+      parser.parseArrowTypeList(result.types) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
+      parser.parseRegion(*body, regionArgs))
+    return failure();
+  return success();
+}
+
+void FusedOp::print(OpAsmPrinter &p) {
+  p << " grid [" << getGridDims() << "] block [" << getBlockDims()
+    << "] forloop " << getForloopRangeAttr().getInt() << ' ';
+  printBoundOperands(p, getBody().getArguments(), getInputs());
+  p.printArrowTypeList(getResultTypes());
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {getGridDimsAttrName(), getBlockDimsAttrName(),
+                            getForloopRangeAttrName()});
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+LogicalResult FusedOp::verify() {
+  // Launch limits of every CUDA GPU TileOpt targets (compute capability >= 7).
+  static constexpr int64_t kMaxGrid[] = {(int64_t{1} << 31) - 1, 65535, 65535};
+  static constexpr int64_t kMaxBlock[] = {1024, 1024, 64};
+  static constexpr int64_t kMaxThreadsPerBlock = 1024;
+  static constexpr StringLiteral kDimNames[] = {"x", "y", "z"};
+  ArrayRef<int64_t> grid = getGridDims(), block = getBlockDims();
+  if (grid.size() != 3 || block.size() != 3)
+    return emitOpError("grid and block need three dims (x, y, z), got ")
+           << grid.size() << " and " << block.size();
+  for (int i = 0; i < 3; ++i) {
+    if (grid[i] < 1 || grid[i] > kMaxGrid[i])
+      return emitOpError("grid dim ")
+             << kDimNames[i] << " is " << grid[i] << ", must be in [1, "
+             << kMaxGrid[i] << "]";
+    if (block[i] < 1 || block[i] > kMaxBlock[i])
+      return emitOpError("block dim ")
+             << kDimNames[i] << " is " << block[i] << ", must be in [1, "
+             << kMaxBlock[i] << "]";
+  }
+  int64_t threads = block[0] * block[1] * block[2];
+  if (threads > kMaxThreadsPerBlock)
+    return emitOpError("a block of ")
+           << threads << " threads exceeds the limit of "
+           << kMaxThreadsPerBlock;
+  int64_t forloop = getForloopRangeAttr().getInt();
+  if (forloop < 1)
+    return emitOpError("forloop range must be at least 1, got ") << forloop;
+  return success();
+}
+
+LogicalResult FusedOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError("block graph has ")
+           << body.getNumArguments() << " arguments for " << getInputs().size()
+           << " inputs";
+  for (auto [i, arg, input] :
+       llvm::enumerate(body.getArguments(), getInputs()))
+    if (arg.getType() != input.getType())
+      return emitOpError("block graph argument #")
+             << i << " has type " << arg.getType() << " but input #" << i
+             << " is " << input.getType();
+  return tb::verifyBlockGraph(*this);
+}
+
+#define GET_OP_CLASSES
+#include "TileOpt/Dialect/TK/IR/TKOps.cpp.inc"

@@ -1,0 +1,26 @@
+//===- tileopt-opt.cpp - mlir-opt with TileOpt's dialects and passes ------===//
+//
+// Upstream's dialects, extensions and passes (the GPU pipeline needs the gpu,
+// nvvm, nvgpu and llvm ones, the importer linalg and tosa) plus TileOpt's.
+//
+//===----------------------------------------------------------------------===//
+#include "TileOpt/InitAllDialects.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  mlir::tileopt::registerAllPasses();
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::tileopt::registerAllDialects(registry);
+
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "TileOpt optimizer driver\n", registry));
+}
