@@ -13,7 +13,6 @@ config.test_exec_root = os.path.join(config.tileopt_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
-config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(
     ("%tileopt_plugin", os.path.join(config.tileopt_lib_dir, "TileOptPlugin.so"))
 )

@@ -21,8 +21,6 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 class TB_EnumAttr<EnumInfo info, string name>
     : EnumAttr<TB_Dialect, info, name> {
   let cppNamespace = "::mlir::tileopt::tb";
-  // The op formats put the space before the keyword.
-  let assemblyFormat = "``$value";
 }
 
 def TB_UnaryKindAttr : TB_EnumAttr<TileOpt_UnaryKind, "unary">;
@@ -88,7 +86,7 @@ def TB_ForloopAccumOp : TB_Op<"forloop_accum", [Pure, TB_InBlockGraph]> {
                        Optional<TB_TileType>:$scale);
   let results = (outs TB_TileType:$result);
   let assemblyFormat = [{
-    $kind $input (`,` $scale^)? attr-dict `:` functional-type(operands, results)
+    ``$kind $input (`,` $scale^)? attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }
@@ -148,7 +146,7 @@ def TB_UnaryOp : TB_ComputeOp<"unary", [SameOperandsAndResultType]> {
                        OptionalAttr<F32Attr>:$scalar);
   let results = (outs TB_TileType:$result);
   let assemblyFormat = [{
-    $kind (`(` $scalar^ `)`)? $input attr-dict `:` qualified(type($result))
+    ``$kind (`(` $scalar^ `)`)? $input attr-dict `:` qualified(type($result))
   }];
 }
 
@@ -158,7 +156,7 @@ def TB_BinaryOp : TB_ComputeOp<"binary"> {
                        TB_TileType:$rhs);
   let results = (outs TB_TileType:$result);
   let assemblyFormat = [{
-    $kind $lhs `,` $rhs attr-dict `:` qualified(type($lhs)) `,`
+    ``$kind $lhs `,` $rhs attr-dict `:` qualified(type($lhs)) `,`
     qualified(type($rhs)) `->` qualified(type($result))
   }];
 }
@@ -173,7 +171,7 @@ def TB_ReduceOp : TB_ComputeOp<"reduce"> {
                        I64Attr:$dim, OptionalAttr<I64Attr>:$to);
   let results = (outs TB_TileType:$result);
   let assemblyFormat = [{
-    $kind $input `dim` $dim (`to` $to^)? attr-dict `:`
+    ``$kind $input `dim` $dim (`to` $to^)? attr-dict `:`
     qualified(type($input)) `->` qualified(type($result))
   }];
 }

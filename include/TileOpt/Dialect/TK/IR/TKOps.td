@@ -36,8 +36,6 @@ def TK_Dialect : Dialect {
 class TK_EnumAttr<EnumInfo info, string name>
     : EnumAttr<TK_Dialect, info, name> {
   let cppNamespace = "::mlir::tileopt::tk";
-  // The op formats put the space before the keyword.
-  let assemblyFormat = "``$value";
 }
 
 def TK_UnaryKindAttr : TK_EnumAttr<TileOpt_UnaryKind, "unary">;
@@ -74,7 +72,7 @@ def TK_UnaryOp : TK_Op<"unary", [SameOperandsAndResultType]> {
                        OptionalAttr<F32Attr>:$scalar);
   let results = (outs TK_Tensor:$result);
   let assemblyFormat = [{
-    $kind (`(` $scalar^ `)`)? $input attr-dict `:` type($result)
+    ``$kind (`(` $scalar^ `)`)? $input attr-dict `:` type($result)
   }];
 }
 
@@ -84,7 +82,7 @@ def TK_BinaryOp : TK_Op<"binary"> {
                        TK_Tensor:$rhs);
   let results = (outs TK_Tensor:$result);
   let assemblyFormat = [{
-    $kind $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->`
+    ``$kind $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->`
     type($result)
   }];
 }
@@ -95,7 +93,7 @@ def TK_ReduceOp : TK_Op<"reduce"> {
                        I64Attr:$dim);
   let results = (outs TK_Tensor:$result);
   let assemblyFormat = [{
-    $kind $input `dim` $dim attr-dict `:` type($input) `->` type($result)
+    ``$kind $input `dim` $dim attr-dict `:` type($input) `->` type($result)
   }];
 }
 

@@ -43,8 +43,6 @@ def Tile_Dialect : Dialect {
 
 class Tile_EnumAttr<EnumInfo info, string name>
     : EnumAttr<Tile_Dialect, info, name> {
-  // The op formats put the space before the keyword.
-  let assemblyFormat = "``$value";
 }
 
 def Tile_PaddingModeAttr : Tile_EnumAttr<Tile_PaddingMode, "padding">;
@@ -148,14 +146,14 @@ def Tile_BlockIdOp : Tile_Op<"block_id", [Pure, Tile_InKernel]> {
   let summary = "the coordinate of this block in the grid along a dim";
   let arguments = (ins Tile_GridDimAttr:$dim);
   let results = (outs Index:$result);
-  let assemblyFormat = "$dim attr-dict";
+  let assemblyFormat = "``$dim attr-dict";
 }
 
 def Tile_NumBlocksOp : Tile_Op<"num_blocks", [Pure, Tile_InKernel]> {
   let summary = "the number of blocks in the grid along a dim";
   let arguments = (ins Tile_GridDimAttr:$dim);
   let results = (outs Index:$result);
-  let assemblyFormat = "$dim attr-dict";
+  let assemblyFormat = "``$dim attr-dict";
 }
 
 //===----------------------------------------------------------------------===//
@@ -181,7 +179,7 @@ def Tile_LoadOp : Tile_Op<"load", [Tile_InKernel,
   let results = (outs Tile_Tile:$result);
   let assemblyFormat = [{
     $view `[` $indices `]` (`latency` $latency^)? (`allow_tma` $allow_tma^)?
-    (`padding` $padding^)? attr-dict `:` qualified(type($view)) `->` type($result)
+    (`padding```$padding^)? attr-dict `:` qualified(type($view)) `->` type($result)
   }];
   let hasVerifier = 1;
 }
@@ -237,7 +235,7 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
                        I64Attr:$dim);
   let results = (outs Tile_Tile:$result);
   let assemblyFormat = [{
-    $kind $input `dim` $dim attr-dict `:` type($input) `->` type($result)
+    ``$kind $input `dim` $dim attr-dict `:` type($input) `->` type($result)
   }];
   let hasVerifier = 1;
 }
@@ -251,7 +249,7 @@ def Tile_ScanOp : Tile_Op<"scan", [Pure, SameOperandsAndResultType]> {
                        I64Attr:$dim, UnitAttr:$reverse);
   let results = (outs Tile_Tile:$result);
   let assemblyFormat = [{
-    $kind $input `dim` $dim (`reverse` $reverse^)? attr-dict `:` type($result)
+    ``$kind $input `dim` $dim (`reverse` $reverse^)? attr-dict `:` type($result)
   }];
   let hasVerifier = 1;
 }
