@@ -86,6 +86,10 @@ LogicalResult mlir::tileopt::tile::verifyPowerOfTwoTiles(Operation *op) {
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (!tensor)
       return success();
+    if (tensor.getEncoding())
+      return op->emitOpError("tile ")
+             << role << " #" << index << " carries an encoding; tiles are "
+             << "plain tensors (layouts are the code generator's business)";
     for (auto [d, size] : llvm::enumerate(tensor.getShape()))
       if (!llvm::isPowerOf2_64(size))
         return op->emitOpError("tile dim ")

@@ -41,15 +41,25 @@ LogicalResult KernelOp::verify() {
       return emitOpError("argument #")
              << i << " has type " << type
              << "; kernel arguments are tensor views and scalars";
-  if (std::optional<uint32_t> occupancy = getOccupancy())
-    if (*occupancy < 1 || *occupancy > 32)
+  if (IntegerAttr occupancy = getOccupancyAttr()) {
+    int64_t blocks = occupancy.getInt();
+    if (blocks < 1 || blocks > 32)
       return emitOpError("occupancy ")
-             << *occupancy << " is outside 1-32 blocks per SM";
-  if (std::optional<uint32_t> numCtas = getNumCtas())
-    if (*numCtas < 1 || *numCtas > 16 || !llvm::isPowerOf2_32(*numCtas))
-      return emitOpError("num_ctas ")
-             << *numCtas << " is not one of 1, 2, 4, 8, 16";
-  return success();
+             << blocks << " is outside 1-32 blocks per SM";
+  }
+  if (IntegerAttr numCtas = getNumCtasAttr()) {
+    int64_t ctas = numCtas.getInt();
+    if (ctas < 1 || ctas > 16 || !llvm::isPowerOf2_64(ctas))
+      return emitOpError("num_ctas ") << ctas
+                                      << " is not one of 1, 2, 4, 8, 16";
+  }
+  // arith, math and scf ops on tiles carry no tile trait of their own: the
+  // kernel checks every tensor they produce.
+  WalkResult walk = getBody().walk([](Operation *op) {
+    return failed(verifyPowerOfTwoTiles(op)) ? WalkResult::interrupt()
+                                             : WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 //===----------------------------------------------------------------------===//
@@ -59,7 +69,7 @@ LogicalResult KernelOp::verify() {
 /// Checks a load or store of `tile` at `indices` of `view`.
 static LogicalResult verifyAccess(Operation *op, TensorViewType view,
                                   RankedTensorType tile, size_t numIndices,
-                                  std::optional<uint32_t> latency) {
+                                  IntegerAttr latency) {
   if (numIndices != static_cast<size_t>(view.getRank()))
     return op->emitOpError("needs ")
            << view.getRank() << " tile-space indices for a rank-"
@@ -72,35 +82,53 @@ static LogicalResult verifyAccess(Operation *op, TensorViewType view,
     return op->emitOpError("tile element type ")
            << tile.getElementType() << " differs from the view's "
            << view.getElementType();
-  if (latency && (*latency < 1 || *latency > 10))
-    return op->emitOpError("latency ") << *latency << " is outside 1-10";
+  if (latency && (latency.getInt() < 1 || latency.getInt() > 10))
+    return op->emitOpError("latency ")
+           << latency.getInt() << " is outside 1-10";
   return success();
 }
 
 LogicalResult LoadOp::verify() {
-  return verifyAccess(*this, getView().getType(), getResult().getType(),
-                      getIndices().size(), getLatency());
+  RankedTensorType tile = getResult().getType();
+  if (failed(verifyAccess(*this, getView().getType(), tile,
+                          getIndices().size(), getLatencyAttr())))
+    return failure();
+  std::optional<PaddingMode> padding = getPadding();
+  bool needsFloat = padding && *padding != PaddingMode::undetermined &&
+                    *padding != PaddingMode::zero;
+  if (needsFloat && !isa<FloatType>(tile.getElementType()))
+    return emitOpError("padding ")
+           << stringifyPaddingMode(*padding) << " needs floating-point "
+           << "elements, not " << tile.getElementType();
+  return success();
 }
 
 LogicalResult StoreOp::verify() {
   return verifyAccess(*this, getView().getType(), getValue().getType(),
-                      getIndices().size(), getLatency());
+                      getIndices().size(), getLatencyAttr());
 }
 
 //===----------------------------------------------------------------------===//
 // Compute
 //===----------------------------------------------------------------------===//
 
-/// Whether tensor cores multiply `operand` elements into `acc` elements.
-static bool isSupportedMma(Type operand, Type acc) {
-  if (operand.isF16())
+static bool isFloat8(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(type);
+}
+
+/// Whether tensor cores multiply `lhs` by `rhs` elements into `acc`
+/// elements. Only the two fp8 formats may be mixed (as wgmma allows).
+static bool isSupportedMma(Type lhs, Type rhs, Type acc) {
+  if (isFloat8(lhs) && isFloat8(rhs))
     return acc.isF16() || acc.isF32();
-  if (operand.isBF16() || operand.isF32())
+  if (lhs != rhs)
+    return false;
+  if (lhs.isF16())
+    return acc.isF16() || acc.isF32();
+  if (lhs.isBF16() || lhs.isF32())
     return acc.isF32();
-  if (isa<Float8E4M3FNType, Float8E5M2Type>(operand))
-    return acc.isF16() || acc.isF32();
-  if (operand.isInteger(8))
-    return acc.isInteger(32);
+  if (lhs.isSignlessInteger(8))
+    return acc.isSignlessInteger(32);
   return false;
 }
 
@@ -113,12 +141,13 @@ LogicalResult MmaOp::verify() {
            << lhs.getRank();
   if (failed(verifyMatmulShapes(*this, lhs, rhs, acc)))
     return failure();
-  if (lhs.getElementType() != rhs.getElementType())
+  Type lhsElement = lhs.getElementType(), rhsElement = rhs.getElementType();
+  if (lhsElement != rhsElement && !(isFloat8(lhsElement) && isFloat8(rhsElement)))
     return emitOpError("operand element types differ: ")
-           << lhs.getElementType() << " and " << rhs.getElementType();
-  if (!isSupportedMma(lhs.getElementType(), acc.getElementType()))
+           << lhsElement << " and " << rhsElement;
+  if (!isSupportedMma(lhsElement, rhsElement, acc.getElementType()))
     return emitOpError("tensor cores do not multiply ")
-           << lhs.getElementType() << " into a " << acc.getElementType()
+           << lhsElement << " into a " << acc.getElementType()
            << " accumulator";
   return success();
 }

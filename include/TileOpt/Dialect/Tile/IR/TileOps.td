@@ -101,7 +101,9 @@ def Tile_KernelOp : Tile_Op<"kernel", [
   let summary = "a tile program: the body one thread block runs";
   let description = [{
     Arguments are tensor views and scalars (integers, floats, index). The
-    body returns nothing: outputs are written with `tile.store`.
+    body returns nothing: outputs are written with `tile.store`. Every
+    tensor in the body, including those arith, math and scf ops produce, is
+    a tile: power-of-two dims, no encoding.
 
     Hints: `occupancy` (1-32) is the number of blocks the program should fit
     on one SM at a time; `num_ctas` (1, 2, 4, 8 or 16) groups blocks into a
@@ -167,7 +169,9 @@ def Tile_LoadOp : Tile_Op<"load", [Tile_InKernel,
     Loads the tile whose index in tile space is `indices`: with a result of
     shape (T0, T1) the tile starts at element (T0 * i, T1 * j). Elements
     outside the view read as the `padding` value (`undetermined`, the
-    default, leaves them unspecified but never faults).
+    default, leaves them unspecified but never faults); `nan`, `pos_inf`,
+    `neg_inf` and `neg_zero` need floating-point tiles. A tile may be larger
+    than a static view: the padding covers the rest.
 
     Hints: `latency` (1-10) is how many loads ahead the code generator
     should issue this load in a loop (the depth of its software pipeline);
@@ -215,8 +219,8 @@ def Tile_MmaOp : Tile_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
     | f16 | f16 or f32 |
     | bf16 | f32 |
     | f32 (computed as tf32) | f32 |
-    | f8E4M3FN / f8E5M2 | f16 or f32 |
-    | i8 | i32 |
+    | f8E4M3FN / f8E5M2, in any combination | f16 or f32 |
+    | i8 (signless) | i32 (signless) |
 
     A leading batch dim, the same in all three, is allowed.
   }];
@@ -272,6 +276,10 @@ def Tile_SplatOp : Tile_Op<"splat", [Pure]> {
 
 def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
   let summary = "the 1-D tile 0, 1, ..., n-1";
+  let description = [{
+    The elements are signless integers read as signed: n - 1 must fit, so a
+    tensor<256xi8> is rejected.
+  }];
   let results = (outs Tile_Tile:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
   let hasVerifier = 1;

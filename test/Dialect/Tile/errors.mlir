@@ -1,0 +1,608 @@
+// RUN: tileopt-opt %s -split-input-file -verify-diagnostics
+
+// One case per error the tile verifiers, traits and type verifier emit.
+
+// expected-error @+1 {{'tile.kernel' op returns nothing: a tile kernel writes its outputs with tile.store}}
+tile.kernel @with_result() -> i32 {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op needs a body}}
+tile.kernel @declaration(%x: i32)
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op needs a body}}
+"tile.kernel"() <{function_type = () -> (), sym_name = "empty_region"}> ({
+}) : () -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op argument #1 has type 'memref<16xf32>'; kernel arguments are tensor views and scalars}}
+tile.kernel @memref_arg(%n: i32, %m: memref<16xf32>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{argument #0 has type 'tensor<16xf32>'; kernel arguments are tensor views and scalars}}
+tile.kernel @tensor_arg(%t: tensor<16xf32>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op occupancy 0 is outside 1-32 blocks per SM}}
+tile.kernel @occupancy_zero() attributes {occupancy = 0 : i32} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op occupancy 33 is outside 1-32 blocks per SM}}
+tile.kernel @occupancy_high() attributes {occupancy = 33 : i32} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op num_ctas 3 is not one of 1, 2, 4, 8, 16}}
+tile.kernel @num_ctas_three() attributes {num_ctas = 3 : i32} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op num_ctas 32 is not one of 1, 2, 4, 8, 16}}
+tile.kernel @num_ctas_high() attributes {num_ctas = 32 : i32} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op num_ctas 0 is not one of 1, 2, 4, 8, 16}}
+tile.kernel @num_ctas_zero() attributes {num_ctas = 0 : i32} {
+  tile.return
+}
+
+// -----
+
+func.func @return_outside() {
+  // expected-error @+1 {{'tile.return' op expects parent op 'tile.kernel'}}
+  tile.return
+}
+
+// -----
+
+tile.kernel @return_in_loop(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error @+1 {{'tile.return' op expects parent op 'tile.kernel'}}
+    tile.return
+  }
+  tile.return
+}
+
+// -----
+
+func.func @block_id_outside() -> index {
+  // expected-error @+1 {{'tile.block_id' op must be inside a tile.kernel}}
+  %0 = tile.block_id x
+  return %0 : index
+}
+
+// -----
+
+func.func @num_blocks_outside() -> index {
+  // expected-error @+1 {{'tile.num_blocks' op must be inside a tile.kernel}}
+  %0 = tile.num_blocks y
+  return %0 : index
+}
+
+// -----
+
+func.func @load_outside(%v: !tile.view<?xf32>, %i: index) -> tensor<64xf32> {
+  // expected-error @+1 {{'tile.load' op must be inside a tile.kernel}}
+  %0 = tile.load %v[%i] : !tile.view<?xf32> -> tensor<64xf32>
+  return %0 : tensor<64xf32>
+}
+
+// -----
+
+func.func @store_outside(%t: tensor<64xf32>, %v: !tile.view<?xf32>, %i: index) {
+  // expected-error @+1 {{'tile.store' op must be inside a tile.kernel}}
+  tile.store %t, %v[%i] : tensor<64xf32>, !tile.view<?xf32>
+  return
+}
+
+// -----
+
+tile.kernel @load_index_count(%v: !tile.view<?x?xf32>, %w: !tile.view<?xf32>, %s: f32, %i: index) {
+  // expected-error @+1 {{'tile.load' op needs 2 tile-space indices for a rank-2 view, got 1}}
+  %0 = tile.load %v[%i] : !tile.view<?x?xf32> -> tensor<16x16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @store_index_count(%v: !tile.view<?x?xf32>, %w: !tile.view<?xf32>, %s: f32, %i: index) {
+  %t = tile.splat %s : f32 -> tensor<16x16xf32>
+  // expected-error @+1 {{'tile.store' op needs 2 tile-space indices for a rank-2 view, got 3}}
+  tile.store %t, %v[%i, %i, %i] : tensor<16x16xf32>, !tile.view<?x?xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_tile_rank(%v: !tile.view<?x?xf32>, %w: !tile.view<?xf32>, %s: f32, %i: index) {
+  // expected-error @+1 {{'tile.load' op tile rank 1 differs from the view rank 2}}
+  %0 = tile.load %v[%i, %i] : !tile.view<?x?xf32> -> tensor<256xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @store_tile_rank(%v: !tile.view<?x?xf32>, %w: !tile.view<?xf32>, %s: f32, %i: index) {
+  %t = tile.splat %s : f32 -> tensor<16x16xf32>
+  // expected-error @+1 {{'tile.store' op tile rank 2 differs from the view rank 1}}
+  tile.store %t, %w[%i] : tensor<16x16xf32>, !tile.view<?xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_element_type(%v: !tile.view<?x?xf32>, %w: !tile.view<?xf32>, %s: f32, %i: index) {
+  // expected-error @+1 {{'tile.load' op tile element type 'f16' differs from the view's 'f32'}}
+  %0 = tile.load %v[%i, %i] : !tile.view<?x?xf32> -> tensor<16x16xf16>
+  tile.return
+}
+
+// -----
+
+tile.kernel @store_element_type(%v: !tile.view<?x?xf32>, %w: !tile.view<?xf32>, %s: f32, %i: index) {
+  %t = arith.constant dense<0> : tensor<16xi32>
+  // expected-error @+1 {{'tile.store' op tile element type 'i32' differs from the view's 'f32'}}
+  tile.store %t, %w[%i] : tensor<16xi32>, !tile.view<?xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_latency_zero(%v: !tile.view<?x?xf32>, %w: !tile.view<?xf32>, %s: f32, %i: index) {
+  // expected-error @+1 {{'tile.load' op latency 0 is outside 1-10}}
+  %0 = tile.load %v[%i, %i] latency 0 : !tile.view<?x?xf32> -> tensor<16x16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_latency_high(%v: !tile.view<?x?xf32>, %w: !tile.view<?xf32>, %s: f32, %i: index) {
+  // expected-error @+1 {{'tile.load' op latency 11 is outside 1-10}}
+  %0 = tile.load %v[%i, %i] latency 11 allow_tma : !tile.view<?x?xf32> -> tensor<16x16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @store_latency_zero(%v: !tile.view<?x?xf32>, %w: !tile.view<?xf32>, %s: f32, %i: index) {
+  %t = tile.splat %s : f32 -> tensor<16xf32>
+  // expected-error @+1 {{'tile.store' op latency 0 is outside 1-10}}
+  tile.store %t, %w[%i] latency 0 : tensor<16xf32>, !tile.view<?xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @store_latency_high(%v: !tile.view<?x?xf32>, %w: !tile.view<?xf32>, %s: f32, %i: index) {
+  %t = tile.splat %s : f32 -> tensor<16xf32>
+  // expected-error @+1 {{'tile.store' op latency 11 is outside 1-10}}
+  tile.store %t, %w[%i] latency 11 : tensor<16xf32>, !tile.view<?xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @tile_dim_result(%v: !tile.view<?x?xf32>, %w: !tile.view<?xf32>, %s: f32, %i: index) {
+  // expected-error @+1 {{'tile.load' op tile dim 96 (dim 1 of result #0) is not a power of two}}
+  %0 = tile.load %v[%i, %i] : !tile.view<?x?xf32> -> tensor<64x96xf32>
+  tile.return
+}
+
+// -----
+
+// The kernel checks the tensors of arith/math/scf ops too.
+tile.kernel @tile_dim_of_arith_op(%v: !tile.view<?x?xf32>, %w: !tile.view<?xf32>, %s: f32, %i: index) {
+  // expected-error @+1 {{'arith.constant' op tile dim 96 (dim 0 of result #0) is not a power of two}}
+  %t = arith.constant dense<0.0> : tensor<96xf32>
+  tile.store %t, %w[%i] : tensor<96xf32>, !tile.view<?xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @tile_with_encoding(%w: !tile.view<?xf32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op tile result #0 carries an encoding}}
+  %t = tile.load %w[%i] : !tile.view<?xf32> -> tensor<4xf32, "enc">
+  tile.return
+}
+
+// -----
+
+tile.kernel @float_padding_on_integers(%w: !tile.view<?xi32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op padding nan needs floating-point elements, not 'i32'}}
+  %t = tile.load %w[%i] padding nan : !tile.view<?xi32> -> tensor<4xi32>
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op occupancy -1 is outside 1-32 blocks per SM}}
+tile.kernel @negative_occupancy() attributes {occupancy = -1 : i32} {
+  tile.return
+}
+
+// -----
+
+tile.kernel @negative_latency(%w: !tile.view<?xf32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op latency -1 is outside 1-10}}
+  %t = tile.load %w[%i] latency -1 : !tile.view<?xf32> -> tensor<4xf32>
+  tile.return
+}
+
+// -----
+
+func.func @mma_unsigned(%a: tensor<16x16xui8>, %b: tensor<16x16xui8>, %c: tensor<16x16xsi32>) {
+  // expected-error @+1 {{'tile.mma' op tensor cores do not multiply 'ui8' into a 'si32' accumulator}}
+  %0 = tile.mma %a, %b, %c : tensor<16x16xui8>, tensor<16x16xui8>, tensor<16x16xsi32>
+  return
+}
+
+// -----
+
+func.func @tile_dim_mma_operand(%a: tensor<16x96xf16>, %b: tensor<96x16xf16>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{'tile.mma' op tile dim 96 (dim 1 of operand #0) is not a power of two}}
+  %0 = tile.mma %a, %b, %c : tensor<16x96xf16>, tensor<96x16xf16>, tensor<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @tile_dim_zero(%a: tensor<16xf32>) {
+  // expected-error @+1 {{'tile.reshape' op tile dim 0 (dim 1 of result #0) is not a power of two}}
+  %0 = tile.reshape %a : tensor<16xf32> -> tensor<16x0xf32>
+  return
+}
+
+// -----
+
+func.func @mma_rank4(%a: tensor<2x2x16x16xf16>, %c: tensor<2x2x16x16xf32>) {
+  // expected-error @+1 {{'tile.mma' op takes rank-2 tiles, or rank 3 with a batch dim; got rank 4}}
+  %0 = tile.mma %a, %a, %c : tensor<2x2x16x16xf16>, tensor<2x2x16x16xf16>, tensor<2x2x16x16xf32>
+  return
+}
+
+// -----
+
+func.func @mma_rank1(%a: tensor<16xf16>, %c: tensor<16xf32>) {
+  // expected-error @+1 {{'tile.mma' op expects operands and result of one rank >= 2, got 1, 1 and 1}}
+  %0 = tile.mma %a, %a, %c : tensor<16xf16>, tensor<16xf16>, tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @mma_rank_mismatch(%a: tensor<16x16xf16>, %b: tensor<2x16x16xf16>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{'tile.mma' op expects operands and result of one rank >= 2, got 2, 3 and 2}}
+  %0 = tile.mma %a, %b, %c : tensor<16x16xf16>, tensor<2x16x16xf16>, tensor<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @mma_batch(%a: tensor<2x16x16xf16>, %b: tensor<4x16x16xf16>, %c: tensor<2x16x16xf32>) {
+  // expected-error @+1 {{'tile.mma' op batch dims differ: 2, 4 and 2}}
+  %0 = tile.mma %a, %b, %c : tensor<2x16x16xf16>, tensor<4x16x16xf16>, tensor<2x16x16xf32>
+  return
+}
+
+// -----
+
+func.func @mma_contraction(%a: tensor<64x32xf16>, %b: tensor<16x64xf16>, %c: tensor<64x64xf32>) {
+  // expected-error @+1 {{'tile.mma' op contraction dims differ: lhs has 32 columns, rhs has 16 rows}}
+  %0 = tile.mma %a, %b, %c : tensor<64x32xf16>, tensor<16x64xf16>, tensor<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_result_shape(%a: tensor<64x32xf16>, %b: tensor<32x16xf16>, %c: tensor<64x64xf32>) {
+  // expected-error @+1 {{'tile.mma' op result must be 64x16 in its last two dims, got 64x64}}
+  %0 = tile.mma %a, %b, %c : tensor<64x32xf16>, tensor<32x16xf16>, tensor<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_operand_types(%a: tensor<16x16xf16>, %b: tensor<16x16xbf16>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{'tile.mma' op operand element types differ: 'f16' and 'bf16'}}
+  %0 = tile.mma %a, %b, %c : tensor<16x16xf16>, tensor<16x16xbf16>, tensor<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @mma_bf16_f16(%a: tensor<16x16xbf16>, %c: tensor<16x16xf16>) {
+  // expected-error @+1 {{'tile.mma' op tensor cores do not multiply 'bf16' into a 'f16' accumulator}}
+  %0 = tile.mma %a, %a, %c : tensor<16x16xbf16>, tensor<16x16xbf16>, tensor<16x16xf16>
+  return
+}
+
+// -----
+
+func.func @mma_i8_f32(%a: tensor<16x32xi8>, %b: tensor<32x16xi8>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{'tile.mma' op tensor cores do not multiply 'i8' into a 'f32' accumulator}}
+  %0 = tile.mma %a, %b, %c : tensor<16x32xi8>, tensor<32x16xi8>, tensor<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @mma_f64(%a: tensor<16x16xf64>, %c: tensor<16x16xf64>) {
+  // expected-error @+1 {{'tile.mma' op tensor cores do not multiply 'f64' into a 'f64' accumulator}}
+  %0 = tile.mma %a, %a, %c : tensor<16x16xf64>, tensor<16x16xf64>, tensor<16x16xf64>
+  return
+}
+
+// -----
+
+func.func @mma_tf32_f16(%a: tensor<16x16xf32>, %c: tensor<16x16xf16>) {
+  // expected-error @+1 {{'tile.mma' op tensor cores do not multiply 'f32' into a 'f16' accumulator}}
+  %0 = tile.mma %a, %a, %c : tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf16>
+  return
+}
+
+// -----
+
+func.func @reduce_dim_high(%a: tensor<16x32xf32>) {
+  // expected-error @+1 {{'tile.reduce' op reduction dim 2 is out of range for rank 2}}
+  %0 = tile.reduce sum %a dim 2 : tensor<16x32xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_dim_negative(%a: tensor<16x32xf32>) {
+  // expected-error @+1 {{'tile.reduce' op reduction dim -1 is out of range for rank 2}}
+  %0 = tile.reduce max %a dim -1 : tensor<16x32xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_result_shape(%a: tensor<16x32xf32>) {
+  // expected-error @+1 {{'tile.reduce' op result must drop dim 0 of the input, got 'tensor<16xf32>'}}
+  %0 = tile.reduce sum %a dim 0 : tensor<16x32xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_keepdim(%a: tensor<16x32xf32>) {
+  // expected-error @+1 {{'tile.reduce' op result must drop dim 1 of the input, got 'tensor<16x1xf32>'}}
+  %0 = tile.reduce min %a dim 1 : tensor<16x32xf32> -> tensor<16x1xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_element_type(%a: tensor<16x32xf16>) {
+  // expected-error @+1 {{'tile.reduce' op element types differ: 'f16' and 'f32'}}
+  %0 = tile.reduce sum %a dim 1 : tensor<16x32xf16> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @scan_dim_high(%a: tensor<16x32xf32>) {
+  // expected-error @+1 {{'tile.scan' op scan dim 2 is out of range for rank 2}}
+  %0 = tile.scan sum %a dim 2 : tensor<16x32xf32>
+  return
+}
+
+// -----
+
+func.func @scan_dim_negative(%a: tensor<16xf32>) {
+  // expected-error @+1 {{'tile.scan' op scan dim -1 is out of range for rank 1}}
+  %0 = tile.scan prod %a dim -1 reverse : tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_rank(%a: tensor<16x1xf32>) {
+  // expected-error @+1 {{'tile.broadcast' op keeps the rank: input has rank 2, result 3 (use tile.reshape to add unit dims)}}
+  %0 = tile.broadcast %a : tensor<16x1xf32> -> tensor<4x16x8xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_dim(%a: tensor<16x2xf32>) {
+  // expected-error @+1 {{'tile.broadcast' op cannot broadcast dim 1 of size 2 to 8}}
+  %0 = tile.broadcast %a : tensor<16x2xf32> -> tensor<16x8xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_shrink(%a: tensor<16x8xf32>) {
+  // expected-error @+1 {{'tile.broadcast' op cannot broadcast dim 0 of size 16 to 8}}
+  %0 = tile.broadcast %a : tensor<16x8xf32> -> tensor<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_element_type(%a: tensor<16x1xf32>) {
+  // expected-error @+1 {{'tile.broadcast' op element types differ: 'f32' and 'f16'}}
+  %0 = tile.broadcast %a : tensor<16x1xf32> -> tensor<16x8xf16>
+  return
+}
+
+// -----
+
+func.func @splat_type(%s: f32) {
+  // expected-error @+1 {{'tile.splat' op scalar type 'f32' differs from the tile element type 'f16'}}
+  %0 = tile.splat %s : f32 -> tensor<16x16xf16>
+  return
+}
+
+// -----
+
+func.func @splat_index(%s: index) {
+  // expected-error @+1 {{'tile.splat' op scalar type 'index' differs from the tile element type 'i64'}}
+  %0 = tile.splat %s : index -> tensor<16xi64>
+  return
+}
+
+// -----
+
+func.func @iota_rank() {
+  // expected-error @+1 {{'tile.iota' op produces a 1-D tile of signless integers, got 'tensor<4x4xi32>'}}
+  %0 = tile.iota : tensor<4x4xi32>
+  return
+}
+
+// -----
+
+func.func @iota_float() {
+  // expected-error @+1 {{'tile.iota' op produces a 1-D tile of signless integers, got 'tensor<16xf32>'}}
+  %0 = tile.iota : tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @iota_signed() {
+  // expected-error @+1 {{'tile.iota' op produces a 1-D tile of signless integers, got 'tensor<16xsi32>'}}
+  %0 = tile.iota : tensor<16xsi32>
+  return
+}
+
+// -----
+
+func.func @iota_index() {
+  // expected-error @+1 {{'tile.iota' op produces a 1-D tile of signless integers, got 'tensor<16xindex>'}}
+  %0 = tile.iota : tensor<16xindex>
+  return
+}
+
+// -----
+
+func.func @iota_too_long() {
+  // expected-error @+1 {{'tile.iota' op cannot count to 255 in 'i8'}}
+  %0 = tile.iota : tensor<256xi8>
+  return
+}
+
+// -----
+
+func.func @iota_i1() {
+  // expected-error @+1 {{'tile.iota' op cannot count to 1 in 'i1'}}
+  %0 = tile.iota : tensor<2xi1>
+  return
+}
+
+// -----
+
+func.func @reshape_count(%a: tensor<16x32xf32>) {
+  // expected-error @+1 {{'tile.reshape' op cannot reshape 512 elements into 256}}
+  %0 = tile.reshape %a : tensor<16x32xf32> -> tensor<256xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_element_type(%a: tensor<16x32xf32>) {
+  // expected-error @+1 {{'tile.reshape' op element types differ: 'f32' and 'i32'}}
+  %0 = tile.reshape %a : tensor<16x32xf32> -> tensor<512xi32>
+  return
+}
+
+// -----
+
+func.func @permute_duplicate(%a: tensor<16x32xf32>) {
+  // expected-error @+1 {{'tile.permute' op [1, 1] is not a permutation of 0..1}}
+  %0 = tile.permute %a [1, 1] : tensor<16x32xf32> -> tensor<32x32xf32>
+  return
+}
+
+// -----
+
+func.func @permute_out_of_range(%a: tensor<2x16x32xf32>) {
+  // expected-error @+1 {{'tile.permute' op [0, 3, 1] is not a permutation of 0..2}}
+  %0 = tile.permute %a [0, 3, 1] : tensor<2x16x32xf32> -> tensor<2x32x16xf32>
+  return
+}
+
+// -----
+
+func.func @permute_length(%a: tensor<16x32xf32>) {
+  // expected-error @+1 {{'tile.permute' op permutation has 3 entries for rank 2}}
+  %0 = tile.permute %a [1, 0, 2] : tensor<16x32xf32> -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @permute_result_shape(%a: tensor<16x32xf32>) {
+  // expected-error @+1 {{'tile.permute' op result shape must be 32x16, got 16x32}}
+  %0 = tile.permute %a [1, 0] : tensor<16x32xf32> -> tensor<16x32xf32>
+  return
+}
+
+// -----
+
+func.func @permute_element_type(%a: tensor<16x32xf32>) {
+  // expected-error @+1 {{'tile.permute' op element types differ: 'f32' and 'bf16'}}
+  %0 = tile.permute %a [1, 0] : tensor<16x32xf32> -> tensor<32x16xbf16>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{tensor view dims must be positive or ?, got 0}}
+tile.kernel @view_zero_dim(%v: !tile.view<0x64xf32>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{a tensor view has at least one dimension}}
+tile.kernel @view_rank0(%v: !tile.view<f32>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{tensor view elements must be integers or floats, got 'index'}}
+tile.kernel @view_index(%v: !tile.view<?xindex>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{tensor view elements must be integers or floats, got 'complex<f32>'}}
+tile.kernel @view_complex(%v: !tile.view<16x?xcomplex<f32>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{tensor view elements must be integers or floats, got 'vector<4xf32>'}}
+tile.kernel @view_vector(%v: !tile.view<16xvector<4xf32>>) {
+  tile.return
+}
