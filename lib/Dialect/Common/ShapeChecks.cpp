@@ -6,15 +6,14 @@
 
 using namespace mlir;
 
-namespace {
-/// Formats a shape as `8x4096` for diagnostics.
-std::string shapeStr(ArrayRef<int64_t> shape) {
+std::string tileopt::formatShape(ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return "scalar";
   std::string s;
   llvm::raw_string_ostream os(s);
   llvm::interleave(shape, os, "x");
-  return s.empty() ? "scalar" : s;
+  return s;
 }
-} // namespace
 
 LogicalResult tileopt::verifyMatmulShapes(Operation *op, ShapedType a,
                                           ShapedType b, ShapedType c) {
@@ -26,8 +25,8 @@ LogicalResult tileopt::verifyMatmulShapes(Operation *op, ShapedType a,
   ArrayRef<int64_t> sa = a.getShape(), sb = b.getShape(), sc = c.getShape();
   if (sa.drop_back(2) != sb.drop_back(2) || sa.drop_back(2) != sc.drop_back(2))
     return op->emitOpError("batch dims differ: ")
-           << shapeStr(sa.drop_back(2)) << ", " << shapeStr(sb.drop_back(2))
-           << " and " << shapeStr(sc.drop_back(2));
+           << formatShape(sa.drop_back(2)) << ", " << formatShape(sb.drop_back(2))
+           << " and " << formatShape(sc.drop_back(2));
   if (sa[rank - 1] != sb[rank - 2])
     return op->emitOpError("contraction dims differ: lhs has ")
            << sa[rank - 1] << " columns, rhs has " << sb[rank - 2] << " rows";
@@ -46,13 +45,13 @@ LogicalResult tileopt::verifyBroadcastResult(Operation *op,
     SmallVector<int64_t> next;
     if (!OpTrait::util::getBroadcastedShape(shape, input.getShape(), next))
       return op->emitOpError("shapes ")
-             << shapeStr(shape) << " and " << shapeStr(input.getShape())
+             << formatShape(shape) << " and " << formatShape(input.getShape())
              << " do not broadcast";
     shape = std::move(next);
   }
   if (ArrayRef<int64_t>(shape) != result.getShape())
     return op->emitOpError("result shape must be the broadcast shape ")
-           << shapeStr(shape) << ", got " << shapeStr(result.getShape());
+           << formatShape(shape) << ", got " << formatShape(result.getShape());
   return success();
 }
 
@@ -87,32 +86,37 @@ LogicalResult tileopt::verifyReduceShapes(Operation *op, ShapedType in,
   expected[dim] = reducedSize;
   if (ArrayRef<int64_t>(expected) != out.getShape())
     return op->emitOpError("result shape must be ")
-           << shapeStr(expected) << ", got " << shapeStr(out.getShape());
+           << formatShape(expected) << ", got " << formatShape(out.getShape());
   return success();
 }
 
 LogicalResult tileopt::verifyConcatShapes(Operation *op,
-                                          ArrayRef<ShapedType> inputs,
-                                          ShapedType out, int64_t dim) {
-  int64_t rank = out.getRank();
-  if (failed(verifyDimIndex(op, dim, rank, "concat dim")))
+                                          ArrayRef<ShapedType> parts,
+                                          ShapedType whole, int64_t dim,
+                                          StringRef partName,
+                                          StringRef wholeName) {
+  int64_t rank = whole.getRank();
+  if (failed(verifyDimIndex(op, dim, rank, "dim")))
     return failure();
-  SmallVector<int64_t> expected(inputs.front().getShape());
+  for (auto [i, part] : llvm::enumerate(parts))
+    if (part.getRank() != rank)
+      return op->emitOpError() << partName << " #" << i << " has rank "
+                               << part.getRank() << ", expected " << rank;
+  SmallVector<int64_t> expected(parts.front().getShape());
   expected[dim] = 0;
-  for (auto [i, input] : llvm::enumerate(inputs)) {
-    if (input.getRank() != rank)
-      return op->emitOpError("operand #") << i << " has rank " << input.getRank()
-                                          << ", expected " << rank;
+  for (auto [i, part] : llvm::enumerate(parts)) {
     for (int64_t d = 0; d < rank; ++d)
-      if (d != dim && input.getDimSize(d) != expected[d])
-        return op->emitOpError("operand #")
-               << i << " has size " << input.getDimSize(d) << " in dim " << d
-               << ", expected " << expected[d];
-    expected[dim] += input.getDimSize(dim);
+      if (d != dim && part.getDimSize(d) != expected[d])
+        return op->emitOpError()
+               << partName << " #" << i << " has size " << part.getDimSize(d)
+               << " in dim " << d << ", expected " << expected[d];
+    expected[dim] += part.getDimSize(dim);
   }
-  if (ArrayRef<int64_t>(expected) != out.getShape())
-    return op->emitOpError("result shape must be ")
-           << shapeStr(expected) << ", got " << shapeStr(out.getShape());
+  if (ArrayRef<int64_t>(expected) != whole.getShape())
+    return op->emitOpError()
+           << wholeName << " shape must be " << formatShape(expected)
+           << ", the " << partName << "s joined along dim " << dim << ", got "
+           << formatShape(whole.getShape());
   return success();
 }
 
@@ -135,7 +139,7 @@ LogicalResult tileopt::verifyPermutation(Operation *op, ShapedType in,
     expected.push_back(in.getDimSize(p));
   if (ArrayRef<int64_t>(expected) != out.getShape())
     return op->emitOpError("result shape must be ")
-           << shapeStr(expected) << ", got " << shapeStr(out.getShape());
+           << formatShape(expected) << ", got " << formatShape(out.getShape());
   return success();
 }
 
@@ -147,6 +151,15 @@ LogicalResult tileopt::verifyUnaryScalar(Operation *op, UnaryKind kind,
   if (!needsScalar && scalar)
     return op->emitOpError("only mul_scalar takes a scalar, not ")
            << stringifyUnaryKind(kind);
+  return success();
+}
+
+LogicalResult tileopt::verifyRmsNorm(Operation *op, ShapedType type,
+                                     const APFloat &epsilon) {
+  if (type.getRank() < 1)
+    return op->emitOpError("normalizes over the last dim and needs rank >= 1");
+  if (!epsilon.isFinite() || epsilon.isNegative())
+    return op->emitOpError("epsilon must be finite and non-negative");
   return success();
 }
 

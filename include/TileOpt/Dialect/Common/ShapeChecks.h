@@ -15,6 +15,9 @@
 
 namespace mlir::tileopt {
 
+/// Formats a shape for diagnostics: `8x4096`, or `scalar` for rank 0.
+std::string formatShape(ArrayRef<int64_t> shape);
+
 /// `c = a @ b` on the last two dims; leading (batch) dims must be equal.
 LogicalResult verifyMatmulShapes(Operation *op, ShapedType a, ShapedType b,
                                  ShapedType c);
@@ -35,9 +38,12 @@ LogicalResult verifyDimIndex(Operation *op, int64_t dim, int64_t rank,
 LogicalResult verifyReduceShapes(Operation *op, ShapedType in, ShapedType out,
                                  int64_t dim, int64_t reducedSize);
 
-/// `out` is the concatenation of `inputs` along `dim`.
-LogicalResult verifyConcatShapes(Operation *op, ArrayRef<ShapedType> inputs,
-                                 ShapedType out, int64_t dim);
+/// `whole` is the concatenation of `parts` along `dim`. `partName` and
+/// `wholeName` name them in diagnostics ("operand"/"result" for a concat,
+/// "result"/"input" for a split).
+LogicalResult verifyConcatShapes(Operation *op, ArrayRef<ShapedType> parts,
+                                 ShapedType whole, int64_t dim,
+                                 StringRef partName, StringRef wholeName);
 
 /// `out` is `in` with its dimensions permuted by `perm` (out[i] = in[perm[i]]).
 LogicalResult verifyPermutation(Operation *op, ShapedType in, ShapedType out,
@@ -46,6 +52,11 @@ LogicalResult verifyPermutation(Operation *op, ShapedType in, ShapedType out,
 /// `mul_scalar` carries a scalar and no other unary kind does.
 LogicalResult verifyUnaryScalar(Operation *op, UnaryKind kind,
                                 std::optional<APFloat> scalar);
+
+/// An rms_norm over the last dim of `type` with `epsilon`: rank >= 1 and
+/// a finite, non-negative epsilon.
+LogicalResult verifyRmsNorm(Operation *op, ShapedType type,
+                            const APFloat &epsilon);
 
 /// Operands and results are floating point (the graph operators are defined
 /// on real numbers only).

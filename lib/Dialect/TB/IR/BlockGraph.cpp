@@ -63,19 +63,13 @@ LogicalResult mlir::tileopt::tb::verifyBlockGraph(BlockGraphOpInterface op) {
       stages[nested.getResult(0)] = Stage::Iteration;
       continue;
     }
-    for (auto [i, operand] : llvm::enumerate(nested.getOperands())) {
-      if (stageOf(operand) == Stage::KernelInput)
-        return nested.emitOpError("operand #")
-               << i << " is a kernel input: device tensors enter a block "
-                  "graph only through tb.input_iterator";
-    }
 
     if (auto yield = dyn_cast<YieldOp>(nested)) {
       for (auto [i, value] : llvm::enumerate(yield.getValues()))
         if (stageOf(value) != Stage::Saved)
           return yield.emitOpError("value #")
                  << i << " is " << describe(stageOf(value))
-                 << ", not a tb.output_saver result";
+                 << ": outputs leave a block graph through tb.output_saver";
       continue;
     }
 
@@ -111,23 +105,27 @@ LogicalResult mlir::tileopt::tb::verifyBlockGraph(BlockGraphOpInterface op) {
     }
 
     // A compute op: all operands at one stage, which its results inherit.
-    Stage stage = Stage::Iteration;
+    // Its operands are tiles (ODS), so they come from iterators,
+    // accumulators or other compute ops, never from savers or kernel inputs.
+    Stage stage = stageOf(nested.getOperand(0));
     for (auto [i, operand] : llvm::enumerate(nested.getOperands())) {
       Stage operandStage = stageOf(operand);
-      if (operandStage == Stage::Saved)
-        return nested.emitOpError("operand #")
-               << i << " is an output-saver result: saved tensors are kernel "
-                       "outputs, read them in a later kernel";
-      if (i == 0)
-        stage = operandStage;
-      else if (operandStage != stage)
+      if (operandStage != stage)
         return nested.emitOpError("mixes ")
                << describe(stage) << " with " << describe(operandStage)
-               << ": every path from an input to an output crosses exactly "
+               << " (operand #" << i
+               << "): every path from an input to an output crosses exactly "
                   "one tb.forloop_accum";
     }
     for (Value result : nested.getResults())
       stages[result] = stage;
   }
+
+  // A saver writes a kernel output; one that is not yielded writes nothing.
+  for (auto saver : body.getOps<OutputSaverOp>())
+    if (!llvm::any_of(saver->getUsers(),
+                      [](Operation *user) { return isa<YieldOp>(user); }))
+      return saver.emitOpError("result is never yielded: it writes no kernel "
+                               "output");
   return success();
 }

@@ -66,13 +66,6 @@ static LogicalResult verifyForloopMap(Operation *op, int64_t fmap, int64_t rank,
   return success();
 }
 
-static std::string shapeStr(ArrayRef<int64_t> shape) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  llvm::interleave(shape, os, "x");
-  return s;
-}
-
 //===----------------------------------------------------------------------===//
 // InputIteratorOp
 //===----------------------------------------------------------------------===//
@@ -112,7 +105,7 @@ LogicalResult InputIteratorOp::verify() {
   TileType result = getResult().getType();
   if (result.getShape() != ArrayRef<int64_t>(tile))
     return emitOpError("tile shape must be ")
-           << shapeStr(tile) << ", got " << shapeStr(result.getShape());
+           << formatShape(tile) << ", got " << formatShape(result.getShape());
   if (result.getElementType() != tensorType.getElementType())
     return emitOpError("tile element type ")
            << result.getElementType() << " differs from the tensor's "
@@ -180,8 +173,8 @@ LogicalResult OutputSaverOp::verify() {
     expected[fmap] *= graph.getForloopRange();
   if (tensorType.getShape() != ArrayRef<int64_t>(expected))
     return emitOpError("output shape must be ")
-           << shapeStr(expected) << ", got "
-           << shapeStr(tensorType.getShape());
+           << formatShape(expected) << ", got "
+           << formatShape(tensorType.getShape());
   if (tile.getElementType() != tensorType.getElementType())
     return emitOpError("output element type ")
            << tensorType.getElementType() << " differs from the tile's "
@@ -243,7 +236,8 @@ LogicalResult BinaryOp::verify() {
 
 LogicalResult ReduceOp::verify() {
   SmallVector<ShapedType> types = {getInput().getType(), getResult().getType()};
-  if (failed(verifySameElementType(*this, types)))
+  if (failed(verifySameElementType(*this, types)) ||
+      failed(verifyFloatElements(*this, types)))
     return failure();
   return verifyReduceShapes(*this, types[0], types[1], getDim(),
                             getTo().value_or(1));
@@ -260,13 +254,14 @@ LogicalResult ConcatOp::verify() {
   if (failed(verifySameElementType(*this, types)))
     return failure();
   return verifyConcatShapes(*this, ArrayRef(types).drop_back(), result,
-                            getDim());
+                            getDim(), "operand", "result");
 }
 
 LogicalResult RmsNormOp::verify() {
-  if (getEpsilon().isNegative())
-    return emitOpError("epsilon must not be negative");
-  return verifyFloatElements(*this, {getResult().getType()});
+  TileType type = getResult().getType();
+  if (failed(verifyRmsNorm(*this, type, getEpsilon())))
+    return failure();
+  return verifyFloatElements(*this, {type});
 }
 
 #define GET_OP_CLASSES

@@ -83,8 +83,7 @@ LogicalResult GraphOp::verifyRegions() {
   }
   for (Operation &nested : body.without_terminator()) {
     Dialect *dialect = nested.getDialect();
-    if (!isa_and_nonnull<arith::ArithDialect, math::MathDialect>(dialect) ||
-        nested.getNumRegions() != 0)
+    if (!isa_and_nonnull<arith::ArithDialect, math::MathDialect>(dialect))
       return nested.emitOpError(
           "is not allowed in a thread graph: it holds scalar arith and math "
           "ops only");

@@ -75,9 +75,10 @@ LogicalResult ReduceOp::verify() {
 }
 
 LogicalResult RmsNormOp::verify() {
-  if (getEpsilon().isNegative())
-    return emitOpError("epsilon must not be negative");
-  return verifyFloatElements(*this, shapedTypes(getResult().getType()));
+  auto type = cast<ShapedType>(getResult().getType());
+  if (failed(verifyRmsNorm(*this, type, getEpsilon())))
+    return failure();
+  return verifyFloatElements(*this, {type});
 }
 
 LogicalResult ConcatOp::verify() {
@@ -89,7 +90,7 @@ LogicalResult ConcatOp::verify() {
   if (failed(verifySameElementType(*this, types)))
     return failure();
   return verifyConcatShapes(*this, ArrayRef(types).drop_back(), result,
-                            getDim());
+                            getDim(), "operand", "result");
 }
 
 LogicalResult SplitOp::verify() {
@@ -103,7 +104,7 @@ LogicalResult SplitOp::verify() {
   if (failed(verifySameElementType(*this, types)))
     return failure();
   return verifyConcatShapes(*this, ArrayRef(types).drop_back(), input,
-                            getDim());
+                            getDim(), "result", "input");
 }
 
 LogicalResult ReshapeOp::verify() {
@@ -210,6 +211,8 @@ LogicalResult FusedOp::verify() {
   int64_t forloop = getForloopRangeAttr().getInt();
   if (forloop < 1)
     return emitOpError("forloop range must be at least 1, got ") << forloop;
+  if (getResults().empty())
+    return emitOpError("must produce at least one output");
   return success();
 }
 

@@ -42,7 +42,12 @@ def TK_UnaryKindAttr : TK_EnumAttr<TileOpt_UnaryKind, "unary">;
 def TK_BinaryKindAttr : TK_EnumAttr<TileOpt_BinaryKind, "binary">;
 def TK_ReduceKindAttr : TK_EnumAttr<TileOpt_ReduceKind, "reduce">;
 
-def TK_Tensor : StaticShapeTensorOf<[AnyType]>;
+// A tensor in device memory: static shape, no empty dims.
+def TK_Tensor : Type<
+    And<[AnyStaticShapeTensor.predicate,
+         CPred<"::llvm::all_of(::llvm::cast<::mlir::ShapedType>($_self)"
+               ".getShape(), [](int64_t d) { return d > 0; })">]>,
+    "statically shaped tensor with positive dims", "::mlir::RankedTensorType">;
 
 class TK_Op<string mnemonic, list<Trait> traits = []>
     : Op<TK_Dialect, mnemonic, !listconcat(traits, [Pure])> {
