@@ -63,6 +63,59 @@ LogicalResult KernelOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// LaunchOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LaunchOp::verify() {
+  ArrayRef<int64_t> grid = getGrid();
+  if (grid.size() != 3 ||
+      llvm::any_of(grid, [](int64_t blocks) { return blocks < 1; }))
+    return emitOpError("grid needs three positive dims (x, y, z)");
+  if (grid[1] > 65535 || grid[2] > 65535 || grid[0] > (int64_t{1} << 31) - 1)
+    return emitOpError("grid exceeds the CUDA limits (2^31-1, 65535, 65535)");
+  return success();
+}
+
+LogicalResult
+LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto kernel =
+      symbolTable.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
+  if (!kernel)
+    return emitOpError("'") << getKernel() << "' is not a tile.kernel";
+  ArrayRef<Type> params = kernel.getArgumentTypes();
+  if (params.size() != getArgs().size())
+    return emitOpError("passes ")
+           << getArgs().size() << " arguments to @" << getKernel()
+           << ", which takes " << params.size();
+  for (auto [i, param, arg] : llvm::enumerate(params, getArgs())) {
+    auto view = dyn_cast<TensorViewType>(param);
+    if (!view) {
+      if (arg.getType() != param)
+        return emitOpError("argument #")
+               << i << " is " << arg.getType() << ", the kernel takes "
+               << param;
+      continue;
+    }
+    auto buffer = dyn_cast<MemRefType>(arg.getType());
+    if (!buffer || !buffer.hasStaticShape() ||
+        buffer.getElementType() != view.getElementType() ||
+        buffer.getRank() != view.getRank())
+      return emitOpError("argument #")
+             << i << " must be a static-shape memref of rank "
+             << view.getRank() << " and element type "
+             << view.getElementType() << " for the view " << view
+             << ", got " << arg.getType();
+    for (auto [d, viewDim, bufferDim] :
+         llvm::enumerate(view.getShape(), buffer.getShape()))
+      if (!ShapedType::isDynamic(viewDim) && viewDim != bufferDim)
+        return emitOpError("argument #")
+               << i << " has size " << bufferDim << " in dim " << d
+               << " where the view has " << viewDim;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Memory
 //===----------------------------------------------------------------------===//
 

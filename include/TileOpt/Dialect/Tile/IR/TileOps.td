@@ -158,6 +158,36 @@ def Tile_NumBlocksOp : Tile_Op<"num_blocks", [Pure, Tile_InKernel]> {
   let assemblyFormat = "``$dim attr-dict";
 }
 
+def Tile_LaunchOp : Op<Tile_Dialect, "launch", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "host side: launches a tile kernel over a grid of blocks";
+  let description = [{
+    The host program of a tile kernel, in a `func.func` whose arguments are
+    the device buffers (static-shape memrefs; an argument with the unit
+    attribute `tileopt.output` is an output, the others inputs): each
+    `tile.launch` runs `kernel` once per block of `grid`, binding each kernel
+    argument in order to an operand — a view to a buffer of its element type
+    and rank whose sizes agree with the view's static dims, a scalar to a
+    value of its type. `tileopt-compile` turns the launches into an
+    artifact's launch sequence.
+
+    ```mlir
+    func.func @main(%x: memref<8192x8192xbf16>,
+                    %y: memref<8192x8192xbf16> {tileopt.output}) {
+      tile.launch @softmax grid [8192, 1, 1] (%x, %y)
+          : memref<8192x8192xbf16>, memref<8192x8192xbf16>
+      return
+    }
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$kernel, DenseI64ArrayAttr:$grid,
+                       Variadic<AnyType>:$args);
+  let assemblyFormat = [{
+    $kernel `grid` $grid `(` $args `)` attr-dict `:` type($args)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Memory
 //===----------------------------------------------------------------------===//

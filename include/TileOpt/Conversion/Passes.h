@@ -1,0 +1,64 @@
+//===- Passes.h - TileOpt conversions ---------------------------*- C++ -*-===//
+#ifndef TILEOPT_CONVERSION_PASSES_H
+#define TILEOPT_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::tileopt {
+
+#define GEN_PASS_DECL
+#include "TileOpt/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "TileOpt/Conversion/Passes.h.inc"
+
+/// Options of the tile-to-cubin pipeline.
+struct TileToCubinOptions : public PassPipelineOptions<TileToCubinOptions> {
+  PassOptions::Option<std::string> chip{*this, "chip",
+                                        llvm::cl::desc("Target SM"),
+                                        llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features", llvm::cl::desc("PTX features (sm_90a needs +ptx80)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("What gpu-module-to-binary emits: bin (cubin), isa "
+                     "(PTX), llvm, offloading"),
+      llvm::cl::init("bin")};
+  PassOptions::Option<int64_t> numWarps{
+      *this, "num-warps", llvm::cl::desc("Warps per thread block"),
+      llvm::cl::init(4)};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit (ptxas, libdevice); default: CUDA_HOME, "
+                     "then /usr/local/cuda"),
+      llvm::cl::init("")};
+};
+
+/// tile -> gpu -> NVVM -> PTX -> cubin: tileopt-lower-tile, then
+/// buildGPUToBinaryPipeline.
+void buildTileToCubinPipeline(OpPassManager &pm,
+                              const TileToCubinOptions &options);
+
+/// The upstream half: gpu.module -> NVVM -> gpu.binary (cubin, or PTX with
+/// format=isa) through ptxas.
+void buildGPUToBinaryPipeline(OpPassManager &pm,
+                              const TileToCubinOptions &options);
+
+/// Registers `tileopt-tile-to-cubin`.
+void registerTileToCubinPipeline();
+
+/// The CUDA toolkit to use: `requested` if set, else $CUDA_HOME, else
+/// /usr/local/cuda.
+std::string findCudaToolkit(StringRef requested);
+
+} // namespace mlir::tileopt
+
+#endif // TILEOPT_CONVERSION_PASSES_H

@@ -1,0 +1,60 @@
+//===- TileToCubin.cpp - The tile-to-cubin pipeline -----------------------===//
+#include "TileOpt/Conversion/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/Process.h"
+
+using namespace mlir;
+
+std::string tileopt::findCudaToolkit(StringRef requested) {
+  if (!requested.empty())
+    return requested.str();
+  if (std::optional<std::string> home = llvm::sys::Process::GetEnv("CUDA_HOME"))
+    return *home;
+  return "/usr/local/cuda";
+}
+
+void tileopt::buildTileToCubinPipeline(OpPassManager &pm,
+                                       const TileToCubinOptions &options) {
+  LowerTileToGPUOptions lowering;
+  lowering.numWarps = options.numWarps;
+  pm.addPass(createLowerTileToGPU(lowering));
+  buildGPUToBinaryPipeline(pm, options);
+}
+
+void tileopt::buildGPUToBinaryPipeline(OpPassManager &pm,
+                                       const TileToCubinOptions &options) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.format;
+  binary.toolkitPath = findCudaToolkit(options.toolkit);
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+void tileopt::registerTileToCubinPipeline() {
+  PassPipelineRegistration<TileToCubinOptions>(
+      "tileopt-tile-to-cubin",
+      "Lower tile kernels to a gpu.binary holding a cubin (or PTX with "
+      "format=isa) through NVVM and ptxas",
+      buildTileToCubinPipeline);
+}

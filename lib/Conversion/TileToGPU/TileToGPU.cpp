@@ -1,0 +1,1057 @@
+//===- TileToGPU.cpp - Tile kernels to gpu.func with fragments ------------===//
+//
+// Two steps. Outlining moves every tile.kernel into a gpu.func of a
+// gpu.module, with the kernel ABI (a pointer and the dynamic sizes per view)
+// and one workgroup buffer for all scratch; each view is rebuilt from its
+// parameters by an unrealized_conversion_cast that the memory patterns read.
+// Then a dialect conversion turns tile tensors into per-thread fragments
+// (BlockedLayout) and tile ops into the code that computes them.
+//
+//===----------------------------------------------------------------------===//
+#include "TileOpt/Conversion/Passes.h"
+
+#include "TileOpt/Conversion/TileToGPU/BlockedLayout.h"
+#include "TileOpt/Dialect/Tile/IR/TileOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::tileopt {
+#define GEN_PASS_DEF_LOWERTILETOGPU
+#include "TileOpt/Conversion/Passes.h.inc"
+} // namespace mlir::tileopt
+
+using namespace mlir;
+using namespace mlir::tileopt;
+using tile::CombineKind;
+
+namespace {
+
+/// A fragment over this many elements per thread would spill registers.
+constexpr int64_t kMaxFragmentSize = 256;
+/// Static shared memory a kernel may use without opting in.
+constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value i64Constant(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, v, 64);
+}
+
+Value threadIdOf(OpBuilder &b, Location loc) {
+  return gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+}
+
+/// Splits row-major position `linear` into coordinates of `shape`.
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
+                               ArrayRef<int64_t> shape) {
+  SmallVector<Value> coords(shape.size());
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    Value size = indexConstant(b, loc, shape[d]);
+    coords[d] = arith::RemUIOp::create(b, loc, linear, size);
+    linear = arith::DivUIOp::create(b, loc, linear, size);
+  }
+  return coords;
+}
+
+/// Row-major position of `coords` in `shape`.
+Value linearize(OpBuilder &b, Location loc, ArrayRef<Value> coords,
+                ArrayRef<int64_t> shape) {
+  Value linear = indexConstant(b, loc, 0);
+  for (auto [coord, size] : llvm::zip(coords, shape))
+    linear = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, linear, indexConstant(b, loc, size)),
+        coord);
+  return linear;
+}
+
+/// Element `i` of a 1-D vector.
+Value extractElement(OpBuilder &b, Location loc, Value vec, int64_t i) {
+  return vector::ExtractOp::create(b, loc, vec, ArrayRef<int64_t>{i});
+}
+
+/// Elements [start, start + size) of a 1-D vector.
+Value extractSlice(OpBuilder &b, Location loc, Value vec, int64_t start,
+                   int64_t size) {
+  SmallVector<int64_t> mask = llvm::to_vector(llvm::seq(start, start + size));
+  return vector::ShuffleOp::create(b, loc, vec, vec, mask);
+}
+
+/// The concatenation of 1-D vectors of one type (a power-of-two count).
+Value concat(OpBuilder &b, Location loc, SmallVector<Value> parts) {
+  while (parts.size() > 1) {
+    SmallVector<Value> next;
+    for (size_t i = 0; i < parts.size(); i += 2) {
+      int64_t n = cast<VectorType>(parts[i].getType()).getNumElements();
+      SmallVector<int64_t> mask = llvm::to_vector(llvm::seq<int64_t>(0, 2 * n));
+      next.push_back(
+          vector::ShuffleOp::create(b, loc, parts[i], parts[i + 1], mask));
+    }
+    parts = std::move(next);
+  }
+  return parts.front();
+}
+
+/// A 1-D vector of `elements` (scalars of one type).
+Value fromElements(OpBuilder &b, Location loc, ArrayRef<Value> elements) {
+  auto type = VectorType::get({static_cast<int64_t>(elements.size())},
+                              elements.front().getType());
+  return vector::FromElementsOp::create(b, loc, type, elements);
+}
+
+/// Whether shared memory (f32 words) can hold elements of `type`.
+bool fitsScratchWord(Type type) {
+  return type.isIntOrFloat() && type.getIntOrFloatBitWidth() <= 32;
+}
+
+/// A scalar of `type` as the f32 word it is kept in shared memory, and back;
+/// lossless for every type fitsScratchWord accepts.
+Value toScratchWord(OpBuilder &b, Location loc, Value v) {
+  Type type = v.getType();
+  Type f32 = b.getF32Type();
+  if (type == f32)
+    return v;
+  if (isa<FloatType>(type))
+    return arith::ExtFOp::create(b, loc, f32, v);
+  Type i32 = b.getI32Type();
+  if (type != i32)
+    v = arith::ExtUIOp::create(b, loc, i32, v);
+  return arith::BitcastOp::create(b, loc, f32, v);
+}
+
+Value fromScratchWord(OpBuilder &b, Location loc, Value word, Type type) {
+  if (type == word.getType())
+    return word;
+  if (isa<FloatType>(type))
+    return arith::TruncFOp::create(b, loc, type, word);
+  Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), word);
+  if (type == bits.getType())
+    return bits;
+  return arith::TruncIOp::create(b, loc, type, bits);
+}
+
+/// The layout of a tile type with `numThreads` threads.
+BlockedLayout layoutOf(Type type, int64_t numThreads) {
+  return BlockedLayout::get(cast<RankedTensorType>(type).getShape(),
+                            numThreads);
+}
+
+/// The f32 words of scratch `op` needs, 0 if none.
+int64_t scratchWords(Operation *op, int64_t numThreads) {
+  if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+    BlockedLayout in = layoutOf(reduce.getInput().getType(), numThreads);
+    int64_t cols = in.shape.back();
+    int64_t rows = in.numElements / cols;
+    int64_t chunksPerRow = cols / in.vectorWidth;
+    int64_t lanes = std::min<int64_t>(chunksPerRow, 32);
+    int64_t warpsPerRow = std::min(chunksPerRow, numThreads) / lanes;
+    return rows * warpsPerRow;
+  }
+  if (isa<tile::BroadcastOp, tile::ReshapeOp, tile::PermuteOp>(op)) {
+    BlockedLayout in = layoutOf(op->getOperand(0).getType(), numThreads);
+    BlockedLayout out = layoutOf(op->getResult(0).getType(), numThreads);
+    if (in.numElements == 1 || (isa<tile::ReshapeOp>(op) && in == out))
+      return 0;
+    return in.numElements;
+  }
+  return 0;
+}
+
+/// Combines two scalars (or vectors) of the accumulation type.
+Value combine(OpBuilder &b, Location loc, CombineKind kind, Value lhs,
+              Value rhs) {
+  bool isFloat = isa<FloatType>(getElementTypeOrSelf(lhs.getType()));
+  switch (kind) {
+  case CombineKind::sum:
+    return isFloat ? Value(arith::AddFOp::create(b, loc, lhs, rhs))
+                   : Value(arith::AddIOp::create(b, loc, lhs, rhs));
+  case CombineKind::prod:
+    return isFloat ? Value(arith::MulFOp::create(b, loc, lhs, rhs))
+                   : Value(arith::MulIOp::create(b, loc, lhs, rhs));
+  case CombineKind::max:
+    return isFloat ? Value(arith::MaximumFOp::create(b, loc, lhs, rhs))
+                   : Value(arith::MaxSIOp::create(b, loc, lhs, rhs));
+  case CombineKind::min:
+    return isFloat ? Value(arith::MinimumFOp::create(b, loc, lhs, rhs))
+                   : Value(arith::MinSIOp::create(b, loc, lhs, rhs));
+  }
+  llvm_unreachable("unknown combine kind");
+}
+
+vector::CombiningKind vectorKind(CombineKind kind, bool isFloat) {
+  switch (kind) {
+  case CombineKind::sum:
+    return vector::CombiningKind::ADD;
+  case CombineKind::prod:
+    return vector::CombiningKind::MUL;
+  case CombineKind::max:
+    return isFloat ? vector::CombiningKind::MAXIMUMF
+                   : vector::CombiningKind::MAXSI;
+  case CombineKind::min:
+    return isFloat ? vector::CombiningKind::MINIMUMF
+                   : vector::CombiningKind::MINSI;
+  }
+  llvm_unreachable("unknown combine kind");
+}
+
+/// The enclosing kernel's scratch buffer (memref<N x f32, workgroup>).
+Value scratchOf(Operation *op) {
+  auto func = op->getParentOfType<gpu::GPUFuncOp>();
+  return func.getWorkgroupAttributions().front();
+}
+
+//===----------------------------------------------------------------------===//
+// What the code generator takes
+//===----------------------------------------------------------------------===//
+
+/// Reports, at the op, the first thing in `kernel` the lowering cannot take.
+LogicalResult checkSupported(tile::KernelOp kernel, int64_t numThreads) {
+  WalkResult walk = kernel.walk([&](Operation *op) -> WalkResult {
+    for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
+                                              op->getResultTypes())) {
+      if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+        BlockedLayout layout = layoutOf(tensor, numThreads);
+        if (layout.fragmentSize() > kMaxFragmentSize)
+          return op->emitOpError("tile ")
+                 << tensor << " gives each of " << numThreads
+                 << " threads " << layout.fragmentSize()
+                 << " elements, over the limit of " << kMaxFragmentSize
+                 << ": use a smaller tile or more warps";
+      }
+      if (auto view = dyn_cast<tile::TensorViewType>(type))
+        if (view.getElementType().isInteger(1))
+          return op->emitOpError("views of i1 are not supported: store "
+                                 "booleans as i8");
+    }
+    if (isa<tile::MmaOp>(op))
+      return op->emitOpError(
+          "is not supported by the code generator yet (tensor cores)");
+    if (isa<tile::ScanOp>(op))
+      return op->emitOpError("is not supported by the code generator yet");
+    if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+      auto input = reduce.getInput().getType();
+      if (reduce.getDim() != input.getRank() - 1)
+        return op->emitOpError("reduces dim ")
+               << reduce.getDim()
+               << "; the code generator reduces the last dim only (permute "
+                  "first)";
+      if (layoutOf(input, numThreads).replicated)
+        return op->emitOpError("input has ")
+               << input.getNumElements() << " elements, fewer than the "
+               << numThreads << " threads of a block";
+    }
+    if (scratchWords(op, numThreads) > 0)
+      for (Type type : op->getOperandTypes())
+        if (!fitsScratchWord(getElementTypeOrSelf(type)))
+          return op->emitOpError("moves ")
+                 << getElementTypeOrSelf(type)
+                 << " elements through shared memory; only types of up to "
+                    "32 bits are supported";
+    if (auto constant = dyn_cast<arith::ConstantOp>(op))
+      if (isa<RankedTensorType>(constant.getType()) &&
+          !isa<SplatElementsAttr>(constant.getValue()))
+        return op->emitOpError("tile constants must be splats");
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// Outlining
+//===----------------------------------------------------------------------===//
+
+/// Kernel parameters for one tile.kernel argument.
+SmallVector<Type> abiTypes(Type argType, MLIRContext *ctx) {
+  auto view = dyn_cast<tile::TensorViewType>(argType);
+  if (!view)
+    return {argType};
+  SmallVector<Type> types = {
+      LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/1)};
+  for (int64_t dim : view.getShape())
+    if (ShapedType::isDynamic(dim))
+      types.push_back(IntegerType::get(ctx, 64));
+  return types;
+}
+
+/// Moves `kernel` into `gpuModule` as a gpu.func with the kernel ABI.
+FailureOr<gpu::GPUFuncOp> outlineKernel(tile::KernelOp kernel,
+                                        gpu::GPUModuleOp gpuModule,
+                                        int64_t numThreads) {
+  MLIRContext *ctx = kernel.getContext();
+  Location loc = kernel.getLoc();
+  int64_t words = 0;
+  kernel.walk([&](Operation *op) {
+    words = std::max(words, scratchWords(op, numThreads));
+  });
+  if (words * 4 > kMaxStaticSharedBytes)
+    return kernel.emitOpError("needs ")
+           << words * 4 << " bytes of shared memory for its scratch, over "
+           << "the " << kMaxStaticSharedBytes << " bytes of static shared "
+           << "memory; use smaller tiles";
+
+  SmallVector<Type> paramTypes;
+  for (Type type : kernel.getArgumentTypes())
+    llvm::append_range(paramTypes, abiTypes(type, ctx));
+  SmallVector<Type> workgroup;
+  if (words > 0)
+    workgroup.push_back(MemRefType::get(
+        {words}, Float32Type::get(ctx), MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
+
+  OpBuilder b(gpuModule.getBody(), gpuModule.getBody()->end());
+  auto func = gpu::GPUFuncOp::create(b, loc, kernel.getSymName(),
+                                     b.getFunctionType(paramTypes, {}),
+                                     workgroup);
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  func.setKnownBlockSize(ArrayRef<int32_t>{static_cast<int32_t>(numThreads),
+                                           1, 1});
+
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  Block &oldEntry = kernel.getBody().front();
+  unsigned param = 0;
+  for (BlockArgument arg : oldEntry.getArguments()) {
+    size_t count = abiTypes(arg.getType(), ctx).size();
+    ValueRange params = entry.getArguments().slice(param, count);
+    param += count;
+    Value replacement = params.front();
+    if (isa<tile::TensorViewType>(arg.getType()))
+      replacement = UnrealizedConversionCastOp::create(
+                        b, arg.getLoc(), arg.getType(), params)
+                        .getResult(0);
+    arg.replaceAllUsesWith(replacement);
+  }
+  entry.getOperations().splice(entry.end(), oldEntry.getOperations());
+  Operation *terminator = entry.getTerminator();
+  b.setInsertionPoint(terminator);
+  gpu::ReturnOp::create(b, terminator->getLoc());
+  terminator->erase();
+  kernel.erase();
+  return func;
+}
+
+/// Rewrites a host-side tile.launch of a kernel now outlined as `func` into
+/// a gpu.launch_func that passes each buffer as its aligned pointer and the
+/// sizes of the view's dynamic dims, as the kernel ABI wants.
+void lowerLaunch(tile::LaunchOp launch, ArrayRef<Type> kernelParams,
+                 gpu::GPUFuncOp func, int64_t numThreads) {
+  OpBuilder b(launch);
+  Location loc = launch.getLoc();
+  MLIRContext *ctx = b.getContext();
+  SmallVector<Value> args;
+  for (auto [param, arg] : llvm::zip(kernelParams, launch.getArgs())) {
+    auto view = dyn_cast<tile::TensorViewType>(param);
+    if (!view) {
+      args.push_back(arg);
+      continue;
+    }
+    Value address =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, arg);
+    Value address64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+    args.push_back(LLVM::IntToPtrOp::create(
+        b, loc, LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/1),
+        address64));
+    auto buffer = cast<MemRefType>(arg.getType());
+    for (auto [d, dim] : llvm::enumerate(view.getShape()))
+      if (ShapedType::isDynamic(dim))
+        args.push_back(i64Constant(b, loc, buffer.getDimSize(d)));
+  }
+  ArrayRef<int64_t> grid = launch.getGrid();
+  gpu::KernelDim3 gridSize{indexConstant(b, loc, grid[0]),
+                           indexConstant(b, loc, grid[1]),
+                           indexConstant(b, loc, grid[2])};
+  gpu::KernelDim3 blockSize{indexConstant(b, loc, numThreads),
+                            indexConstant(b, loc, 1),
+                            indexConstant(b, loc, 1)};
+  gpu::LaunchFuncOp::create(b, loc, func, gridSize, blockSize,
+                            /*dynamicSharedMemorySize=*/Value(), args);
+  launch.erase();
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+class FragmentTypeConverter : public TypeConverter {
+public:
+  explicit FragmentTypeConverter(int64_t numThreads) {
+    addConversion([](Type type) { return type; });
+    addConversion([numThreads](RankedTensorType type) -> Type {
+      return layoutOf(type, numThreads).fragmentType(type.getElementType());
+    });
+  }
+};
+
+template <typename OpT>
+struct TilePattern : public OpConversionPattern<OpT> {
+  TilePattern(const TypeConverter &converter, MLIRContext *ctx,
+              int64_t numThreads)
+      : OpConversionPattern<OpT>(converter, ctx), numThreads(numThreads) {}
+
+  BlockedLayout layout(Type type) const { return layoutOf(type, numThreads); }
+
+  int64_t numThreads;
+};
+
+struct BlockIdLowering : public TilePattern<tile::BlockIdOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(tile::BlockIdOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<gpu::BlockIdOp>(
+        op, static_cast<gpu::Dimension>(op.getDim()));
+    return success();
+  }
+};
+
+struct NumBlocksLowering : public TilePattern<tile::NumBlocksOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(tile::NumBlocksOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<gpu::GridDimOp>(
+        op, static_cast<gpu::Dimension>(op.getDim()));
+    return success();
+  }
+};
+
+/// arith and math ops on tiles: the same op on the fragments, which share
+/// one layout because the operands share one shape.
+struct ElementwiseLowering : public ConversionPattern {
+  ElementwiseLowering(const TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {
+  }
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
+      return rewriter.notifyMatchFailure(op, "not an arith or math op");
+    SmallVector<Type> resultTypes;
+    if (failed(typeConverter->convertTypes(op->getResultTypes(), resultTypes)))
+      return rewriter.notifyMatchFailure(op, "result types do not convert");
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      auto splat = cast<SplatElementsAttr>(constant.getValue());
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+          op, SplatElementsAttr::get(cast<ShapedType>(resultTypes.front()),
+                                     splat.getSplatValue<Attribute>()));
+      return success();
+    }
+    OperationState state(op->getLoc(), op->getName(), operands, resultTypes,
+                         op->getAttrs());
+    rewriter.replaceOp(op, rewriter.create(state)->getResults());
+    return success();
+  }
+};
+
+struct SplatLowering : public TilePattern<tile::SplatOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(tile::SplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(op, type,
+                                                     adaptor.getInput());
+    return success();
+  }
+};
+
+struct IotaLowering : public TilePattern<tile::IotaOp> {
+  using TilePattern::TilePattern;
+  LogicalResult
+  matchAndRewrite(tile::IotaOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    BlockedLayout out = layout(op.getType());
+    Type elementType = op.getType().getElementType();
+    Value tid = threadIdOf(rewriter, loc);
+    SmallVector<Value> elements;
+    for (int64_t i = 0; i < out.fragmentSize(); ++i)
+      elements.push_back(arith::IndexCastOp::create(
+          rewriter, loc, elementType, out.linearIndex(rewriter, loc, tid, i)));
+    rewriter.replaceOp(op, fromElements(rewriter, loc, elements));
+    return success();
+  }
+};
+
+/// The pointer and the sizes of a view, rebuilt from the kernel parameters
+/// outlining bound it to.
+struct ViewParams {
+  Value pointer;
+  /// The size of every dim as an index value (constants for static dims).
+  SmallVector<Value> sizes;
+};
+
+FailureOr<ViewParams> viewParams(OpBuilder &b, Location loc, Value view) {
+  auto cast = view.getDefiningOp<UnrealizedConversionCastOp>();
+  if (!cast)
+    return failure();
+  auto type = llvm::cast<tile::TensorViewType>(view.getType());
+  ViewParams params{cast.getInputs().front(), {}};
+  ValueRange dynamic = cast.getInputs().drop_front();
+  for (int64_t dim : type.getShape()) {
+    if (!ShapedType::isDynamic(dim)) {
+      params.sizes.push_back(indexConstant(b, loc, dim));
+      continue;
+    }
+    params.sizes.push_back(arith::IndexCastOp::create(
+        b, loc, b.getIndexType(), dynamic.front()));
+    dynamic = dynamic.drop_front();
+  }
+  return params;
+}
+
+/// Addressing of one tile access (load or store) by the current thread.
+class TileAccess {
+public:
+  TileAccess(OpBuilder &b, Location loc, tile::TensorViewType viewType,
+             ViewParams params, ValueRange tileIndices,
+             RankedTensorType tileType, const BlockedLayout &layout)
+      : b(b), loc(loc), params(std::move(params)), tileType(tileType),
+        layout(layout) {
+    for (auto [index, size] : llvm::zip(tileIndices, tileType.getShape()))
+      origin.push_back(
+          arith::MulIOp::create(b, loc, index, indexConstant(b, loc, size)));
+    // A chunk is aligned to its width and wholly inside or outside the view
+    // when every row of the view is a whole number of chunks.
+    ArrayRef<int64_t> viewShape = viewType.getShape();
+    int64_t width = layout.vectorWidth;
+    chunksAligned =
+        !layout.replicated && llvm::all_of(viewShape.drop_front(), [&](int64_t d) {
+          return !ShapedType::isDynamic(d) && d % width == 0;
+        });
+    int64_t elementBytes = tileType.getElementTypeBitWidth() / 8;
+    pieceWidth = chunksAligned
+                     ? std::min<int64_t>(width, 16 / std::max<int64_t>(
+                                                     elementBytes, 1))
+                     : 1;
+  }
+
+  /// The row-major coordinates in the view of tile position `linear`.
+  SmallVector<Value> viewCoords(Value linear) {
+    SmallVector<Value> coords =
+        delinearize(b, loc, linear, tileType.getShape());
+    for (auto [coord, start] : llvm::zip(coords, origin))
+      coord = arith::AddIOp::create(b, loc, coord, start);
+    return coords;
+  }
+
+  /// Whether the `count` elements from `coords` along the last dim are in
+  /// the view.
+  Value inBounds(ArrayRef<Value> coords, int64_t count) {
+    Value ok;
+    for (auto [d, coord] : llvm::enumerate(coords)) {
+      Value end = coord;
+      if (d + 1 == coords.size() && count > 1)
+        end = arith::AddIOp::create(b, loc, coord,
+                                    indexConstant(b, loc, count - 1));
+      Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           end, params.sizes[d]);
+      ok = ok ? arith::AndIOp::create(b, loc, ok, inside) : inside;
+    }
+    return ok;
+  }
+
+  /// The address of the element at `coords`.
+  Value address(ArrayRef<Value> coords) {
+    Value offset = coords.front();
+    for (size_t d = 1; d < coords.size(); ++d)
+      offset = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, offset, params.sizes[d]),
+          coords[d]);
+    Value offset64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), offset);
+    return LLVM::GEPOp::create(b, loc, params.pointer.getType(),
+                               tileType.getElementType(), params.pointer,
+                               ValueRange{offset64});
+  }
+
+  Value zeroIndex() { return indexConstant(b, loc, 0); }
+
+  OpBuilder &b;
+  Location loc;
+  ViewParams params;
+  RankedTensorType tileType;
+  const BlockedLayout &layout;
+  SmallVector<Value> origin;
+  bool chunksAligned = false;
+  /// Elements per load or store instruction.
+  int64_t pieceWidth = 1;
+};
+
+/// The padding value of a load, as a scalar of `type`.
+Value paddingValue(OpBuilder &b, Location loc, Type type,
+                   std::optional<tile::PaddingMode> mode) {
+  auto floatType = dyn_cast<FloatType>(type);
+  if (!floatType)
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, 0));
+  const llvm::fltSemantics &sem = floatType.getFloatSemantics();
+  APFloat value = APFloat::getZero(sem);
+  switch (mode.value_or(tile::PaddingMode::zero)) {
+  case tile::PaddingMode::undetermined:
+  case tile::PaddingMode::zero:
+    break;
+  case tile::PaddingMode::neg_zero:
+    value = APFloat::getZero(sem, /*Negative=*/true);
+    break;
+  case tile::PaddingMode::nan:
+    value = APFloat::getQNaN(sem);
+    break;
+  case tile::PaddingMode::pos_inf:
+    value = APFloat::getInf(sem);
+    break;
+  case tile::PaddingMode::neg_inf:
+    value = APFloat::getInf(sem, /*Negative=*/true);
+    break;
+  }
+  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+}
+
+struct LoadLowering : public TilePattern<tile::LoadOp> {
+  using TilePattern::TilePattern;
+
+  LogicalResult
+  matchAndRewrite(tile::LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FailureOr<ViewParams> params = viewParams(rewriter, loc, adaptor.getView());
+    if (failed(params))
+      return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
+    RankedTensorType tileType = op.getType();
+    BlockedLayout out = layout(tileType);
+    TileAccess access(rewriter, loc, op.getView().getType(), *params,
+                      adaptor.getIndices(), tileType, out);
+    Type elementType = tileType.getElementType();
+    Value pad = paddingValue(rewriter, loc, elementType, op.getPadding());
+    Value tid = threadIdOf(rewriter, loc);
+
+    SmallVector<Value> chunks;
+    int64_t width = out.vectorWidth;
+    for (int64_t first = 0; first < out.fragmentSize(); first += width) {
+      Value linear = out.linearIndex(rewriter, loc, tid, first);
+      SmallVector<Value> coords = access.viewCoords(linear);
+      if (access.chunksAligned) {
+        chunks.push_back(loadChunk(rewriter, access, coords, pad, width));
+        continue;
+      }
+      SmallVector<Value> elements;
+      for (int64_t i = 0; i < width; ++i) {
+        SmallVector<Value> at(coords);
+        at.back() = arith::AddIOp::create(rewriter, loc, at.back(),
+                                          indexConstant(rewriter, loc, i));
+        elements.push_back(extractElement(
+            rewriter, loc, loadChunk(rewriter, access, at, pad, 1), 0));
+      }
+      chunks.push_back(fromElements(rewriter, loc, elements));
+    }
+    rewriter.replaceOp(op, concat(rewriter, loc, chunks));
+    return success();
+  }
+
+  /// Loads `width` elements from `coords`, or `pad` where they are outside.
+  static Value loadChunk(OpBuilder &b, TileAccess &access,
+                         ArrayRef<Value> coords, Value pad, int64_t width) {
+    Location loc = access.loc;
+    auto chunkType = VectorType::get({width}, pad.getType());
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{chunkType},
+                                  access.inBounds(coords, width),
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    int64_t piece = std::min(access.pieceWidth, width);
+    auto pieceType = VectorType::get({piece}, pad.getType());
+    int64_t bytes = piece * pad.getType().getIntOrFloatBitWidth() / 8;
+    SmallVector<Value> pieces;
+    for (int64_t i = 0; i < width; i += piece) {
+      SmallVector<Value> at(coords);
+      at.back() = arith::AddIOp::create(b, loc, at.back(),
+                                        indexConstant(b, loc, i));
+      pieces.push_back(LLVM::LoadOp::create(b, loc, pieceType,
+                                            access.address(at), bytes));
+    }
+    scf::YieldOp::create(b, loc, concat(b, loc, pieces));
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(
+        b, loc, ValueRange{vector::BroadcastOp::create(b, loc, chunkType, pad)});
+    return ifOp.getResult(0);
+  }
+};
+
+struct StoreLowering : public TilePattern<tile::StoreOp> {
+  using TilePattern::TilePattern;
+
+  LogicalResult
+  matchAndRewrite(tile::StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FailureOr<ViewParams> params = viewParams(rewriter, loc, adaptor.getView());
+    if (failed(params))
+      return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
+    RankedTensorType tileType = op.getValue().getType();
+    BlockedLayout in = layout(tileType);
+    TileAccess access(rewriter, loc, op.getView().getType(), *params,
+                      adaptor.getIndices(), tileType, in);
+    Value fragment = adaptor.getValue();
+    Value tid = threadIdOf(rewriter, loc);
+
+    // Of a replicated tile, only the first copy is written.
+    Value writer;
+    if (in.replicated)
+      writer = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ult, tid,
+          indexConstant(rewriter, loc, in.numElements));
+
+    int64_t width = in.vectorWidth;
+    for (int64_t first = 0; first < in.fragmentSize(); first += width) {
+      Value linear = in.linearIndex(rewriter, loc, tid, first);
+      SmallVector<Value> coords = access.viewCoords(linear);
+      Value chunk = extractSlice(rewriter, loc, fragment, first, width);
+      if (access.chunksAligned) {
+        storeChunk(rewriter, access, coords, chunk, width, writer);
+        continue;
+      }
+      for (int64_t i = 0; i < width; ++i) {
+        SmallVector<Value> at(coords);
+        at.back() = arith::AddIOp::create(rewriter, loc, at.back(),
+                                          indexConstant(rewriter, loc, i));
+        storeChunk(rewriter, access, at,
+                   extractSlice(rewriter, loc, chunk, i, 1), 1, writer);
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  static void storeChunk(OpBuilder &b, TileAccess &access,
+                         ArrayRef<Value> coords, Value chunk, int64_t width,
+                         Value writer) {
+    Location loc = access.loc;
+    Value condition = access.inBounds(coords, width);
+    if (writer)
+      condition = arith::AndIOp::create(b, loc, condition, writer);
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, condition,
+                                  /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    int64_t piece = std::min(access.pieceWidth, width);
+    Type elementType = cast<VectorType>(chunk.getType()).getElementType();
+    int64_t bytes = piece * elementType.getIntOrFloatBitWidth() / 8;
+    for (int64_t i = 0; i < width; i += piece) {
+      SmallVector<Value> at(coords);
+      at.back() = arith::AddIOp::create(b, loc, at.back(),
+                                        indexConstant(b, loc, i));
+      LLVM::StoreOp::create(b, loc, extractSlice(b, loc, chunk, i, piece),
+                            access.address(at), bytes);
+    }
+  }
+};
+
+/// tile.reduce over the last dim: per-thread, then across the lanes that
+/// share a row (butterfly shuffles), then across warps through shared
+/// memory, from where every thread reads the rows its result fragment holds.
+struct ReduceLowering : public TilePattern<tile::ReduceOp> {
+  using TilePattern::TilePattern;
+
+  LogicalResult
+  matchAndRewrite(tile::ReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    BlockedLayout in = layout(op.getInput().getType());
+    BlockedLayout out = layout(op.getType());
+    CombineKind kind = op.getKind();
+    Type elementType = op.getType().getElementType();
+    bool isFloat = isa<FloatType>(elementType);
+    // Accumulate in 32 bits: f16/bf16 sums lose too much otherwise.
+    Type accType = isFloat ? Type(rewriter.getF32Type())
+                           : Type(rewriter.getI32Type());
+
+    int64_t width = in.vectorWidth, threads = numThreads;
+    int64_t cols = in.shape.back();
+    int64_t chunksPerRow = cols / width;
+    int64_t slotsPerRow = std::max<int64_t>(chunksPerRow / threads, 1);
+    int64_t lanes = std::min<int64_t>(chunksPerRow, 32);
+    int64_t warpsPerRow = std::min(chunksPerRow, threads) / lanes;
+
+    Value tid = threadIdOf(rewriter, loc);
+    Value scratch = scratchOf(op);
+    Value fragment = adaptor.getInput();
+    auto accVector = [&](Value v) -> Value {
+      auto type = VectorType::get(cast<VectorType>(v.getType()).getShape(),
+                                  accType);
+      if (type == v.getType())
+        return v;
+      return isFloat ? Value(arith::ExtFOp::create(rewriter, loc, type, v))
+                     : Value(arith::ExtSIOp::create(rewriter, loc, type, v));
+    };
+
+    gpu::BarrierOp::create(rewriter, loc);
+    for (int64_t slot = 0; slot < in.chunksPerThread; slot += slotsPerRow) {
+      // This thread's part of one row.
+      Value partial;
+      for (int64_t s = slot; s < slot + slotsPerRow; ++s) {
+        Value chunk =
+            accVector(extractSlice(rewriter, loc, fragment, s * width, width));
+        Value reduced = vector::ReductionOp::create(
+            rewriter, loc, vectorKind(kind, isFloat), chunk);
+        partial =
+            partial ? combine(rewriter, loc, kind, partial, reduced) : reduced;
+      }
+      // ... combined over the lanes of the warp that hold the same row.
+      for (int64_t offset = lanes / 2; offset >= 1; offset /= 2) {
+        Value other = gpu::ShuffleOp::create(rewriter, loc, partial, offset,
+                                             /*width=*/32,
+                                             gpu::ShuffleMode::XOR)
+                          .getShuffleResult();
+        partial = combine(rewriter, loc, kind, partial, other);
+      }
+      // ... and written, one word per warp and row.
+      Value row =
+          chunksPerRow > threads
+              ? indexConstant(rewriter, loc, slot / slotsPerRow)
+              : Value(arith::DivUIOp::create(
+                    rewriter, loc,
+                    arith::AddIOp::create(
+                        rewriter, loc, tid,
+                        indexConstant(rewriter, loc, slot * threads)),
+                    indexConstant(rewriter, loc, chunksPerRow)));
+      Value laneInGroup = arith::RemUIOp::create(
+          rewriter, loc, tid, indexConstant(rewriter, loc, lanes));
+      Value isWriter = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq, laneInGroup,
+          indexConstant(rewriter, loc, 0));
+      Value warpInRow = arith::DivUIOp::create(
+          rewriter, loc,
+          arith::RemUIOp::create(
+              rewriter, loc, tid,
+              indexConstant(rewriter, loc, std::min(chunksPerRow, threads))),
+          indexConstant(rewriter, loc, lanes));
+      Value word = arith::AddIOp::create(
+          rewriter, loc,
+          arith::MulIOp::create(rewriter, loc, row,
+                                indexConstant(rewriter, loc, warpsPerRow)),
+          warpInRow);
+      auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{}, isWriter,
+                                    /*withElseRegion=*/false);
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(ifOp.thenBlock());
+        memref::StoreOp::create(rewriter, loc,
+                                toScratchWord(rewriter, loc, partial), scratch,
+                                ValueRange{word});
+      }
+    }
+    gpu::BarrierOp::create(rewriter, loc);
+
+    SmallVector<Value> results;
+    for (int64_t i = 0; i < out.fragmentSize(); ++i) {
+      Value row = out.linearIndex(rewriter, loc, tid, i);
+      Value base = arith::MulIOp::create(
+          rewriter, loc, row, indexConstant(rewriter, loc, warpsPerRow));
+      Value acc;
+      for (int64_t w = 0; w < warpsPerRow; ++w) {
+        Value at = arith::AddIOp::create(rewriter, loc, base,
+                                         indexConstant(rewriter, loc, w));
+        Value word = memref::LoadOp::create(rewriter, loc, scratch, at);
+        Value v = fromScratchWord(rewriter, loc, word, accType);
+        acc = acc ? combine(rewriter, loc, kind, acc, v) : v;
+      }
+      if (acc.getType() != elementType)
+        acc = isFloat ? Value(arith::TruncFOp::create(rewriter, loc,
+                                                      elementType, acc))
+                      : Value(arith::TruncIOp::create(rewriter, loc,
+                                                      elementType, acc));
+      results.push_back(acc);
+    }
+    rewriter.replaceOp(op, fromElements(rewriter, loc, results));
+    return success();
+  }
+};
+
+/// Moves a tile between layouts through shared memory: each thread writes
+/// its elements at their row-major position in the source, then reads, for
+/// every element of its result fragment, the source position `sourceOf`
+/// gives. A one-element source needs no memory: every thread holds it.
+template <typename OpT>
+struct RelayoutLowering : public TilePattern<OpT> {
+  using TilePattern<OpT>::TilePattern;
+  using OpAdaptor = typename TilePattern<OpT>::OpAdaptor;
+
+  virtual Value sourceOf(OpBuilder &b, Location loc, OpT op,
+                         Value resultPosition) const = 0;
+
+  LogicalResult
+  matchAndRewrite(OpT op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type sourceType = op.getInput().getType();
+    BlockedLayout in = this->layout(sourceType);
+    BlockedLayout out = this->layout(op.getType());
+    Value fragment = adaptor.getInput();
+    Type resultType = this->getTypeConverter()->convertType(op.getType());
+    if (in.numElements == 1) {
+      rewriter.replaceOpWithNewOp<vector::BroadcastOp>(
+          op, resultType, extractElement(rewriter, loc, fragment, 0));
+      return success();
+    }
+    if (scratchWords(op, this->numThreads) == 0) {
+      rewriter.replaceOp(op, fragment);
+      return success();
+    }
+
+    Type elementType = getElementTypeOrSelf(sourceType);
+    Value tid = threadIdOf(rewriter, loc);
+    Value scratch = scratchOf(op);
+    gpu::BarrierOp::create(rewriter, loc);
+    Value writer;
+    if (in.replicated)
+      writer = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ult, tid,
+          indexConstant(rewriter, loc, in.numElements));
+    for (int64_t i = 0; i < in.fragmentSize(); ++i) {
+      Value word = toScratchWord(rewriter, loc,
+                                 extractElement(rewriter, loc, fragment, i));
+      Value at = in.linearIndex(rewriter, loc, tid, i);
+      if (!writer) {
+        memref::StoreOp::create(rewriter, loc, word, scratch, at);
+        continue;
+      }
+      auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{}, writer,
+                                    /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      memref::StoreOp::create(rewriter, loc, word, scratch, at);
+    }
+    gpu::BarrierOp::create(rewriter, loc);
+    SmallVector<Value> elements;
+    for (int64_t i = 0; i < out.fragmentSize(); ++i) {
+      Value position = out.linearIndex(rewriter, loc, tid, i);
+      Value word = memref::LoadOp::create(rewriter, loc, scratch,
+                                          sourceOf(rewriter, loc, op, position));
+      elements.push_back(fromScratchWord(rewriter, loc, word, elementType));
+    }
+    rewriter.replaceOp(op, fromElements(rewriter, loc, elements));
+    return success();
+  }
+};
+
+struct ReshapeLowering : public RelayoutLowering<tile::ReshapeOp> {
+  using RelayoutLowering::RelayoutLowering;
+  Value sourceOf(OpBuilder &, Location, tile::ReshapeOp,
+                 Value position) const override {
+    return position;
+  }
+};
+
+struct BroadcastLowering : public RelayoutLowering<tile::BroadcastOp> {
+  using RelayoutLowering::RelayoutLowering;
+  Value sourceOf(OpBuilder &b, Location loc, tile::BroadcastOp op,
+                 Value position) const override {
+    ArrayRef<int64_t> source = op.getInput().getType().getShape();
+    SmallVector<Value> coords =
+        delinearize(b, loc, position, op.getType().getShape());
+    for (auto [coord, size] : llvm::zip(coords, source))
+      if (size == 1)
+        coord = indexConstant(b, loc, 0);
+    return linearize(b, loc, coords, source);
+  }
+};
+
+struct PermuteLowering : public RelayoutLowering<tile::PermuteOp> {
+  using RelayoutLowering::RelayoutLowering;
+  Value sourceOf(OpBuilder &b, Location loc, tile::PermuteOp op,
+                 Value position) const override {
+    SmallVector<Value> coords =
+        delinearize(b, loc, position, op.getType().getShape());
+    SmallVector<Value> sourceCoords(coords.size());
+    for (auto [i, p] : llvm::enumerate(op.getPermutation()))
+      sourceCoords[p] = coords[i];
+    return linearize(b, loc, sourceCoords,
+                     op.getInput().getType().getShape());
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+bool hasTensorType(Operation *op) {
+  auto isTensor = [](Type t) { return isa<RankedTensorType>(t); };
+  return llvm::any_of(op->getOperandTypes(), isTensor) ||
+         llvm::any_of(op->getResultTypes(), isTensor);
+}
+
+struct LowerTileToGPUPass
+    : public tileopt::impl::LowerTileToGPUBase<LowerTileToGPUPass> {
+  using LowerTileToGPUBase::LowerTileToGPUBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    if (numWarps < 1 || numWarps > 32) {
+      module.emitError("num-warps must be in 1-32, got ") << numWarps;
+      return signalPassFailure();
+    }
+    int64_t numThreads = numWarps * 32;
+    SmallVector<tile::KernelOp> kernels(module.getOps<tile::KernelOp>());
+    if (kernels.empty())
+      return;
+    for (tile::KernelOp kernel : kernels)
+      if (failed(checkSupported(kernel, numThreads)))
+        return signalPassFailure();
+
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    UnitAttr::get(ctx));
+    OpBuilder b(module.getBody(), module.getBody()->end());
+    auto gpuModule =
+        gpu::GPUModuleOp::create(b, module.getLoc(), "tileopt_kernels");
+    llvm::StringMap<SmallVector<tile::LaunchOp>> launches;
+    module.walk([&](tile::LaunchOp launch) {
+      launches[launch.getKernel()].push_back(launch);
+    });
+    for (tile::KernelOp kernel : kernels) {
+      SmallVector<Type> params(kernel.getArgumentTypes());
+      StringRef name = kernel.getSymName();
+      FailureOr<gpu::GPUFuncOp> func =
+          outlineKernel(kernel, gpuModule, numThreads);
+      if (failed(func))
+        return signalPassFailure();
+      for (tile::LaunchOp launch : launches.lookup(name))
+        lowerLaunch(launch, params, *func, numThreads);
+    }
+
+    FragmentTypeConverter converter(numThreads);
+    ConversionTarget target(*ctx);
+    target.addLegalDialect<gpu::GPUDialect, LLVM::LLVMDialect,
+                           vector::VectorDialect, memref::MemRefDialect>();
+    target.addIllegalDialect<tile::TileDialect>();
+    target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
+        [](Operation *op) { return !hasTensorType(op); });
+    target.addLegalOp<UnrealizedConversionCastOp>();
+
+    RewritePatternSet patterns(ctx);
+    patterns.add<ElementwiseLowering>(converter, ctx);
+    patterns.add<BlockIdLowering, NumBlocksLowering, SplatLowering,
+                 IotaLowering, LoadLowering, StoreLowering, ReduceLowering,
+                 ReshapeLowering, BroadcastLowering, PermuteLowering>(
+        converter, ctx, numThreads);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    if (failed(applyPartialConversion(gpuModule, target, std::move(patterns))))
+      return signalPassFailure();
+
+    // The views were read through their casts; nothing uses them now.
+    gpuModule.walk([](UnrealizedConversionCastOp cast) {
+      if (cast.use_empty() &&
+          isa<tile::TensorViewType>(cast.getResult(0).getType()))
+        cast.erase();
+    });
+  }
+};
+
+} // namespace
