@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -16,6 +17,10 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(
     ("%tileopt_plugin", os.path.join(config.tileopt_lib_dir, "TileOptPlugin.so"))
 )
+# tileopt-compile by absolute path, for RUN lines that change PATH.
+config.substitutions.append(
+    ("%tileopt_compile", os.path.join(config.tileopt_tools_dir, "tileopt-compile"))
+)
 # The stock tool from the LLVM installation TileOpt was built against.
 config.substitutions.append(
     ("%stock_mlir_opt", os.path.join(config.mlir_tools_dir, "mlir-opt"))
@@ -24,6 +29,13 @@ config.substitutions.append(
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
+# GPU code generation tests need ptxas (from the CUDA toolkit); they do not
+# need a GPU.
+cuda_home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+if os.access(os.path.join(cuda_home, "bin", "ptxas"), os.X_OK) or shutil.which("ptxas"):
+    config.available_features.add("ptxas")
+    config.environment["CUDA_HOME"] = cuda_home
+
 tool_dirs = [config.tileopt_tools_dir, config.llvm_tools_dir]
-tools = ["tileopt-opt"]
+tools = ["tileopt-opt", "tileopt-compile"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -375,6 +375,8 @@ int main(int argc, char **argv) {
   tileopt::registerAllDialects(registry);
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
+  // Diagnostics name the op and its location; the whole module is noise.
+  ctx.printOpOnDiagnostic(false);
 
   std::string error;
   auto input = openInputFile(inputFile, &error);

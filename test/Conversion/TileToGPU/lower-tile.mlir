@@ -1,0 +1,132 @@
+// RUN: tileopt-opt %s -split-input-file --tileopt-lower-tile | FileCheck %s
+
+// The kernel ABI: a global pointer per view plus an i64 per dynamic dim;
+// 128 threads; chunks of 8 bf16 loaded as one 16-byte vector under a bounds
+// check, zero where the padding applies; the store mirrors it.
+// CHECK-LABEL: gpu.module @tileopt_kernels
+// CHECK:       gpu.func @copy(%[[X:.*]]: !llvm.ptr<1>, %[[ROWS:.*]]: i64, %[[Y:.*]]: !llvm.ptr<1>, %{{.*}}: i64) kernel
+// CHECK-SAME:    known_block_size = array<i32: 128, 1, 1>
+// CHECK-NOT:     workgroup
+// CHECK:         gpu.block_id x
+// CHECK:         %[[TID:.*]] = gpu.thread_id x
+// CHECK:         scf.if %{{.*}} -> (vector<8xbf16>) {
+// CHECK:           llvm.getelementptr %[[X]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+// CHECK:           llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xbf16>
+// CHECK:         } else {
+// CHECK:           vector.broadcast %{{.*}} : bf16 to vector<8xbf16>
+// CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<1>
+// CHECK:         gpu.return
+tile.kernel @copy(%x: !tile.view<?x2048xbf16>, %y: !tile.view<?x2048xbf16>) {
+  %row = tile.block_id x
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%row, %c0] padding zero : !tile.view<?x2048xbf16> -> tensor<2x2048xbf16>
+  tile.store %t, %y[%row, %c0] : tensor<2x2048xbf16>, !tile.view<?x2048xbf16>
+  tile.return
+}
+
+// -----
+
+// Rows that are not a whole number of chunks (or of unknown length) are
+// loaded element by element, each under its own bounds check.
+// CHECK-LABEL: gpu.func @unaligned
+// CHECK:         scf.if %{{.*}} -> (vector<1xf32>) {
+// CHECK:           llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> vector<1xf32>
+// CHECK-NOT:     vector<4xf32>
+tile.kernel @unaligned(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>) {
+  %i = tile.block_id x
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%i, %c0] : !tile.view<?x?xf32> -> tensor<1x128xf32>
+  tile.store %t, %y[%i, %c0] : tensor<1x128xf32>, !tile.view<?x?xf32>
+  tile.return
+}
+
+// -----
+
+// A row reduction over 1024 f32 with 128 threads of 8 elements: an in-thread
+// vector reduction, a 32-lane butterfly, one word per warp in shared memory
+// (4 warps share the row), then every thread combines the 4 words.
+// CHECK-LABEL: gpu.func @row_max
+// CHECK-SAME:    workgroup(%[[SCRATCH:.*]] : memref<4xf32, #gpu.address_space<workgroup>>)
+// CHECK:         gpu.barrier
+// CHECK:         vector.reduction <maximumf>, %{{.*}} : vector<8xf32> into f32
+// CHECK:         gpu.shuffle xor %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK-COUNT-4: gpu.shuffle xor
+// CHECK:         memref.store %{{.*}}, %[[SCRATCH]][%{{.*}}]
+// CHECK:         gpu.barrier
+// CHECK-COUNT-4: memref.load %[[SCRATCH]]
+tile.kernel @row_max(%x: !tile.view<?x1024xf32>, %y: !tile.view<?xf32>) {
+  %i = tile.block_id x
+  %t = tile.load %x[%i, %i] : !tile.view<?x1024xf32> -> tensor<1x1024xf32>
+  %m = tile.reduce max %t dim 1 : tensor<1x1024xf32> -> tensor<1xf32>
+  tile.store %m, %y[%i] : tensor<1xf32>, !tile.view<?xf32>
+  tile.return
+}
+
+// -----
+
+// Elementwise ops on tiles are the same ops on the fragments; a one-element
+// tile is broadcast without memory; a splat constant stays a splat.
+// CHECK-LABEL: gpu.func @scale_by_sum
+// CHECK:         %[[E:.*]] = math.exp %{{.*}} : vector<16xf32>
+// CHECK:         vector.extract %{{.*}}[0] : f32 from vector<1xf32>
+// CHECK:         %[[B:.*]] = vector.broadcast %{{.*}} : f32 to vector<16xf32>
+// CHECK:         arith.mulf %[[E]], %[[B]] : vector<16xf32>
+// CHECK:         arith.constant dense<2.000000e+00> : vector<16xf32>
+tile.kernel @scale_by_sum(%x: !tile.view<?x2048xf32>, %y: !tile.view<?x2048xf32>) {
+  %i = tile.block_id x
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%i, %c0] : !tile.view<?x2048xf32> -> tensor<1x2048xf32>
+  %e = math.exp %t : tensor<1x2048xf32>
+  %s = tile.reduce sum %e dim 1 : tensor<1x2048xf32> -> tensor<1xf32>
+  %s1 = tile.reshape %s : tensor<1xf32> -> tensor<1x1xf32>
+  %sb = tile.broadcast %s1 : tensor<1x1xf32> -> tensor<1x2048xf32>
+  %r = arith.mulf %e, %sb : tensor<1x2048xf32>
+  %two = arith.constant dense<2.0> : tensor<1x2048xf32>
+  %r2 = arith.mulf %r, %two : tensor<1x2048xf32>
+  tile.store %r2, %y[%i, %c0] : tensor<1x2048xf32>, !tile.view<?x2048xf32>
+  tile.return
+}
+
+// -----
+
+// A broadcast of a many-element tile goes through shared memory: write by
+// source position, barrier, read by the broadcast position.
+// CHECK-LABEL: gpu.func @column_broadcast
+// CHECK-SAME:    workgroup(%[[SCRATCH:.*]] : memref<256xf32, #gpu.address_space<workgroup>>)
+// CHECK:         gpu.barrier
+// CHECK:         memref.store %{{.*}}, %[[SCRATCH]]
+// CHECK:         gpu.barrier
+// CHECK:         memref.load %[[SCRATCH]]
+tile.kernel @column_broadcast(%x: !tile.view<?x1xf32>, %y: !tile.view<?x64xf32>) {
+  %i = tile.block_id x
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%i, %c0] : !tile.view<?x1xf32> -> tensor<256x1xf32>
+  %b = tile.broadcast %t : tensor<256x1xf32> -> tensor<256x64xf32>
+  tile.store %b, %y[%i, %c0] : tensor<256x64xf32>, !tile.view<?x64xf32>
+  tile.return
+}
+
+// -----
+
+// The host side: each buffer is passed as its aligned pointer, each dynamic
+// view dim as a constant of the buffer's size.
+// CHECK-LABEL: func.func @main
+// CHECK:         %[[P:.*]] = memref.extract_aligned_pointer_as_index %{{.*}} : memref<64x1024xf32> -> index
+// CHECK:         %[[P64:.*]] = arith.index_cast %[[P]] : index to i64
+// CHECK:         %[[PTR:.*]] = llvm.inttoptr %[[P64]] : i64 to !llvm.ptr<1>
+// CHECK:         %[[ROWS:.*]] = arith.constant 64 : i64
+// CHECK:         gpu.launch_func  @tileopt_kernels::@scale blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%[[PTR]] : !llvm.ptr<1>, %[[ROWS]] : i64, %{{.*}} : !llvm.ptr<1>, %{{.*}} : i64, %{{.*}} : f32)
+tile.kernel @scale(%x: !tile.view<?x1024xf32>, %y: !tile.view<?x1024xf32>, %a: f32) {
+  %i = tile.block_id x
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%i, %c0] : !tile.view<?x1024xf32> -> tensor<4x1024xf32>
+  %s = tile.splat %a : f32 -> tensor<4x1024xf32>
+  %r = arith.mulf %t, %s : tensor<4x1024xf32>
+  tile.store %r, %y[%i, %c0] : tensor<4x1024xf32>, !tile.view<?x1024xf32>
+  tile.return
+}
+func.func @main(%x: memref<64x1024xf32>, %y: memref<64x1024xf32> {tileopt.output}) {
+  %a = arith.constant 2.0 : f32
+  tile.launch @scale grid [16, 1, 1] (%x, %y, %a) : memref<64x1024xf32>, memref<64x1024xf32>, f32
+  return
+}

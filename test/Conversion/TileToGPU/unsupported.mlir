@@ -1,0 +1,86 @@
+// RUN: tileopt-opt %s -split-input-file --tileopt-lower-tile -verify-diagnostics
+
+tile.kernel @mma(%a: !tile.view<?x?xf16>, %c: !tile.view<?x?xf32>) {
+  %i = tile.block_id x
+  %ta = tile.load %a[%i, %i] : !tile.view<?x?xf16> -> tensor<64x64xf16>
+  %acc = arith.constant dense<0.0> : tensor<64x64xf32>
+  // expected-error @+1 {{'tile.mma' op is not supported by the code generator yet (tensor cores)}}
+  %r = tile.mma %ta, %ta, %acc : tensor<64x64xf16>, tensor<64x64xf16>, tensor<64x64xf32>
+  tile.store %r, %c[%i, %i] : tensor<64x64xf32>, !tile.view<?x?xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @scan(%a: !tile.view<?xf32>) {
+  %i = tile.block_id x
+  %t = tile.load %a[%i] : !tile.view<?xf32> -> tensor<1024xf32>
+  // expected-error @+1 {{'tile.scan' op is not supported by the code generator yet}}
+  %s = tile.scan sum %t dim 0 : tensor<1024xf32>
+  tile.store %s, %a[%i] : tensor<1024xf32>, !tile.view<?xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @reduce_first_dim(%a: !tile.view<?x?xf32>, %b: !tile.view<?xf32>) {
+  %i = tile.block_id x
+  %t = tile.load %a[%i, %i] : !tile.view<?x?xf32> -> tensor<64x64xf32>
+  // expected-error @+1 {{'tile.reduce' op reduces dim 0; the code generator reduces the last dim only (permute first)}}
+  %s = tile.reduce sum %t dim 0 : tensor<64x64xf32> -> tensor<64xf32>
+  tile.store %s, %b[%i] : tensor<64xf32>, !tile.view<?xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @reduce_small(%a: !tile.view<?x?xf32>, %b: !tile.view<?xf32>) {
+  %i = tile.block_id x
+  %t = tile.load %a[%i, %i] : !tile.view<?x?xf32> -> tensor<2x32xf32>
+  // expected-error @+1 {{'tile.reduce' op input has 64 elements, fewer than the 128 threads of a block}}
+  %s = tile.reduce sum %t dim 1 : tensor<2x32xf32> -> tensor<2xf32>
+  tile.store %s, %b[%i] : tensor<2xf32>, !tile.view<?xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @too_big(%a: !tile.view<?x?xf32>) {
+  %i = tile.block_id x
+  // expected-error @+1 {{'tile.load' op tile 'tensor<128x512xf32>' gives each of 128 threads 512 elements, over the limit of 256: use a smaller tile or more warps}}
+  %t = tile.load %a[%i, %i] : !tile.view<?x?xf32> -> tensor<128x512xf32>
+  tile.store %t, %a[%i, %i] : tensor<128x512xf32>, !tile.view<?x?xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @dense_constant(%a: !tile.view<?xf32>) {
+  %i = tile.block_id x
+  // expected-error @+1 {{'arith.constant' op tile constants must be splats}}
+  %c = arith.constant dense<[0.0, 1.0]> : tensor<2xf32>
+  tile.store %c, %a[%i] : tensor<2xf32>, !tile.view<?xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @wide_scratch(%a: !tile.view<?x?xf64>) {
+  %i = tile.block_id x
+  %t = tile.load %a[%i, %i] : !tile.view<?x?xf64> -> tensor<128x1xf64>
+  // expected-error @+1 {{'tile.broadcast' op moves 'f64' elements through shared memory; only types of up to 32 bits are supported}}
+  %b = tile.broadcast %t : tensor<128x1xf64> -> tensor<128x2xf64>
+  tile.store %b, %a[%i, %i] : tensor<128x2xf64>, !tile.view<?x?xf64>
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op needs 65536 bytes of shared memory for its scratch, over the 49152 bytes of static shared memory; use smaller tiles}}
+tile.kernel @scratch_too_large(%a: !tile.view<?x?xf32>) {
+  %i = tile.block_id x
+  %t = tile.load %a[%i, %i] : !tile.view<?x?xf32> -> tensor<16384x1xf32>
+  %r = tile.reshape %t : tensor<16384x1xf32> -> tensor<128x128xf32>
+  tile.store %r, %a[%i, %i] : tensor<128x128xf32>, !tile.view<?x?xf32>
+  tile.return
+}

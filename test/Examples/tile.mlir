@@ -1,0 +1,81 @@
+// The tile examples through the whole pipeline. ptxas is needed, a GPU is not.
+// REQUIRES: ptxas
+
+// PTX: 16-byte vector loads and stores, warp butterflies, barriers.
+// RUN: tileopt-opt %S/../../examples/tile/softmax.mlir \
+// RUN:   --tileopt-tile-to-cubin="format=isa" | FileCheck %s --check-prefix=SOFTMAX-PTX
+// SOFTMAX-PTX: gpu.binary @tileopt_kernels
+// SOFTMAX-PTX-SAME: .target sm_90
+// SOFTMAX-PTX-SAME: .entry softmax(
+// SOFTMAX-PTX-SAME: .maxntid 128, 1, 1
+// SOFTMAX-PTX-SAME: ld.global.v4.b32
+// SOFTMAX-PTX-SAME: shfl.sync.bfly.b32
+// SOFTMAX-PTX-SAME: bar.sync
+// SOFTMAX-PTX-SAME: ex2.approx
+// SOFTMAX-PTX-SAME: st.global.v4.b32
+
+// The artifact: cubin, PTX and a manifest with the launch sequence.
+// RUN: rm -rf %t && tileopt-compile %S/../../examples/tile/softmax.mlir -o %t/softmax
+// RUN: FileCheck %s --check-prefix=SOFTMAX --input-file=%t/softmax/manifest.json
+// RUN: od -An -c -N4 %t/softmax/kernels.cubin | FileCheck %s --check-prefix=ELF
+// SOFTMAX:      "buffers": [
+// SOFTMAX:          "dtype": "bf16",
+// SOFTMAX-NEXT:     "name": "x",
+// SOFTMAX-NEXT:     "role": "input",
+// SOFTMAX:          "name": "y",
+// SOFTMAX-NEXT:     "role": "output",
+// SOFTMAX:      "kernels": [
+// SOFTMAX:          "block": [
+// SOFTMAX-NEXT:       128,
+// SOFTMAX:          "cubin": "kernels.cubin",
+// SOFTMAX:          "params": [
+// SOFTMAX-NEXT:       "ptr",
+// SOFTMAX-NEXT:       "i64",
+// SOFTMAX-NEXT:       "ptr",
+// SOFTMAX-NEXT:       "i64"
+// SOFTMAX:          "static": 16
+// SOFTMAX:      "launches": [
+// SOFTMAX:          "args": [
+// SOFTMAX-NEXT:       {
+// SOFTMAX-NEXT:         "buffer": 0
+// SOFTMAX-NEXT:       },
+// SOFTMAX-NEXT:       {
+// SOFTMAX-NEXT:         "buffer": 0,
+// SOFTMAX-NEXT:         "dim": 0
+// SOFTMAX:          "grid": [
+// SOFTMAX-NEXT:       8192,
+// SOFTMAX:      "reference": "row_softmax",
+// SOFTMAX:      "source_hash": "{{[0-9a-f]+}}",
+// SOFTMAX:      "arch": "sm_90"
+// ELF: 177   E   L   F
+
+// RUN: tileopt-compile %S/../../examples/tile/rms_norm.mlir -o %t/rms_norm
+// RUN: FileCheck %s --check-prefix=RMS --input-file=%t/rms_norm/kernels.ptx
+// RUN: FileCheck %s --check-prefix=RMS-MANIFEST --input-file=%t/rms_norm/manifest.json
+// RMS: .entry rms_norm(
+// RMS: ld.global.v4.b32
+// RMS: shfl.sync.bfly.b32
+// RMS: rsqrt.approx.f32
+// RMS: st.global.v4.b32
+// RMS-MANIFEST: "reference": "row_rms_norm",
+// RMS-MANIFEST: "reference_args": {
+// RMS-MANIFEST-NEXT: "eps": 9.9999999999999995e-07
+
+// RUN: tileopt-compile %S/../../examples/tile/elementwise.mlir -o %t/elementwise
+// RUN: FileCheck %s --check-prefix=EW --input-file=%t/elementwise/kernels.ptx
+// RUN: FileCheck %s --check-prefix=EW-MANIFEST --input-file=%t/elementwise/manifest.json
+// EW: .entry silu_mul(
+// EW-COUNT-8: ld.global.v4.b32
+// EW-NOT: shfl
+// EW-NOT: bar.sync
+// EW: st.global.v4.b32
+// EW-MANIFEST:      "grid": [
+// EW-MANIFEST-NEXT:   2048,
+// EW-MANIFEST-NEXT:   8,
+// EW-MANIFEST-NEXT:   1
+
+// A missing ptxas is an error that says where it looked.
+// RUN: not env -u CUDA_HOME PATH=/nonexistent %tileopt_compile \
+// RUN:   %S/../../examples/tile/softmax.mlir -o %t/none --cuda-toolkit=/nonexistent 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NO-PTXAS
+// NO-PTXAS: error: ptxas not found: looked in /nonexistent/bin/ptxas and on PATH
