@@ -106,7 +106,7 @@ private:
 
 // Fills every element the buffer spans, gaps between strided rows included.
 // Values are never zero (a zero input hides many indexing bugs): floats from
-// [-1, 1] or (0, 1], integers from [-8, 8] or [1, 8].
+// [-1, 1] or (0, 1], integers from [-8, 7] or [1, 8].
 void fillRandom(const tileopt_buffer_info &info, std::vector<uint8_t> &bytes,
                 bool positive, Random &random) {
   int64_t count = info.size_bytes / tileopt_dtype_size(info.dtype);
