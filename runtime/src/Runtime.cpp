@@ -1,0 +1,327 @@
+// The C ABI of include/tileopt/runtime.h over Manifest and the CUDA driver.
+#include "tileopt/runtime.h"
+
+#include "CudaDriver.h"
+#include "Manifest.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+
+using tileopt::Manifest;
+using tileopt::cuda::describeError;
+using tileopt::cuda::Driver;
+
+struct tileopt_artifact {
+  Manifest manifest;
+  const Driver *cu = nullptr;
+  CUcontext context = nullptr;
+  CUdevice device = 0;
+  bool retainedPrimaryContext = false;
+  std::map<std::string, CUmodule> modules; // by cubin file name
+  std::vector<CUfunction> functions;       // one per manifest kernel
+};
+
+namespace {
+
+thread_local std::string lastError;
+
+tileopt_status fail(tileopt_status status, std::string message) {
+  lastError = std::move(message);
+  return status;
+}
+
+bool readFile(const std::string &path, std::string &out, std::string &error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "cannot read \"" + path + "\": " + std::strerror(errno);
+    return false;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  out = text.str();
+  return true;
+}
+
+// Makes the artifact's context current for the life of the scope when the
+// calling thread has another one (or none) current.
+class ContextScope {
+public:
+  explicit ContextScope(const tileopt_artifact &a) : cu(*a.cu) {
+    CUcontext current = nullptr;
+    cu.cuCtxGetCurrent(&current);
+    if (current != a.context)
+      pushed = cu.cuCtxPushCurrent(a.context) == CUDA_SUCCESS;
+  }
+  ~ContextScope() {
+    CUcontext popped;
+    if (pushed)
+      cu.cuCtxPopCurrent(&popped);
+  }
+  ContextScope(const ContextScope &) = delete;
+  ContextScope &operator=(const ContextScope &) = delete;
+
+private:
+  const Driver &cu;
+  bool pushed = false;
+};
+
+// Adopts the thread's current context, or retains device 0's primary one,
+// the context the CUDA runtime (and so PyTorch) would use.
+tileopt_status attachContext(tileopt_artifact &a) {
+  const Driver &cu = *a.cu;
+  CUresult r = cu.cuCtxGetCurrent(&a.context);
+  if (r != CUDA_SUCCESS)
+    return fail(TILEOPT_ERROR_CUDA, describeError(cu, "cuCtxGetCurrent", r));
+  if (a.context) {
+    r = cu.cuCtxGetDevice(&a.device);
+    return r == CUDA_SUCCESS
+               ? TILEOPT_OK
+               : fail(TILEOPT_ERROR_CUDA, describeError(cu, "cuCtxGetDevice", r));
+  }
+  if ((r = cu.cuDeviceGet(&a.device, 0)) != CUDA_SUCCESS)
+    return fail(TILEOPT_ERROR_CUDA, describeError(cu, "cuDeviceGet", r));
+  if ((r = cu.cuDevicePrimaryCtxRetain(&a.context, a.device)) != CUDA_SUCCESS)
+    return fail(TILEOPT_ERROR_CUDA, describeError(cu, "cuDevicePrimaryCtxRetain", r));
+  a.retainedPrimaryContext = true;
+  if ((r = cu.cuCtxSetCurrent(a.context)) != CUDA_SUCCESS)
+    return fail(TILEOPT_ERROR_CUDA, describeError(cu, "cuCtxSetCurrent", r));
+  return TILEOPT_OK;
+}
+
+// A cubin for sm_XY runs on devices X.Z with Z >= Y; an sm_XYa/f one only
+// on X.Y. Checked up front because the driver's own complaint
+// (CUDA_ERROR_NO_BINARY_FOR_GPU) does not say which side is wrong.
+tileopt_status checkArch(const tileopt_artifact &a) {
+  const Driver &cu = *a.cu;
+  int major = 0, minor = 0;
+  CUresult r = cu.cuDeviceGetAttribute(
+      &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, a.device);
+  if (r == CUDA_SUCCESS)
+    r = cu.cuDeviceGetAttribute(
+        &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, a.device);
+  if (r != CUDA_SUCCESS)
+    return fail(TILEOPT_ERROR_CUDA, describeError(cu, "cuDeviceGetAttribute", r));
+  const Manifest &m = a.manifest;
+  bool runs = major == m.archMajor &&
+              (m.archSpecific ? minor == m.archMinor : minor >= m.archMinor);
+  if (!runs)
+    return fail(TILEOPT_ERROR_UNSUPPORTED_DEVICE,
+                "the artifact targets " + m.arch + " but device " +
+                    std::to_string(a.device) + " is sm_" +
+                    std::to_string(major) + std::to_string(minor));
+  return TILEOPT_OK;
+}
+
+tileopt_status loadKernels(tileopt_artifact &a,
+                           const std::map<std::string, std::string> &cubins,
+                           const std::string &dir) {
+  const Driver &cu = *a.cu;
+  for (const auto &[file, image] : cubins) {
+    CUmodule module;
+    CUresult r = cu.cuModuleLoadData(&module, image.data());
+    if (r != CUDA_SUCCESS)
+      return fail(TILEOPT_ERROR_CUDA, "loading \"" + dir + "/" + file +
+                                          "\": " + describeError(cu, "cuModuleLoadData", r));
+    a.modules[file] = module;
+  }
+  for (size_t i = 0; i < a.manifest.kernels.size(); ++i) {
+    const tileopt::KernelDesc &k = a.manifest.kernels[i];
+    std::string where = "kernels[" + std::to_string(i) + "] \"" + k.name + "\": ";
+    CUfunction function;
+    CUresult r = cu.cuModuleGetFunction(&function, a.modules.at(k.cubin),
+                                        k.symbol.c_str());
+    if (r != CUDA_SUCCESS)
+      return fail(TILEOPT_ERROR_CUDA, where + "symbol \"" + k.symbol +
+                                          "\" in \"" + k.cubin + "\": " +
+                                          describeError(cu, "cuModuleGetFunction", r));
+    // Beyond 48 KiB a kernel must opt in to dynamic shared memory.
+    if (k.dynamicSharedBytes > 48 * 1024) {
+      r = cu.cuFuncSetAttribute(function,
+                                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                static_cast<int>(k.dynamicSharedBytes));
+      if (r != CUDA_SUCCESS) {
+        int optIn = 0;
+        cu.cuDeviceGetAttribute(
+            &optIn, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, a.device);
+        return fail(TILEOPT_ERROR_CUDA,
+                    where + std::to_string(k.dynamicSharedBytes) +
+                        " bytes of dynamic shared memory (the device allows " +
+                        std::to_string(optIn) + " per block): " +
+                        describeError(cu, "cuFuncSetAttribute", r));
+      }
+    }
+    a.functions.push_back(function);
+  }
+  return TILEOPT_OK;
+}
+
+} // namespace
+
+extern "C" {
+
+const char *tileopt_last_error(void) { return lastError.c_str(); }
+
+tileopt_status tileopt_artifact_load(const char *dir, tileopt_artifact **out) {
+  if (!dir || !out)
+    return fail(TILEOPT_ERROR_INVALID_ARGUMENT,
+                "tileopt_artifact_load: dir and out must not be null");
+  *out = nullptr;
+  std::string manifestPath = std::string(dir) + "/manifest.json";
+  std::string text, error;
+  if (!readFile(manifestPath, text, error))
+    return fail(TILEOPT_ERROR_IO, error);
+
+  auto artifact = std::make_unique<tileopt_artifact>();
+  if (!tileopt::parseManifest(text, artifact->manifest, error))
+    return fail(TILEOPT_ERROR_MANIFEST, manifestPath + ": " + error);
+
+  // Read every cubin before touching the driver, so an incomplete artifact
+  // is reported the same way with and without a GPU.
+  std::map<std::string, std::string> cubins;
+  for (size_t i = 0; i < artifact->manifest.kernels.size(); ++i) {
+    const std::string &file = artifact->manifest.kernels[i].cubin;
+    if (cubins.count(file))
+      continue;
+    if (!readFile(std::string(dir) + "/" + file, cubins[file], error))
+      return fail(TILEOPT_ERROR_IO, manifestPath + ": kernels[" +
+                                        std::to_string(i) + "].cubin: " + error);
+  }
+
+  artifact->cu = tileopt::cuda::driver(error);
+  if (!artifact->cu)
+    return fail(TILEOPT_ERROR_NO_DEVICE, error);
+  tileopt_status status = attachContext(*artifact);
+  if (status == TILEOPT_OK)
+    status = checkArch(*artifact);
+  if (status == TILEOPT_OK) {
+    ContextScope scope(*artifact);
+    status = loadKernels(*artifact, cubins, dir);
+  }
+  if (status != TILEOPT_OK) {
+    tileopt_artifact_destroy(artifact.release());
+    return status;
+  }
+  *out = artifact.release();
+  return TILEOPT_OK;
+}
+
+void tileopt_artifact_destroy(tileopt_artifact *artifact) {
+  if (!artifact)
+    return;
+  if (artifact->context) {
+    {
+      ContextScope scope(*artifact);
+      for (const auto &entry : artifact->modules)
+        artifact->cu->cuModuleUnload(entry.second);
+    }
+    if (artifact->retainedPrimaryContext)
+      artifact->cu->cuDevicePrimaryCtxRelease(artifact->device);
+  }
+  delete artifact;
+}
+
+int32_t tileopt_artifact_num_buffers(const tileopt_artifact *artifact) {
+  return artifact ? static_cast<int32_t>(artifact->manifest.buffers.size()) : 0;
+}
+
+tileopt_status tileopt_artifact_buffer(const tileopt_artifact *artifact,
+                                       int32_t index, tileopt_buffer_info *info) {
+  if (!artifact || !info)
+    return fail(TILEOPT_ERROR_INVALID_ARGUMENT,
+                "tileopt_artifact_buffer: artifact and info must not be null");
+  const auto &buffers = artifact->manifest.buffers;
+  if (index < 0 || static_cast<size_t>(index) >= buffers.size())
+    return fail(TILEOPT_ERROR_INVALID_ARGUMENT,
+                "tileopt_artifact_buffer: index " + std::to_string(index) +
+                    " out of range (the artifact has " +
+                    std::to_string(buffers.size()) + " buffers)");
+  const tileopt::BufferDesc &b = buffers[index];
+  *info = tileopt_buffer_info();
+  info->name = b.name.c_str();
+  info->role = b.role;
+  info->dtype = b.dtype;
+  info->rank = static_cast<int32_t>(b.shape.size());
+  for (size_t d = 0; d < b.shape.size(); ++d) {
+    info->shape[d] = b.shape[d];
+    info->strides[d] = b.strides[d];
+  }
+  info->size_bytes = b.sizeBytes;
+  return TILEOPT_OK;
+}
+
+const char *tileopt_artifact_reference(const tileopt_artifact *artifact) {
+  return artifact ? artifact->manifest.reference.c_str() : "";
+}
+
+tileopt_status tileopt_artifact_reference_arg(const tileopt_artifact *artifact,
+                                              const char *name, double *value) {
+  if (!artifact || !name || !value)
+    return fail(TILEOPT_ERROR_INVALID_ARGUMENT,
+                "tileopt_artifact_reference_arg: arguments must not be null");
+  auto it = artifact->manifest.referenceArgs.find(name);
+  if (it == artifact->manifest.referenceArgs.end())
+    return fail(TILEOPT_ERROR_INVALID_ARGUMENT,
+                std::string("the manifest's reference_args has no \"") + name + "\"");
+  *value = it->second;
+  return TILEOPT_OK;
+}
+
+tileopt_status tileopt_artifact_launch(const tileopt_artifact *artifact,
+                                       const uint64_t *buffers,
+                                       int32_t num_buffers, void *stream) {
+  if (!artifact || !buffers)
+    return fail(TILEOPT_ERROR_INVALID_ARGUMENT,
+                "tileopt_artifact_launch: artifact and buffers must not be null");
+  const Manifest &m = artifact->manifest;
+  if (num_buffers < 0 || static_cast<size_t>(num_buffers) != m.buffers.size())
+    return fail(TILEOPT_ERROR_INVALID_ARGUMENT,
+                "tileopt_artifact_launch: got " + std::to_string(num_buffers) +
+                    " buffers, the artifact has " + std::to_string(m.buffers.size()));
+  for (size_t i = 0; i < m.buffers.size(); ++i)
+    if (buffers[i] == 0)
+      return fail(TILEOPT_ERROR_INVALID_ARGUMENT,
+                  "tileopt_artifact_launch: buffer " + std::to_string(i) +
+                      " \"" + m.buffers[i].name + "\" is a null pointer");
+
+  const Driver &cu = *artifact->cu;
+  ContextScope scope(*artifact);
+  std::vector<uint64_t> slots;
+  std::vector<void *> params;
+  for (size_t l = 0; l < m.launches.size(); ++l) {
+    const tileopt::LaunchDesc &launch = m.launches[l];
+    const tileopt::KernelDesc &k = m.kernels[launch.kernel];
+    // One 8-byte slot per param; cuLaunchKernel reads each param's own size
+    // from the start of its slot.
+    slots.resize(launch.args.size());
+    params.resize(launch.args.size());
+    for (size_t p = 0; p < launch.args.size(); ++p) {
+      const tileopt::ArgDesc &arg = launch.args[p];
+      slots[p] = arg.kind == tileopt::ArgDesc::Kind::BufferPointer
+                     ? buffers[arg.buffer]
+                     : arg.constant;
+      params[p] = &slots[p];
+    }
+    CUresult r = cu.cuLaunchKernel(
+        artifact->functions[launch.kernel], launch.grid[0], launch.grid[1],
+        launch.grid[2], k.block[0], k.block[1], k.block[2],
+        k.dynamicSharedBytes, static_cast<CUstream>(stream),
+        params.empty() ? nullptr : params.data(), nullptr);
+    if (r != CUDA_SUCCESS)
+      return fail(TILEOPT_ERROR_CUDA, "launches[" + std::to_string(l) +
+                                          "] (kernel \"" + k.name + "\"): " +
+                                          describeError(cu, "cuLaunchKernel", r));
+  }
+  return TILEOPT_OK;
+}
+
+const char *tileopt_dtype_name(tileopt_dtype dtype) {
+  return tileopt::dtypeName(dtype);
+}
+
+size_t tileopt_dtype_size(tileopt_dtype dtype) { return tileopt::dtypeSize(dtype); }
+
+} // extern "C"

@@ -1,0 +1,217 @@
+// The manifest reader: one good manifest, and one case per kind of mistake,
+// each checked for the message that names it. No GPU needed.
+#include "Json.h"
+#include "Manifest.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+using namespace tileopt;
+
+namespace {
+
+// The example of docs/artifact-format.md.
+const char *kGood = R"({
+  "format": "tileopt-artifact", "version": 1,
+  "source_hash": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+  "target": {"arch": "sm_90a"},
+  "buffers": [
+    {"name": "x", "role": "input", "dtype": "bf16", "shape": [8192, 4096], "strides": [4096, 1]},
+    {"name": "y", "role": "output", "dtype": "bf16", "shape": [8192, 4096], "strides": [4096, 1]},
+    {"name": "tmp", "role": "scratch", "dtype": "f32", "shape": [8192], "strides": [1]}
+  ],
+  "kernels": [
+    {"name": "softmax", "cubin": "kernels.cubin", "symbol": "softmax_kernel",
+     "block": [128, 1, 1], "shared_memory": {"static": 4096, "dynamic": 65536},
+     "params": ["ptr", "ptr", "i64", "i32", "f32"]}
+  ],
+  "launches": [
+    {"kernel": 0, "grid": [8192, 1, 1],
+     "args": [{"buffer": 0}, {"buffer": 1}, {"buffer": 0, "dim": 1},
+              {"buffer": 0, "stride": 0}, {"f32": 0.125}]}
+  ],
+  "reference": "row_softmax", "reference_args": {"eps": 1e-6}
+})";
+
+// kGood with the first occurrence of `from` replaced by `to`.
+std::string edit(const std::string &from, const std::string &to) {
+  std::string text = kGood;
+  size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << "the test's edit does not apply: " << from;
+  if (at != std::string::npos)
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+std::string errorOf(const std::string &text) {
+  Manifest m;
+  std::string error;
+  EXPECT_FALSE(parseManifest(text, m, error)) << "accepted:\n" << text;
+  return error;
+}
+
+template <typename T> T fromSlot(uint64_t slot) {
+  T value;
+  std::memcpy(&value, &slot, sizeof value);
+  return value;
+}
+
+TEST(Manifest, ParsesTheDocumentedExample) {
+  Manifest m;
+  std::string error;
+  ASSERT_TRUE(parseManifest(kGood, m, error)) << error;
+  EXPECT_EQ(m.arch, "sm_90a");
+  EXPECT_EQ(m.archMajor, 9);
+  EXPECT_EQ(m.archMinor, 0);
+  EXPECT_TRUE(m.archSpecific);
+  ASSERT_EQ(m.buffers.size(), 3u);
+  EXPECT_EQ(m.buffers[1].role, TILEOPT_OUTPUT);
+  EXPECT_EQ(m.buffers[1].dtype, TILEOPT_BF16);
+  EXPECT_EQ(m.buffers[1].sizeBytes, 8192u * 4096u * 2u);
+  EXPECT_EQ(m.buffers[2].sizeBytes, 8192u * 4u);
+  ASSERT_EQ(m.kernels.size(), 1u);
+  EXPECT_EQ(m.kernels[0].dynamicSharedBytes, 65536u);
+  EXPECT_EQ(m.kernels[0].params.size(), 5u);
+  ASSERT_EQ(m.launches.size(), 1u);
+  const auto &args = m.launches[0].args;
+  ASSERT_EQ(args.size(), 5u);
+  EXPECT_EQ(args[0].kind, ArgDesc::Kind::BufferPointer);
+  EXPECT_EQ(args[1].buffer, 1);
+  EXPECT_EQ(args[2].kind, ArgDesc::Kind::Constant);
+  EXPECT_EQ(fromSlot<int64_t>(args[2].constant), 4096);
+  EXPECT_EQ(fromSlot<int32_t>(args[3].constant), 4096);
+  EXPECT_EQ(fromSlot<float>(args[4].constant), 0.125f);
+  EXPECT_EQ(m.reference, "row_softmax");
+  EXPECT_EQ(m.referenceArgs.at("eps"), 1e-6);
+}
+
+TEST(Manifest, StridedBufferSpansToItsLastElement) {
+  Manifest m;
+  std::string error;
+  ASSERT_TRUE(parseManifest(edit(R"("shape": [8192], "strides": [1])",
+                                 R"("shape": [4, 3], "strides": [10, 2])"),
+                            m, error))
+      << error;
+  EXPECT_EQ(m.buffers[2].sizeBytes, (3u * 10u + 2u * 2u + 1u) * 4u);
+}
+
+TEST(Manifest, BadJsonSaysWhere) {
+  EXPECT_EQ(errorOf("{\n  \"format\": \"tileopt-artifact\",\n  \"version\" 1\n}"),
+            "invalid JSON: line 3, column 13: expected ':' after a key");
+  EXPECT_EQ(errorOf(""), "invalid JSON: line 1, column 1: unexpected end of input, expected a value");
+  EXPECT_EQ(errorOf(std::string(kGood) + ","),
+            "invalid JSON: line 21, column 2: unexpected text after the JSON value");
+}
+
+TEST(Manifest, RejectsAnotherFormatOrVersion) {
+  EXPECT_EQ(errorOf(edit("\"tileopt-artifact\"", "\"other\"")),
+            "format: expected \"tileopt-artifact\", got \"other\"");
+  EXPECT_EQ(errorOf(edit("\"version\": 1", "\"version\": 2")),
+            "version: unsupported version 2 (this runtime reads version 1)");
+  EXPECT_EQ(errorOf("[]"), "expected a JSON object at the top level, got array");
+}
+
+TEST(Manifest, RejectsUnknownAndMissingKeys) {
+  EXPECT_EQ(errorOf(edit("\"reference\":", "\"referenc\":")),
+            "referenc: unknown key (expected one of format, version, source_hash, "
+            "target, buffers, kernels, launches, reference, reference_args)");
+  EXPECT_EQ(errorOf(edit("\"symbol\": \"softmax_kernel\",", "")),
+            "kernels[0].symbol: missing");
+  EXPECT_EQ(errorOf(edit("\"dynamic\": 65536", "\"dynamic\": 65536, \"extra\": 1")),
+            "kernels[0].shared_memory: unknown key \"extra\" (expected one of static, dynamic)");
+}
+
+TEST(Manifest, RejectsUnknownDtypeRoleAndParamType) {
+  EXPECT_EQ(errorOf(edit("\"bf16\"", "\"bf17\"")),
+            "buffers[0].dtype: unknown dtype \"bf17\" (expected one of f16, bf16, "
+            "f32, f64, i8, i32, i64)");
+  EXPECT_EQ(errorOf(edit("\"scratch\"", "\"temp\"")),
+            "buffers[2].role: unknown role \"temp\" (expected input, output or scratch)");
+  EXPECT_EQ(errorOf(edit("\"i32\", \"f32\"]", "\"u32\", \"f32\"]")),
+            "kernels[0].params[3]: unknown param type \"u32\" (expected ptr, i32, i64 or f32)");
+}
+
+TEST(Manifest, RejectsBadBuffers) {
+  EXPECT_EQ(errorOf(edit("\"strides\": [4096, 1]", "\"strides\": [1]")),
+            "buffers[0].strides: has 1 entries but shape has 2");
+  EXPECT_EQ(errorOf(edit("[8192, 4096]", "[8192, 0]")),
+            "buffers[0].shape[1]: expected an integer in [1, 1099511627776], got 0");
+  EXPECT_EQ(errorOf(edit("\"name\": \"tmp\"", "\"name\": \"x\"")),
+            "buffers[2].name: duplicate buffer name \"x\"");
+  EXPECT_EQ(errorOf(edit("\"role\": \"output\"", "\"role\": \"input\"")),
+            "buffers: no buffer has role \"output\"");
+}
+
+TEST(Manifest, RejectsBadKernels) {
+  EXPECT_EQ(errorOf(edit("[128, 1, 1]", "[1024, 2, 1]")),
+            "kernels[0].block: more than 1024 threads per block");
+  EXPECT_EQ(errorOf(edit("[128, 1, 1]", "[128, 1]")),
+            "kernels[0].block: expected 3 integers [x, y, z], got 2");
+  EXPECT_EQ(errorOf(edit("\"kernels.cubin\"", "\"../kernels.cubin\"")),
+            "kernels[0].cubin: must be a path inside the artifact directory, got "
+            "\"../kernels.cubin\"");
+  EXPECT_EQ(errorOf(edit("\"sm_90a\"", "\"compute_90\"")),
+            "target.arch: expected sm_<major><minor> with an optional a or f suffix "
+            "(e.g. sm_90, sm_90a), got \"compute_90\"");
+}
+
+TEST(Manifest, RejectsArgsThatDoNotMatchParams) {
+  EXPECT_EQ(errorOf(edit(", {\"f32\": 0.125}", "")),
+            "launches[0].args: kernel \"softmax\" takes 5 params but the launch gives 4 args");
+  EXPECT_EQ(errorOf(edit("{\"f32\": 0.125}", "{\"i64\": 3}")),
+            "launches[0].args[4]: kernel \"softmax\" param 4 is f32, but the argument is an i64 literal");
+  EXPECT_EQ(errorOf(edit("{\"buffer\": 1}", "{\"buffer\": 1, \"dim\": 0}")),
+            "launches[0].args[1]: kernel \"softmax\" param 1 is ptr, but the argument "
+            "is buffer \"y\" dim 0 = 8192 (an integer)");
+  EXPECT_EQ(errorOf(edit("{\"buffer\": 0}", "{\"f32\": 1.0}")),
+            "launches[0].args[0]: kernel \"softmax\" param 0 is ptr, but the argument is an f32 literal");
+  EXPECT_EQ(errorOf(edit("{\"buffer\": 1}", "{\"buffer\": 3}")),
+            "launches[0].args[1].buffer: expected an integer in [0, 2], got 3");
+  EXPECT_EQ(errorOf(edit("\"dim\": 1", "\"dim\": 2")),
+            "launches[0].args[2].dim: expected an integer in [0, 1], got 2");
+  EXPECT_EQ(errorOf(edit("\"kernel\": 0", "\"kernel\": 1")),
+            "launches[0].kernel: expected an integer in [0, 0], got 1");
+  EXPECT_EQ(errorOf(edit("[8192, 1, 1]", "[8192, 70000, 1]")),
+            "launches[0].grid[1]: expected an integer in [1, 65535], got 70000");
+}
+
+TEST(Manifest, RejectsABadHash) {
+  EXPECT_EQ(errorOf(edit("\"0123456789abcdef0", "\"0123456789ABCDEF0")),
+            "source_hash: expected 64 lowercase hex digits (a sha256), got "
+            "\"0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef\"");
+}
+
+TEST(Json, ReadsStringsAndNumbersExactly) {
+  json::Value v;
+  std::string error;
+  ASSERT_TRUE(json::parse(R"({"s": "a\"\\\/\n\u00e9\ud83d\ude00", "big": 9007199254740993,
+                              "f": -1.5e3, "t": true, "n": null, "a": [1, [2]]})",
+                          v, error))
+      << error;
+  EXPECT_EQ(v.find("s")->string, "a\"\\/\n\xc3\xa9\xf0\x9f\x98\x80");
+  EXPECT_TRUE(v.find("big")->isInteger);
+  EXPECT_EQ(v.find("big")->integer, 9007199254740993LL);
+  EXPECT_FALSE(v.find("f")->isInteger);
+  EXPECT_EQ(v.find("f")->number, -1500.0);
+  EXPECT_TRUE(v.find("t")->boolean);
+  EXPECT_EQ(v.find("n")->kind, json::Kind::Null);
+  EXPECT_EQ(v.find("a")->array[1].array[0].integer, 2);
+}
+
+TEST(Json, RejectsMalformedInput) {
+  json::Value v;
+  std::string error;
+  EXPECT_FALSE(json::parse(R"({"a": 1, "a": 2})", v, error));
+  EXPECT_EQ(error, "line 1, column 10: duplicate key \"a\"");
+  EXPECT_FALSE(json::parse("[01]", v, error));
+  EXPECT_EQ(error, "line 1, column 3: expected ',' or ']' in an array");
+  EXPECT_FALSE(json::parse("\"\\ud800\"", v, error));
+  EXPECT_EQ(error, "line 1, column 8: unpaired surrogate in a \\u escape");
+  EXPECT_FALSE(json::parse(std::string(100, '['), v, error));
+  EXPECT_EQ(error, "line 1, column 65: nesting deeper than 64");
+  EXPECT_FALSE(json::parse("[1,]", v, error));
+  EXPECT_EQ(error, "line 1, column 4: unexpected character ']'");
+}
+
+} // namespace

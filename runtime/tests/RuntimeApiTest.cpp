@@ -1,0 +1,106 @@
+// The C ABI's error paths that need no GPU: loading an artifact reports
+// unreadable, invalid and incomplete artifacts, and the lack of a GPU, as
+// messages.
+#include "tileopt/runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+namespace {
+
+// A fresh directory under the temp dir, holding the given files.
+class ArtifactDir {
+public:
+  ArtifactDir() {
+    std::string pattern = std::string(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp") +
+                          "/tileopt-runtime-test-XXXXXX";
+    path = mkdtemp(pattern.data()) ? pattern : "";
+  }
+  ~ArtifactDir() {
+    std::string command = "rm -rf '" + path + "'";
+    if (!path.empty()) {
+      EXPECT_EQ(std::system(command.c_str()), 0);
+    }
+  }
+  void write(const std::string &name, const std::string &text) {
+    std::ofstream(path + "/" + name) << text;
+  }
+  std::string path;
+};
+
+const char *kManifest = R"({
+  "format": "tileopt-artifact", "version": 1,
+  "source_hash": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+  "target": {"arch": "sm_90"},
+  "buffers": [{"name": "y", "role": "output", "dtype": "f32", "shape": [4], "strides": [1]}],
+  "kernels": [{"name": "fill", "cubin": "fill.cubin", "symbol": "fill", "block": [4, 1, 1],
+               "shared_memory": {"static": 0, "dynamic": 0}, "params": ["ptr"]}],
+  "launches": [{"kernel": 0, "grid": [1, 1, 1], "args": [{"buffer": 0}]}]
+})";
+
+tileopt_status load(const std::string &dir) {
+  tileopt_artifact *artifact = nullptr;
+  tileopt_status status = tileopt_artifact_load(dir.c_str(), &artifact);
+  tileopt_artifact_destroy(artifact);
+  return status;
+}
+
+TEST(RuntimeApi, MissingManifestIsAnIoError) {
+  ArtifactDir dir;
+  EXPECT_EQ(load(dir.path), TILEOPT_ERROR_IO);
+  EXPECT_EQ(std::string(tileopt_last_error()),
+            "cannot read \"" + dir.path + "/manifest.json\": No such file or directory");
+}
+
+TEST(RuntimeApi, InvalidManifestNamesFileAndField) {
+  ArtifactDir dir;
+  std::string text = kManifest;
+  text.replace(text.find("\"f32\""), 5, "\"f33\"");
+  dir.write("manifest.json", text);
+  EXPECT_EQ(load(dir.path), TILEOPT_ERROR_MANIFEST);
+  EXPECT_EQ(std::string(tileopt_last_error()),
+            dir.path + "/manifest.json: buffers[0].dtype: unknown dtype \"f33\" "
+                       "(expected one of f16, bf16, f32, f64, i8, i32, i64)");
+}
+
+TEST(RuntimeApi, MissingCubinIsReportedBeforeTheDriver) {
+  ArtifactDir dir;
+  dir.write("manifest.json", kManifest);
+  EXPECT_EQ(load(dir.path), TILEOPT_ERROR_IO);
+  EXPECT_EQ(std::string(tileopt_last_error()),
+            dir.path + "/manifest.json: kernels[0].cubin: cannot read \"" + dir.path +
+                "/fill.cubin\": No such file or directory");
+}
+
+TEST(RuntimeApi, NoGpuIsSaidPlainly) {
+  ArtifactDir dir;
+  dir.write("manifest.json", kManifest);
+  dir.write("fill.cubin", "not a cubin");
+  tileopt_status status = load(dir.path);
+  if (status != TILEOPT_ERROR_NO_DEVICE)
+    GTEST_SKIP() << "a CUDA driver and GPU are present";
+  EXPECT_EQ(std::string(tileopt_last_error()).rfind("no CUDA driver or GPU found (", 0), 0u)
+      << tileopt_last_error();
+}
+
+TEST(RuntimeApi, NullArgumentsAreErrors) {
+  tileopt_artifact *artifact;
+  EXPECT_EQ(tileopt_artifact_load(nullptr, &artifact), TILEOPT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tileopt_artifact_launch(nullptr, nullptr, 0, nullptr),
+            TILEOPT_ERROR_INVALID_ARGUMENT);
+  tileopt_buffer_info info;
+  EXPECT_EQ(tileopt_artifact_buffer(nullptr, 0, &info), TILEOPT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tileopt_artifact_num_buffers(nullptr), 0);
+}
+
+TEST(RuntimeApi, DtypeNamesAndSizes) {
+  EXPECT_STREQ(tileopt_dtype_name(TILEOPT_BF16), "bf16");
+  EXPECT_EQ(tileopt_dtype_size(TILEOPT_BF16), 2u);
+  EXPECT_STREQ(tileopt_dtype_name(TILEOPT_I64), "i64");
+  EXPECT_EQ(tileopt_dtype_size(TILEOPT_F64), 8u);
+}
+
+} // namespace

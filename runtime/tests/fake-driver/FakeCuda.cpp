@@ -1,0 +1,181 @@
+// A stand-in libcuda.so.1 for machines without a GPU: device memory is host
+// memory, and "kernels" are C++ functions looked up by symbol. Loaded in
+// place of the real driver (LD_LIBRARY_PATH), it lets the tests drive the
+// runtime and tileopt-run end to end: param binding, the dynamic shared
+// memory opt-in, copies, the reference check and the timing loop. It knows
+// one kernel, the sample artifact's row_softmax, computed the way
+// tests/gpu/row_softmax.cu does (f32 in, bf16 out).
+#include "HostBuffer.h"
+
+#include <cuda.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+using tileopt::run::bfloat16ToFloat;
+using tileopt::run::floatToBFloat16;
+
+struct Kernel {
+  const char *symbol;
+  void (*run)(unsigned gridX, void **params);
+  int maxDynamicShared; // set through cuFuncSetAttribute
+};
+
+void rowSoftmax(unsigned rows, void **params) {
+  auto *x = *static_cast<const uint16_t **>(params[0]);
+  auto *y = *static_cast<uint16_t **>(params[1]);
+  long long cols = *static_cast<long long *>(params[2]);
+  std::vector<float> row(cols);
+  for (unsigned r = 0; r < rows; ++r) {
+    float max = -INFINITY, sum = 0;
+    for (long long c = 0; c < cols; ++c)
+      max = std::fmax(max, row[c] = bfloat16ToFloat(x[r * cols + c]));
+    for (long long c = 0; c < cols; ++c)
+      sum += row[c] = std::exp(row[c] - max);
+    for (long long c = 0; c < cols; ++c)
+      y[r * cols + c] = floatToBFloat16(row[c] / sum);
+  }
+}
+
+Kernel kernels[] = {{"row_softmax", rowSoftmax, 48 * 1024}};
+
+int fakeContext, fakeModule;
+thread_local std::vector<CUcontext> contextStack;
+
+CUcontext current() { return contextStack.empty() ? nullptr : contextStack.back(); }
+
+double nowMs() {
+  using namespace std::chrono;
+  return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
+}
+
+} // namespace
+
+extern "C" {
+
+CUresult cuInit(unsigned) { return CUDA_SUCCESS; }
+CUresult cuGetErrorName(CUresult r, const char **name) {
+  *name = r == CUDA_ERROR_INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE"
+          : r == CUDA_ERROR_NOT_FOUND   ? "CUDA_ERROR_NOT_FOUND"
+          : r == CUDA_ERROR_INVALID_IMAGE ? "CUDA_ERROR_INVALID_IMAGE"
+                                          : "CUDA_ERROR_UNKNOWN";
+  return CUDA_SUCCESS;
+}
+CUresult cuGetErrorString(CUresult, const char **text) {
+  *text = "fake driver";
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetCount(int *count) { *count = 1; return CUDA_SUCCESS; }
+CUresult cuDeviceGet(CUdevice *device, int) { *device = 0; return CUDA_SUCCESS; }
+CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attribute, CUdevice) {
+  switch (attribute) {
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *value = 9; break;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *value = 0; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *value = 232448; break;
+  default: *value = 0;
+  }
+  return CUDA_SUCCESS;
+}
+CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice) {
+  *context = reinterpret_cast<CUcontext>(&fakeContext);
+  return CUDA_SUCCESS;
+}
+CUresult cuDevicePrimaryCtxRelease(CUdevice) { return CUDA_SUCCESS; }
+CUresult cuCtxGetCurrent(CUcontext *context) { *context = current(); return CUDA_SUCCESS; }
+CUresult cuCtxSetCurrent(CUcontext context) {
+  if (contextStack.empty())
+    contextStack.push_back(context);
+  else
+    contextStack.back() = context;
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxPushCurrent(CUcontext context) { contextStack.push_back(context); return CUDA_SUCCESS; }
+CUresult cuCtxPopCurrent(CUcontext *context) {
+  *context = current();
+  if (!contextStack.empty())
+    contextStack.pop_back();
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxGetDevice(CUdevice *device) { *device = 0; return CUDA_SUCCESS; }
+
+CUresult cuModuleLoadData(CUmodule *module, const void *image) {
+  if (std::memcmp(image, "\x7f" "ELF", 4) != 0)
+    return CUDA_ERROR_INVALID_IMAGE;
+  *module = reinterpret_cast<CUmodule>(&fakeModule);
+  return CUDA_SUCCESS;
+}
+CUresult cuModuleUnload(CUmodule) { return CUDA_SUCCESS; }
+CUresult cuModuleGetFunction(CUfunction *function, CUmodule, const char *symbol) {
+  for (Kernel &k : kernels) {
+    if (!std::strcmp(k.symbol, symbol)) {
+      *function = reinterpret_cast<CUfunction>(&k);
+      return CUDA_SUCCESS;
+    }
+  }
+  return CUDA_ERROR_NOT_FOUND;
+}
+CUresult cuFuncSetAttribute(CUfunction function, CUfunction_attribute attribute, int value) {
+  if (attribute == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)
+    reinterpret_cast<Kernel *>(function)->maxDynamicShared = value;
+  return CUDA_SUCCESS;
+}
+CUresult cuLaunchKernel(CUfunction function, unsigned gridX, unsigned, unsigned,
+                        unsigned, unsigned, unsigned, unsigned sharedBytes,
+                        CUstream, void **params, void **) {
+  auto *kernel = reinterpret_cast<Kernel *>(function);
+  // As on a GPU: more dynamic shared memory than opted in for fails, and
+  // launching needs a current context.
+  if (!current() || int(sharedBytes) > kernel->maxDynamicShared)
+    return CUDA_ERROR_INVALID_VALUE;
+  kernel->run(gridX, params);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemAlloc(CUdeviceptr *pointer, size_t bytes) {
+  *pointer = reinterpret_cast<CUdeviceptr>(std::aligned_alloc(256, (bytes + 255) / 256 * 256));
+  return *pointer ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+CUresult cuMemFree(CUdeviceptr pointer) {
+  std::free(reinterpret_cast<void *>(pointer));
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyHtoD(CUdeviceptr to, const void *from, size_t bytes) {
+  std::memcpy(reinterpret_cast<void *>(to), from, bytes);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyDtoH(void *to, CUdeviceptr from, size_t bytes) {
+  std::memcpy(to, reinterpret_cast<void *>(from), bytes);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemsetD8(CUdeviceptr to, unsigned char value, size_t bytes) {
+  std::memset(reinterpret_cast<void *>(to), value, bytes);
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
+
+// An event is the host time it was recorded at.
+CUresult cuEventCreate(CUevent *event, unsigned) {
+  *event = reinterpret_cast<CUevent>(new double(0));
+  return CUDA_SUCCESS;
+}
+CUresult cuEventDestroy(CUevent event) {
+  delete reinterpret_cast<double *>(event);
+  return CUDA_SUCCESS;
+}
+CUresult cuEventRecord(CUevent event, CUstream) {
+  *reinterpret_cast<double *>(event) = nowMs();
+  return CUDA_SUCCESS;
+}
+CUresult cuEventSynchronize(CUevent) { return CUDA_SUCCESS; }
+CUresult cuEventElapsedTime(float *ms, CUevent start, CUevent stop) {
+  *ms = static_cast<float>(*reinterpret_cast<double *>(stop) -
+                           *reinterpret_cast<double *>(start));
+  return CUDA_SUCCESS;
+}
+
+} // extern "C"
