@@ -84,6 +84,22 @@ bool rowRmsNorm(const std::vector<Tensor> &inputs, std::vector<Tensor> &outputs,
   return true;
 }
 
+// out = silu(a) * b = a / (1 + exp(-a)) * b, elementwise.
+bool siluMul(const std::vector<Tensor> &inputs, std::vector<Tensor> &outputs,
+             double, std::string &error) {
+  const Tensor &a = inputs[0], &b = inputs[1];
+  Tensor &out = outputs[0];
+  if (!sameShape(a, out, "silu_mul", error) ||
+      !sameShape(b, out, "silu_mul", error))
+    return false;
+  int64_t n = numElements(a.shape);
+  parallelRows(n, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i)
+      out.values[i] = a.values[i] / (1.0 + std::exp(-a.values[i])) * b.values[i];
+  });
+  return true;
+}
+
 // C[M, N] = A[M, K] @ B[K, N].
 bool gemm(const std::vector<Tensor> &inputs, std::vector<Tensor> &outputs,
           double, std::string &error) {
@@ -116,6 +132,7 @@ bool gemm(const std::vector<Tensor> &inputs, std::vector<Tensor> &outputs,
 constexpr Reference kReferences[] = {
     {"row_softmax", 1, 1, false, nullptr, rowSoftmax},
     {"row_rms_norm", 1, 1, false, "eps", rowRmsNorm},
+    {"silu_mul", 2, 1, false, nullptr, siluMul},
     {"gemm", 2, 1, true, nullptr, gemm},
 };
 

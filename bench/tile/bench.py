@@ -1,0 +1,88 @@
+"""Tile examples against their torch peers on one GPU, in one process, on
+the same inputs. Usage: bench.py <artifact-dir>  (scripts/device-run.sh).
+
+Times are medians from triton.testing.do_bench (CUDA events, L2 flushed).
+Bandwidth counts every input read once and every output written once;
+the copy ceiling measured on the H200 is 4.26 TB/s (BENCHMARKS.md).
+"""
+
+import sys
+
+import torch
+import torch.nn.functional as F
+from triton.testing import do_bench
+
+from tileopt.runtime import Artifact
+
+COPY_TBPS = 4.26
+N = 8192
+
+
+def rel_err(got, expected):
+    """Max |got - expected| / max(|expected|), over every element."""
+    return ((got.double() - expected).abs().max() / expected.abs().max()).item()
+
+
+def peers_of(name, inputs):
+    x = inputs[0]
+    if name == "softmax":
+        eager = lambda: torch.softmax(x, dim=-1)
+        reference = lambda: torch.softmax(x.double(), dim=-1)
+    elif name == "rms_norm":
+        eager = lambda: F.rms_norm(x, (N,), eps=1e-6)
+        reference = lambda: x.double() * torch.rsqrt(
+            x.double().pow(2).mean(-1, keepdim=True) + 1e-6)
+    else:
+        a, b = inputs
+        eager = lambda: F.silu(a) * b
+        reference = lambda: F.silu(a.double()) * b.double()
+    peers = {"torch eager": eager}
+    try:
+        compiled = torch.compile(eager, mode="max-autotune-no-cudagraphs")
+        compiled()
+        peers["torch.compile"] = compiled
+    except Exception as error:  # a peer that fails is reported, not fatal
+        print(f"{name}: torch.compile failed: {error}", file=sys.stderr)
+    return peers, reference
+
+
+def main():
+    root = sys.argv[1]
+    torch.manual_seed(0)
+    rows = []
+    ok = True
+    for name in ["softmax", "rms_norm", "elementwise"]:
+        artifact = Artifact(f"{root}/{name}")
+        inputs = [torch.rand(b.shape, device="cuda", dtype=torch.bfloat16) * 2 - 1
+                  for b in artifact.buffers if b.role == "input"]
+        output = torch.full(artifact.buffers[-1].shape, float("nan"),
+                            device="cuda", dtype=torch.bfloat16)
+        run = lambda: artifact(*inputs, output)
+        run()
+        torch.cuda.synchronize()
+        peers, reference = peers_of(name, inputs)
+        err = rel_err(output, reference())
+        nans = torch.isnan(output).sum().item()
+        ok &= err < 1e-2 and nans == 0
+        ours = do_bench(run, return_mode="median") * 1e3
+        theirs = {p: do_bench(f, return_mode="median") * 1e3 for p, f in peers.items()}
+        best = min(theirs, key=theirs.get)
+        nbytes = sum(t.numel() * t.element_size() for t in inputs) + \
+            output.numel() * output.element_size()
+        tbps = nbytes / ours / 1e6
+        rows.append((name, ours, theirs[best], best, theirs[best] / ours, tbps,
+                     tbps / COPY_TBPS, err, nans))
+
+    print(f"GPU: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
+          f"shape {N}x{N} bf16")
+    print("| kernel | TileOpt us | best peer us | best peer | speedup | TB/s | "
+          "of copy BW | rel. err | NaN |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r[0]} | {r[1]:.1f} | {r[2]:.1f} | {r[3]} | {r[4]:.2f}x | "
+              f"{r[5]:.2f} | {r[6]:.0%} | {r[7]:.1e} | {r[8]} |")
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The whole GPU run, on the GPU machine (CUDA toolkit, CMake, Python + torch;
+# no LLVM/MLIR). Expects the artifacts of scripts/prepare-device-run.sh in
+# build/device-artifacts. Builds the runtime, runs its tests, checks and times
+# every artifact with tileopt-run, runs compute-sanitizer memcheck and
+# racecheck on the small variants, then benchmarks against torch in one
+# process (bench/tile/bench.py). Logs go to $OUT (or ./device-logs).
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+artifacts=$root/build/device-artifacts
+logs=${OUT:-$root/device-logs}
+mkdir -p "$logs"
+rt_build=/tmp/tileopt-runtime
+failed=0
+step() { echo; echo "== $*"; }
+
+step "GPU"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+
+step "build the runtime"
+cmake -G Ninja -S "$root/runtime" -B "$rt_build" -DCMAKE_BUILD_TYPE=Release \
+  > "$logs/runtime-build.log" 2>&1 &&
+  cmake --build "$rt_build" -j "$(nproc)" >> "$logs/runtime-build.log" 2>&1 ||
+  { echo "runtime build failed (see runtime-build.log)"; exit 1; }
+ctest --test-dir "$rt_build" --output-on-failure > "$logs/runtime-ctest.log" 2>&1 ||
+  failed=1
+tail -n 3 "$logs/runtime-ctest.log"
+
+for example in softmax rms_norm elementwise; do
+  step "tileopt-run $example"
+  "$rt_build/bin/tileopt-run" "$artifacts/$example" --iters 100 --warmup 10 \
+    2>&1 | tee "$logs/run-$example.log" || failed=1
+  for tool in memcheck racecheck; do
+    step "compute-sanitizer $tool $example (256 rows)"
+    compute-sanitizer --tool $tool --error-exitcode 3 \
+      "$rt_build/bin/tileopt-run" "$artifacts/$example-small" --iters 1 --warmup 0 \
+      > "$logs/sanitizer-$tool-$example.log" 2>&1
+    status=$?
+    tail -n 2 "$logs/sanitizer-$tool-$example.log"
+    [ $status -eq 0 ] || failed=1
+  done
+done
+
+step "benchmark against torch"
+PYTHONPATH="$root/python" TILEOPT_RUNTIME_LIB="$rt_build/lib/libtileopt_runtime.so" \
+  python3 "$root/bench/tile/bench.py" "$artifacts" 2>&1 | tee "$logs/bench.log" ||
+  failed=1
+echo
+echo "== $([ $failed -eq 0 ] && echo "all passed" || echo "FAILED (see above)")"
+exit $failed
