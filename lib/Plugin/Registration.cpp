@@ -1,6 +1,7 @@
 //===- Registration.cpp - Register TileOpt's dialects and passes ----------===//
 #include "TileOpt/InitAllDialects.h"
 
+#include "TileOpt/Conversion/Passes.h"
 #include "TileOpt/Dialect/TH/IR/THOps.h"
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
 #include "TileOpt/Dialect/Tile/IR/TileOps.h"
@@ -12,4 +13,7 @@ void mlir::tileopt::registerAllDialects(DialectRegistry &registry) {
                   tile::TileDialect>();
 }
 
-void mlir::tileopt::registerAllPasses() { registerTileOptTransformsPasses(); }
+void mlir::tileopt::registerAllPasses() {
+  registerTileOptConversionPasses();
+  registerTileOptTransformsPasses();
+}
