@@ -162,7 +162,7 @@ FailureOr<RankedTensorType> checkResult(Operation *op,
   }
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!type || !isa<FloatType>(type.getElementType())) {
-    why << "result has type " << op->getResult(0).getType()
+    why << "the result has type " << op->getResult(0).getType()
         << "; tk computes on float tensors";
     return failure();
   }
@@ -206,11 +206,12 @@ public:
   const Expr &operator[](unsigned node) const { return nodes[node]; }
   ArrayRef<int64_t> getLoopSizes() const { return loopSizes; }
 
-  /// Loops of size > 1 that `node` does not vary along.
-  SmallVector<int64_t> missingLoops(unsigned node, ArrayRef<int64_t> loops) {
-    return llvm::filter_to_vector(loops, [&](int64_t loop) {
-      return loopSizes[loop] > 1 && !nodes[node].varies.test(loop);
-    });
+  /// The loops of size > 1 that `node` does not vary along.
+  SmallVector<int64_t> missingLoops(unsigned node) const {
+    return llvm::filter_to_vector(
+        llvm::seq<int64_t>(loopSizes.size()), [&](int64_t loop) {
+          return loopSizes[loop] > 1 && !nodes[node].varies.test(loop);
+        });
   }
 
   /// A tensor with one dim per loop, in loop order, of size 1 along the
@@ -384,17 +385,9 @@ Value PayloadGraph::matchGelu(Value value) {
 
 FailureOr<unsigned> PayloadGraph::addOperand(OpOperand &operand,
                                              llvm::raw_ostream &why) {
-  unsigned number = operand.getOperandNumber();
-  Value tensor = operand.get();
-  if (!isa<ShapedType>(tensor.getType())) {
-    if (std::optional<double> c = scalarConstant(tensor))
-      return addConstant(*c);
-    why << "scalar operand #" << number
-        << " is not a constant; tk has no scalar inputs";
-    return failure();
-  }
   // Read through producers that only move data, so that a broadcast or a
   // transpose feeding an elementwise op becomes part of its indexing map.
+  Value tensor = operand.get();
   AffineMap map = op.getMatchingIndexingMap(&operand);
   while (OpOperand *moved =
              movedOperand(tensor.getDefiningOp<linalg::LinalgOp>())) {
@@ -404,6 +397,14 @@ FailureOr<unsigned> PayloadGraph::addOperand(OpOperand &operand,
     map = producer.getMatchingIndexingMap(moved).compose(
         resultToLoops.compose(map));
     tensor = moved->get();
+  }
+  unsigned number = operand.getOperandNumber();
+  if (!isa<ShapedType>(tensor.getType())) {
+    if (std::optional<double> c = scalarConstant(tensor))
+      return addConstant(*c);
+    why << "scalar operand #" << number
+        << " is not a constant; tk has no scalar inputs";
+    return failure();
   }
   if (std::optional<double> c = splatConstant(tensor))
     return addConstant(*c);
@@ -819,14 +820,15 @@ LogicalResult importPayload(linalg::LinalgOp op, RankedTensorType type,
   Value root = op.getBlock()->getTerminator()->getOperand(0);
   if (!op.isAllParallelLoops()) {
     FailureOr<Combiner> matched = matchCombiner(op, os);
-    if (failed(matched) ||
-        failed(checkNeutralInit(op, matched->kind, type.getElementType(), os)))
+    if (failed(matched))
       return rewriter.notifyMatchFailure(op, why);
     combiner = *matched;
     root = combiner->contribution;
   }
   FailureOr<unsigned> node = graph.add(root, os);
-  if (failed(node))
+  if (failed(node) ||
+      (combiner && failed(checkNeutralInit(op, combiner->kind,
+                                           type.getElementType(), os))))
     return rewriter.notifyMatchFailure(op, why);
   if (graph[*node].kind == Expr::Kind::Constant)
     return rewriter.notifyMatchFailure(
@@ -836,9 +838,7 @@ LogicalResult importPayload(linalg::LinalgOp op, RankedTensorType type,
     return rewriter.notifyMatchFailure(op, why);
   // Every loop that is kept or reduced must come from an operand: tk has no
   // op that broadcasts a tensor into a larger one.
-  SmallVector<int64_t> allLoops =
-      llvm::to_vector(llvm::seq<int64_t>(op.getNumLoops()));
-  SmallVector<int64_t> missing = graph.missingLoops(*node, allLoops);
+  SmallVector<int64_t> missing = graph.missingLoops(*node);
   if (!missing.empty())
     return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
       diag << "the result is a broadcast along loop d" << missing.front()
@@ -860,7 +860,8 @@ LogicalResult importPayload(linalg::LinalgOp op, RankedTensorType type,
                                     combiner->kind, result, loop);
     }
   }
-  SmallVector<int64_t> loops = allLoops;
+  SmallVector<int64_t> loops =
+      llvm::to_vector(llvm::seq<int64_t>(op.getNumLoops()));
   result = rearrange(rewriter, loc, result, loops, *outLoops, type.getShape());
   rewriter.replaceOp(op, result);
   return success();
@@ -1126,26 +1127,32 @@ struct ImportLinalgPass
   }
 
   /// Warns at every op that keeps the function from being a kernel graph.
-  /// Fills, empty tensors and constants that only feed such ops are not
-  /// reported on their own.
+  /// Fills, empty tensors and constants are reported only where they reach
+  /// the kernel graph or the return; feeding an op that is itself reported,
+  /// they would only repeat its warning.
   void reportLeftovers() {
+    auto reachesGraph = [](Operation *op) {
+      return llvm::any_of(op->getUsers(), [](Operation *user) {
+        return isa<func::ReturnOp>(user) ||
+               isa_and_nonnull<tk::TKDialect>(user->getDialect());
+      });
+    };
     SmallVector<Operation *> leftovers;
     getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (op == getOperation() || op->hasTrait<OpTrait::IsTerminator>())
         return WalkResult::advance();
-      if (isa_and_nonnull<tk::TKDialect>(op->getDialect()) ||
-          isa<tensor::EmptyOp, linalg::FillOp>(op))
+      if (isa_and_nonnull<tk::TKDialect>(op->getDialect()))
         return WalkResult::skip();
-      if (matchPattern(op, m_Constant())) {
-        if (llvm::any_of(op->getUsers(), [](Operation *user) {
-              return isa<tk::TKDialect>(user->getDialect());
-            }))
-          op->emitWarning("constant operand of the kernel graph: tk has no "
-                          "constants, so the function is a kernel graph only "
-                          "once this is an argument");
+      bool isOperand = isa<tensor::EmptyOp, linalg::FillOp>(op) ||
+                       matchPattern(op, m_Constant());
+      if (isOperand && !reachesGraph(op))
         return WalkResult::skip();
-      }
-      leftovers.push_back(op);
+      if (matchPattern(op, m_Constant()))
+        op->emitWarning("constant operand of the kernel graph: tk has no "
+                        "constants, so the function is a kernel graph only "
+                        "once this is an argument");
+      else
+        leftovers.push_back(op);
       return WalkResult::skip();
     });
 

@@ -207,3 +207,32 @@ func.func @transpose_copy(%x: tensor<2x3x4xf32>) -> tensor<3x4x2xf32> {
   %c = linalg.copy ins(%t : tensor<3x4x2xf32>) outs(%empty : tensor<3x4x2xf32>) -> tensor<3x4x2xf32>
   return %c : tensor<3x4x2xf32>
 }
+
+// -----
+
+// A constant broadcast into a tensor by its own generic, and a scalar
+// constant operand, are scalars of the payload.
+// CHECK-LABEL: func.func @scalar_broadcast
+// CHECK-NEXT:    %[[A:.*]] = tk.unary mul_scalar(3.000000e+00) %arg0 : tensor<4x8xf32>
+// CHECK-NEXT:    %[[B:.*]] = tk.unary mul_scalar(5.000000e-01) %[[A]] : tensor<4x8xf32>
+// CHECK-NEXT:    return %[[B]]
+func.func @scalar_broadcast(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %c = arith.constant 3.0 : f32
+  %h = arith.constant 0.5 : f32
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+    ins(%c : f32) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<4x8xf32>
+  %y = linalg.mul ins(%x, %b : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %z = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+    ins(%y, %h : tensor<4x8xf32>, f32) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %t: f32, %o: f32):
+    %m = arith.mulf %in, %t : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  return %z : tensor<4x8xf32>
+}

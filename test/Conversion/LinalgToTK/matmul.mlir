@@ -136,3 +136,42 @@ func.func @matvec(%a: tensor<16x256xf32>, %v: tensor<256xf32>) -> tensor<16xf32>
                      outs(%init : tensor<16xf32>) -> tensor<16xf32>
   return %r : tensor<16xf32>
 }
+
+// -----
+
+// A batch matmul whose lhs is shared by the batch: the batch loop moves
+// into the columns of the rhs.
+// CHECK-LABEL: func.func @batch_shared_lhs
+// CHECK-NEXT:    %[[BT:.*]] = tk.transpose %arg1 [1, 0, 2] : tensor<2x8x16xf32> -> tensor<8x2x16xf32>
+// CHECK-NEXT:    %[[B2:.*]] = tk.reshape %[[BT]] : tensor<8x2x16xf32> -> tensor<8x32xf32>
+// CHECK-NEXT:    %[[P:.*]] = tk.matmul %arg0, %[[B2]] : tensor<4x8xf32>, tensor<8x32xf32> -> tensor<4x32xf32>
+// CHECK-NEXT:    %[[P3:.*]] = tk.reshape %[[P]] : tensor<4x32xf32> -> tensor<4x2x16xf32>
+// CHECK-NEXT:    %[[R:.*]] = tk.transpose %[[P3]] [1, 0, 2] : tensor<4x2x16xf32> -> tensor<2x4x16xf32>
+// CHECK-NEXT:    return %[[R]]
+func.func @batch_shared_lhs(%a: tensor<4x8xf32>, %b: tensor<2x8x16xf32>) -> tensor<2x4x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x16xf32>
+  %i = linalg.fill ins(%z : f32) outs(%e : tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+  %r = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (m, k)>,
+                                            affine_map<(b, m, n, k) -> (b, k, n)>,
+                                            affine_map<(b, m, n, k) -> (b, m, n)>]
+    ins(%a, %b : tensor<4x8xf32>, tensor<2x8x16xf32>) outs(%i : tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+  return %r : tensor<2x4x16xf32>
+}
+
+// -----
+
+// A dot product: a 1x64 by 64x1 matmul, then a 0-d tensor.
+// CHECK-LABEL: func.func @dot
+// CHECK-NEXT:    %[[A:.*]] = tk.reshape %arg0 : tensor<64xf32> -> tensor<1x64xf32>
+// CHECK-NEXT:    %[[B:.*]] = tk.reshape %arg1 : tensor<64xf32> -> tensor<64x1xf32>
+// CHECK-NEXT:    %[[P:.*]] = tk.matmul %[[A]], %[[B]] : tensor<1x64xf32>, tensor<64x1xf32> -> tensor<1x1xf32>
+// CHECK-NEXT:    %[[R:.*]] = tk.reshape %[[P]] : tensor<1x1xf32> -> tensor<f32>
+// CHECK-NEXT:    return %[[R]]
+func.func @dot(%a: tensor<64xf32>, %b: tensor<64xf32>) -> tensor<f32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<f32>
+  %i = linalg.fill ins(%z : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %r = linalg.dot ins(%a, %b : tensor<64xf32>, tensor<64xf32>) outs(%i : tensor<f32>) -> tensor<f32>
+  return %r : tensor<f32>
+}

@@ -101,7 +101,7 @@ func.func @dynamic(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
 // -----
 
 func.func @integers(%x: tensor<8xi32>, %y: tensor<8xi32>) -> tensor<8xi32> {
-  // expected-warning @+1 {{cannot import 'linalg.add': result has type tensor<8xi32>; tk computes on float tensors}}
+  // expected-warning @+1 {{cannot import 'linalg.add': the result has type tensor<8xi32>; tk computes on float tensors}}
   %s = linalg.add ins(%x, %y : tensor<8xi32>, tensor<8xi32>) outs(%x : tensor<8xi32>) -> tensor<8xi32>
   return %s : tensor<8xi32>
 }
@@ -209,4 +209,44 @@ func.func @add_constant(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
     linalg.yield %s : f32
   } -> tensor<8x64xf32>
   return %y : tensor<8x64xf32>
+}
+
+// -----
+
+// A fill that is the result itself is reported, as is a returned constant.
+func.func @fill_result() -> (tensor<8xf32>, tensor<8xf32>) {
+  %one = arith.constant 1.0 : f32
+  // expected-warning @+1 {{constant operand of the kernel graph: tk has no constants, so the function is a kernel graph only once this is an argument}}
+  %c = arith.constant dense<2.0> : tensor<8xf32>
+  %empty = tensor.empty() : tensor<8xf32>
+  // expected-warning @+1 {{cannot import 'linalg.fill': computes a constant; tk has no op that fills a tensor}}
+  %f = linalg.fill ins(%one : f32) outs(%empty : tensor<8xf32>) -> tensor<8xf32>
+  return %f, %c : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// A convolution reads its input through d1 + d4: no tk operator.
+func.func @conv(%i: tensor<1x8x8x4xf32>, %f: tensor<3x3x4x8xf32>) -> tensor<1x6x6x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x6x6x8xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<1x6x6x8xf32>) -> tensor<1x6x6x8xf32>
+  // expected-warning @+1 {{cannot import 'linalg.conv_2d_nhwc_hwcf': indexing map (d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 + d4, d2 + d5, d6) indexes dim 1 (size 8) by d1 + d4}}
+  %r = linalg.conv_2d_nhwc_hwcf ins(%i, %f : tensor<1x8x8x4xf32>, tensor<3x3x4x8xf32>) outs(%o : tensor<1x6x6x8xf32>) -> tensor<1x6x6x8xf32>
+  return %r : tensor<1x6x6x8xf32>
+}
+
+// -----
+
+func.func @scalar_argument(%x: tensor<4x8xf32>, %s: f32) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  // expected-warning @+1 {{cannot import 'linalg.generic': scalar operand #1 is not a constant; tk has no scalar inputs}}
+  %z = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+    ins(%x, %s : tensor<4x8xf32>, f32) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %t: f32, %o: f32):
+    %m = arith.mulf %in, %t : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  return %z : tensor<4x8xf32>
 }
