@@ -1,4 +1,4 @@
-//===- Passes.h - Conversions into and out of TileOpt's dialects -*- C++ -*-===//
+//===- Passes.h - Conversions into and out of TileOpt -----------*- C++ -*-===//
 #ifndef TILEOPT_CONVERSION_PASSES_H
 #define TILEOPT_CONVERSION_PASSES_H
 

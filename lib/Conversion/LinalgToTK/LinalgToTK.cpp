@@ -74,9 +74,8 @@ std::optional<double> splatConstant(Value tensor) {
 constexpr int64_t kUnitDim = -1;
 
 /// Reads `map` as the loop each dim of a tensor of `shape` follows.
-FailureOr<SmallVector<int64_t>> loopsOfDims(AffineMap map,
-                                            ArrayRef<int64_t> shape,
-                                            llvm::raw_ostream &why) {
+FailureOr<SmallVector<int64_t>>
+loopsOfDims(AffineMap map, ArrayRef<int64_t> shape, llvm::raw_ostream &why) {
   SmallVector<int64_t> loops;
   for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
     if (auto loop = dyn_cast<AffineDimExpr>(expr)) {
@@ -154,8 +153,7 @@ LogicalResult checkTensor(Type type, Type elementType, StringRef what,
 }
 
 /// The result of `op`, checked to be a static float tensor.
-FailureOr<RankedTensorType> checkResult(Operation *op,
-                                        llvm::raw_ostream &why) {
+FailureOr<RankedTensorType> checkResult(Operation *op, llvm::raw_ostream &why) {
   if (op->getNumResults() != 1) {
     why << "has " << op->getNumResults() << " results; tk ops have one";
     return failure();
@@ -198,8 +196,7 @@ struct Expr {
 class PayloadGraph {
 public:
   PayloadGraph(linalg::LinalgOp op, Type elementType)
-      : op(op), elementType(elementType), loopSizes(op.getStaticLoopRanges()) {
-  }
+      : op(op), elementType(elementType), loopSizes(op.getStaticLoopRanges()) {}
 
   FailureOr<unsigned> add(Value value, llvm::raw_ostream &why);
 
@@ -476,8 +473,7 @@ FailureOr<unsigned> PayloadGraph::add(Value value, llvm::raw_ostream &why) {
             .Case([](math::RsqrtOp) { return UnaryKind::rsqrt; })
             .Default([](Operation *) { return std::nullopt; });
     if (!kind) {
-      why << "the payload op '" << def->getName()
-          << "' has no tk operator";
+      why << "the payload op '" << def->getName() << "' has no tk operator";
       return failure();
     }
     FailureOr<unsigned> arg = add(def->getOperand(0), why);
@@ -507,8 +503,7 @@ FailureOr<unsigned> PayloadGraph::addBinary(Operation *payloadOp,
           .Default([](Operation *) { return std::nullopt; });
   bool isMax = isa<arith::MaximumFOp, arith::MaxNumFOp>(payloadOp);
   if (!kind && !isMax) {
-    why << "the payload op '" << payloadOp->getName()
-        << "' has no tk operator";
+    why << "the payload op '" << payloadOp->getName() << "' has no tk operator";
     return failure();
   }
   FailureOr<unsigned> lhs = add(payloadOp->getOperand(0), why);
@@ -592,12 +587,12 @@ Value PayloadGraph::emit(OpBuilder &b, Location loc, unsigned node) {
     break;
   }
   case Expr::Kind::Constant: {
-    auto type = RankedTensorType::get(SmallVector<int64_t>(rank, 1),
-                                      elementType);
+    auto type =
+        RankedTensorType::get(SmallVector<int64_t>(rank, 1), elementType);
     result = arith::ConstantOp::create(
         b, loc,
-        DenseElementsAttr::get(type, b.getFloatAttr(elementType,
-                                                    expr.constant)));
+        DenseElementsAttr::get(type,
+                               b.getFloatAttr(elementType, expr.constant)));
     break;
   }
   case Expr::Kind::Unary: {
@@ -605,8 +600,8 @@ Value PayloadGraph::emit(OpBuilder &b, Location loc, unsigned node) {
     FloatAttr scalar = expr.unary == UnaryKind::mul_scalar
                            ? b.getF32FloatAttr(expr.constant)
                            : FloatAttr();
-    result = tk::UnaryOp::create(b, loc, input.getType(), expr.unary, input,
-                                 scalar);
+    result =
+        tk::UnaryOp::create(b, loc, input.getType(), expr.unary, input, scalar);
     break;
   }
   case Expr::Kind::Binary: {
@@ -616,8 +611,9 @@ Value PayloadGraph::emit(OpBuilder &b, Location loc, unsigned node) {
     auto lhsType = cast<RankedTensorType>(lhs.getType());
     auto rhsType = cast<RankedTensorType>(rhs.getType());
     SmallVector<int64_t> shape = llvm::map_to_vector(
-        llvm::zip(lhsType.getShape(), rhsType.getShape()),
-        [](auto dims) { return std::max(std::get<0>(dims), std::get<1>(dims)); });
+        llvm::zip(lhsType.getShape(), rhsType.getShape()), [](auto dims) {
+          return std::max(std::get<0>(dims), std::get<1>(dims));
+        });
     result = tk::BinaryOp::create(b, loc, lhsType.clone(shape), expr.binary,
                                   lhs, rhs);
     break;
@@ -685,12 +681,6 @@ LogicalResult importContraction(linalg::LinalgOp op, RankedTensorType type,
       linalg::inferContractionDims(op);
   if (failed(dims) || dims->k.empty())
     return rewriter.notifyMatchFailure(op, "cannot tell its m, n and k loops");
-  Value init = op.getDpsInitOperand(0)->get();
-  std::optional<double> initValue = splatConstant(init);
-  if (!initValue || *initValue != 0.0)
-    return rewriter.notifyMatchFailure(
-        op, "accumulates into an init that is not zero; tk.matmul does not "
-            "accumulate (write the addition as its own op)");
   SmallVector<SmallVector<int64_t>> operandLoops;
   for (OpOperand *input : op.getDpsInputOperands()) {
     std::string what = "operand #" + std::to_string(input->getOperandNumber());
@@ -707,13 +697,19 @@ LogicalResult importContraction(linalg::LinalgOp op, RankedTensorType type,
   FailureOr<SmallVector<int64_t>> outLoops = resultLoops(op, type, os);
   if (failed(outLoops))
     return rewriter.notifyMatchFailure(op, why);
+  std::optional<double> init = splatConstant(op.getDpsInitOperand(0)->get());
+  if (!init || *init != 0.0)
+    return rewriter.notifyMatchFailure(
+        op, "accumulates into an init that is not zero; tk.matmul does not "
+            "accumulate (write the addition as its own op)");
 
   SmallVector<int64_t> sizes = op.getStaticLoopRanges();
   auto asLoops = [](ArrayRef<unsigned> loops) {
     return SmallVector<int64_t>(loops.begin(), loops.end());
   };
   auto sizesOf = [&](ArrayRef<int64_t> loops) {
-    return llvm::map_to_vector(loops, [&](int64_t loop) { return sizes[loop]; });
+    return llvm::map_to_vector(loops,
+                               [&](int64_t loop) { return sizes[loop]; });
   };
   auto product = [&](ArrayRef<unsigned> loops) {
     int64_t n = 1;
@@ -740,8 +736,8 @@ LogicalResult importContraction(linalg::LinalgOp op, RankedTensorType type,
   productShape.append({m, n});
   Value result = tk::MatmulOp::create(rewriter, op.getLoc(),
                                       type.clone(productShape), lhs, rhs);
-  SmallVector<int64_t> productLoops = llvm::to_vector(llvm::concat<const int64_t>(
-      batch, asLoops(dims->m), asLoops(dims->n)));
+  SmallVector<int64_t> productLoops = llvm::to_vector(
+      llvm::concat<const int64_t>(batch, asLoops(dims->m), asLoops(dims->n)));
   result = reshapeTo(rewriter, op.getLoc(), result, sizesOf(productLoops));
   result = rearrange(rewriter, op.getLoc(), result, productLoops, *outLoops,
                      type.getShape());
@@ -797,8 +793,8 @@ LogicalResult checkNeutralInit(linalg::LinalgOp op, ReduceKind kind,
   } else {
     const llvm::fltSemantics &semantics =
         cast<FloatType>(elementType).getFloatSemantics();
-    double lowest =
-        llvm::APFloat::getLargest(semantics, /*Negative=*/true).convertToDouble();
+    double lowest = llvm::APFloat::getLargest(semantics, /*Negative=*/true)
+                        .convertToDouble();
     if (init && *init <= lowest)
       return success();
     why << "the init of a max must be a fill with -inf or " << lowest;
@@ -827,8 +823,8 @@ LogicalResult importPayload(linalg::LinalgOp op, RankedTensorType type,
   }
   FailureOr<unsigned> node = graph.add(root, os);
   if (failed(node) ||
-      (combiner && failed(checkNeutralInit(op, combiner->kind,
-                                           type.getElementType(), os))))
+      (combiner &&
+       failed(checkNeutralInit(op, combiner->kind, type.getElementType(), os))))
     return rewriter.notifyMatchFailure(op, why);
   if (graph[*node].kind == Expr::Kind::Constant)
     return rewriter.notifyMatchFailure(
@@ -869,8 +865,7 @@ LogicalResult importPayload(linalg::LinalgOp op, RankedTensorType type,
 
 /// Every linalg structured op goes through this one pattern, so that an op
 /// that cannot be imported gets one reason.
-struct ImportStructuredOp
-    : public OpInterfaceRewritePattern<linalg::LinalgOp> {
+struct ImportStructuredOp : public OpInterfaceRewritePattern<linalg::LinalgOp> {
   using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
 
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
@@ -896,9 +891,9 @@ struct ImportSoftmax : public OpRewritePattern<linalg::SoftmaxOp> {
     std::string why;
     llvm::raw_string_ostream os(why);
     FailureOr<RankedTensorType> type = checkResult(op, os);
-    if (failed(type) || failed(checkTensor(op.getInput().getType(),
-                                           type->getElementType(), "the input",
-                                           os)))
+    if (failed(type) ||
+        failed(checkTensor(op.getInput().getType(), type->getElementType(),
+                           "the input", os)))
       return rewriter.notifyMatchFailure(op, why);
     Location loc = op.getLoc();
     int64_t dim = op.getDimension();
@@ -906,14 +901,14 @@ struct ImportSoftmax : public OpRewritePattern<linalg::SoftmaxOp> {
     reducedShape[dim] = 1;
     RankedTensorType reduced = type->clone(reducedShape);
     Value x = op.getInput();
-    Value max = tk::ReduceOp::create(rewriter, loc, reduced, ReduceKind::max,
-                                     x, dim);
+    Value max =
+        tk::ReduceOp::create(rewriter, loc, reduced, ReduceKind::max, x, dim);
     Value shifted =
         tk::BinaryOp::create(rewriter, loc, *type, BinaryKind::sub, x, max);
     Value exp = tk::UnaryOp::create(rewriter, loc, *type, UnaryKind::exp,
                                     shifted, FloatAttr());
-    Value sum = tk::ReduceOp::create(rewriter, loc, reduced, ReduceKind::sum,
-                                     exp, dim);
+    Value sum =
+        tk::ReduceOp::create(rewriter, loc, reduced, ReduceKind::sum, exp, dim);
     rewriter.replaceOpWithNewOp<tk::BinaryOp>(op, *type, BinaryKind::div, exp,
                                               sum);
     return success();
@@ -1033,7 +1028,8 @@ struct RecogniseRmsNorm : public OpRewritePattern<tk::BinaryOp> {
     BinaryKind kind = op.getKind();
     if (kind != BinaryKind::mul && kind != BinaryKind::div)
       return rewriter.notifyMatchFailure(op, "not a mul or div");
-    UnaryKind root = kind == BinaryKind::mul ? UnaryKind::rsqrt : UnaryKind::sqrt;
+    UnaryKind root =
+        kind == BinaryKind::mul ? UnaryKind::rsqrt : UnaryKind::sqrt;
     SmallVector<std::pair<Value, Value>, 2> candidates = {
         {op.getLhs(), op.getRhs()}};
     if (kind == BinaryKind::mul)
@@ -1092,8 +1088,9 @@ struct RecogniseRmsNorm : public OpRewritePattern<tk::BinaryOp> {
 
 /// Collects the reasons patterns give through notifyMatchFailure.
 struct MatchFailureCollector : public RewriterBase::Listener {
-  void notifyMatchFailure(
-      Location loc, function_ref<void(Diagnostic &)> reasonCallback) override {
+  void
+  notifyMatchFailure(Location loc,
+                     function_ref<void(Diagnostic &)> reasonCallback) override {
     Diagnostic diag(loc, DiagnosticSeverity::Remark);
     reasonCallback(diag);
     reasons.push_back(diag.str());
@@ -1148,7 +1145,7 @@ struct ImportLinalgPass
       if (isOperand && !reachesGraph(op))
         return WalkResult::skip();
       if (matchPattern(op, m_Constant()))
-        op->emitWarning("constant operand of the kernel graph: tk has no "
+        op->emitWarning("constant in the kernel graph: tk has no "
                         "constants, so the function is a kernel graph only "
                         "once this is an argument");
       else
@@ -1163,11 +1160,10 @@ struct ImportLinalgPass
       PatternRewriter rewriter(op->getContext());
       rewriter.setListener(&collector);
       rewriter.setInsertionPoint(op);
-      std::string name = op->getName().getStringRef().str();
       if (succeeded(applicator.matchAndRewrite(op, rewriter)))
         continue;
       InFlightDiagnostic diag = op->emitWarning()
-                                << "cannot import '" << name << "': ";
+                                << "cannot import '" << op->getName() << "': ";
       if (collector.reasons.empty())
         diag << "tk has no equivalent op";
       else

@@ -2,6 +2,10 @@
 // RUN:   | tileopt-opt --tileopt-import-linalg -verify-diagnostics | FileCheck %s
 // RUN: %stock_mlir_opt %s --pass-pipeline="builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-tensor,tosa-to-arith))" \
 // RUN:   | FileCheck %s --check-prefix=LINALG
+// The same in one stock mlir-opt, the importer coming from the plugin:
+// RUN: %stock_mlir_opt %s --load-dialect-plugin=%tileopt_plugin --load-pass-plugin=%tileopt_plugin \
+// RUN:   --pass-pipeline="builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-tensor,tosa-to-arith,tileopt-import-linalg))" \
+// RUN:   | FileCheck %s
 
 // A TOSA program taken through the stock TOSA-to-linalg pipeline, then
 // imported: a batch matmul, a bias added by broadcast, exp, a reduce_sum

@@ -199,7 +199,7 @@ func.func @slice_op(%x: tensor<8x64xf32>) -> tensor<4x64xf32> {
 // CHECK-NEXT:    return %[[A]]
 func.func @add_constant(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
   %empty = tensor.empty() : tensor<8x64xf32>
-  // expected-warning @+1 {{constant operand of the kernel graph: tk has no constants, so the function is a kernel graph only once this is an argument}}
+  // expected-warning @+1 {{constant in the kernel graph: tk has no constants, so the function is a kernel graph only once this is an argument}}
   %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
                        iterator_types = ["parallel", "parallel"]}
          ins(%x : tensor<8x64xf32>) outs(%empty : tensor<8x64xf32>) {
@@ -216,7 +216,7 @@ func.func @add_constant(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
 // A fill that is the result itself is reported, as is a returned constant.
 func.func @fill_result() -> (tensor<8xf32>, tensor<8xf32>) {
   %one = arith.constant 1.0 : f32
-  // expected-warning @+1 {{constant operand of the kernel graph: tk has no constants, so the function is a kernel graph only once this is an argument}}
+  // expected-warning @+1 {{constant in the kernel graph: tk has no constants, so the function is a kernel graph only once this is an argument}}
   %c = arith.constant dense<2.0> : tensor<8xf32>
   %empty = tensor.empty() : tensor<8xf32>
   // expected-warning @+1 {{cannot import 'linalg.fill': computes a constant; tk has no op that fills a tensor}}
