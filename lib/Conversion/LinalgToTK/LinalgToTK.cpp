@@ -40,7 +40,8 @@ namespace {
 //===----------------------------------------------------------------------===//
 
 /// Front ends write constants in the program's precision (1/sqrt(2) in fp16
-/// is 0.70703125), so constants are compared with fp16's resolution.
+/// is 0.70703125) or with a few digits, so the constants of the silu and
+/// gelu idioms are compared with fp16's resolution.
 bool isNear(double value, double expected) {
   return std::abs(value - expected) <= 1e-3 * std::max(1.0, std::abs(expected));
 }
@@ -987,6 +988,22 @@ Value skipReshapes(Value value) {
   return value;
 }
 
+/// Whether `factor` is 1/n as the program wrote it: rounded to its element
+/// type, or to f32 (a division by n becomes a mul_scalar, whose factor is an
+/// f32). A near miss is a different program, so the match is exact.
+bool isInverse(const APFloat &factor, int64_t n, FloatType elementType) {
+  for (const llvm::fltSemantics *semantics :
+       {&elementType.getFloatSemantics(), &APFloat::IEEEsingle()}) {
+    bool lost;
+    APFloat inverse(1.0 / static_cast<double>(n)), written = factor;
+    inverse.convert(*semantics, APFloat::rmNearestTiesToEven, &lost);
+    written.convert(*semantics, APFloat::rmNearestTiesToEven, &lost);
+    if (written.compare(inverse) == APFloat::cmpEqual)
+      return true;
+  }
+  return false;
+}
+
 /// mul_scalar(1/n) of a sum over a dim of size n is a mean (front ends
 /// divide the sum themselves; tk has a mean the search can fuse).
 struct FoldScaledSumIntoMean : public OpRewritePattern<tk::UnaryOp> {
@@ -1007,7 +1024,9 @@ struct FoldScaledSumIntoMean : public OpRewritePattern<tk::UnaryOp> {
       return rewriter.notifyMatchFailure(op, "not the only use of a sum");
     int64_t n = cast<RankedTensorType>(sum.getInput().getType())
                     .getDimSize(sum.getDim());
-    if (!isNear(op.getScalarAttr().getValueAsDouble() * n, 1.0))
+    auto elementType =
+        cast<FloatType>(cast<RankedTensorType>(op.getType()).getElementType());
+    if (!isInverse(op.getScalarAttr().getValue(), n, elementType))
       return rewriter.notifyMatchFailure(op, "the factor is not 1/n");
     rewriter.modifyOpInPlace(sum, [&] { sum.setKind(ReduceKind::mean); });
     rewriter.replaceOp(op, op.getInput());

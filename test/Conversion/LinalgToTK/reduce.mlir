@@ -146,3 +146,50 @@ func.func @not_mean(%x: tensor<8x64xf32>) -> tensor<8xf32> {
   } -> tensor<8xf32>
   return %m : tensor<8xf32>
 }
+
+// -----
+
+// 1/n must be 1/n in the program's precision: 1/4095 written in f32 is a
+// mean; 1/4096 for a sum over 4095 elements is not (in fp16 the two are
+// the same number, and both would be a mean).
+// CHECK-LABEL: func.func @mean_exact
+// CHECK-NEXT:    %[[M:.*]] = tk.reduce mean %arg0 dim 1 : tensor<8x4095xf32> -> tensor<8x1xf32>
+// CHECK-NEXT:    %[[S:.*]] = tk.reduce sum %arg0 dim 1 : tensor<8x4095xf32> -> tensor<8x1xf32>
+// CHECK-NEXT:    %[[T:.*]] = tk.unary mul_scalar(2.44140625E-4) %[[S]] : tensor<8x1xf32>
+// CHECK-NEXT:    return %[[M]], %[[T]]
+func.func @mean_exact(%x: tensor<8x4095xf32>) -> (tensor<8x1xf32>, tensor<8x1xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x1xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<8x1xf32>) -> tensor<8x1xf32>
+  %mean = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>],
+                          iterator_types = ["parallel", "reduction"]}
+            ins(%x : tensor<8x4095xf32>) outs(%init : tensor<8x1xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %t = arith.addf %a, %acc : f32
+    linalg.yield %t : f32
+  } -> tensor<8x1xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+         ins(%mean : tensor<8x1xf32>) outs(%e : tensor<8x1xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %inv = arith.constant 2.442002442002442E-4 : f32
+    %t = arith.mulf %a, %inv : f32
+    linalg.yield %t : f32
+  } -> tensor<8x1xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>],
+                         iterator_types = ["parallel", "reduction"]}
+           ins(%x : tensor<8x4095xf32>) outs(%init : tensor<8x1xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %t = arith.addf %a, %acc : f32
+    linalg.yield %t : f32
+  } -> tensor<8x1xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+         ins(%sum : tensor<8x1xf32>) outs(%e : tensor<8x1xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %inv = arith.constant 2.44140625E-4 : f32
+    %t = arith.mulf %a, %inv : f32
+    linalg.yield %t : f32
+  } -> tensor<8x1xf32>
+  return %m, %s : tensor<8x1xf32>, tensor<8x1xf32>
+}
