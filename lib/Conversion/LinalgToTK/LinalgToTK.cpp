@@ -1134,8 +1134,11 @@ struct ImportLinalgPass
 
   void runOnOperation() override {
     // An op the patterns refuse is not an error: the pass imports what it
-    // can and reports the rest, so convergence is not checked either.
+    // can and reports the rest, so convergence is not checked either. No
+    // folding, constant hoisting or region simplification: what is not
+    // imported stays exactly as it was (dead ops are still erased).
     GreedyRewriteConfig config;
+    config.enableFolding(false).enableConstantCSE(false);
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     (void)applyPatternsGreedily(getOperation(), importPatterns, config);
     (void)applyPatternsGreedily(getOperation(), idiomPatterns, config);
