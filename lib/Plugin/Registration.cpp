@@ -14,7 +14,7 @@ void mlir::tileopt::registerAllDialects(DialectRegistry &registry) {
 }
 
 void mlir::tileopt::registerAllPasses() {
-  registerTileOptTransformsPasses();
   registerTileOptConversionPasses();
+  registerTileOptTransformsPasses();
   registerTileToCubinPipeline();
 }

@@ -1,8 +1,10 @@
-//===- Passes.h - TileOpt conversions ---------------------------*- C++ -*-===//
+//===- Passes.h - Conversions into and out of TileOpt -----------*- C++ -*-===//
 #ifndef TILEOPT_CONVERSION_PASSES_H
 #define TILEOPT_CONVERSION_PASSES_H
 
+#include "TileOpt/Dialect/TK/IR/TKOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

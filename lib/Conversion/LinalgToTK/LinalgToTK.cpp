@@ -1,0 +1,1200 @@
+//===- LinalgToTK.cpp - Import linalg on tensors as a kernel graph --------===//
+//
+// A linalg structured op is a loop nest: each operand is read through an
+// indexing map from the loops to its dims, and the payload says what one
+// iteration computes. The importer reads every operand as a tensor over the
+// op's loops (one dim per loop, in loop order, size 1 where the operand does
+// not vary), so that the payload becomes a graph of tk elementwise ops under
+// numpy broadcasting; reductions and contractions add tk.reduce and
+// tk.matmul; a final transpose/reshape brings the result to the layout of the
+// op's init. Each op is analysed completely before anything is built, so a
+// refused op stays untouched and its reason reaches the user as a warning.
+//
+//===----------------------------------------------------------------------===//
+#include "TileOpt/Conversion/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Rewrite/PatternApplicator.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/SmallVectorExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir::tileopt {
+#define GEN_PASS_DEF_IMPORTLINALG
+#include "TileOpt/Conversion/Passes.h.inc"
+} // namespace mlir::tileopt
+
+using namespace mlir;
+using namespace mlir::tileopt;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+/// Front ends write constants in the program's precision (1/sqrt(2) in fp16
+/// is 0.70703125) or with a few digits, so the constants of the silu and
+/// gelu idioms are compared with fp16's resolution.
+bool isNear(double value, double expected) {
+  return std::abs(value - expected) <= 1e-3 * std::max(1.0, std::abs(expected));
+}
+
+/// The value of a float scalar constant.
+std::optional<double> scalarConstant(Value value) {
+  FloatAttr attr;
+  if (matchPattern(value, m_Constant(&attr)))
+    return attr.getValueAsDouble();
+  return std::nullopt;
+}
+
+/// The value of a tensor that holds one float everywhere: a splat constant
+/// or a linalg.fill of a constant.
+std::optional<double> splatConstant(Value tensor) {
+  DenseElementsAttr attr;
+  if (matchPattern(tensor, m_Constant(&attr)) && attr.isSplat() &&
+      isa<FloatType>(attr.getElementType()))
+    return attr.getSplatValue<APFloat>().convertToDouble();
+  if (auto fill = tensor.getDefiningOp<linalg::FillOp>())
+    return scalarConstant(fill.getInputs()[0]);
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Tensors over an iteration space
+//===----------------------------------------------------------------------===//
+
+/// The loop of a size-1 operand dim indexed by the constant 0: a broadcast
+/// the way TOSA and torch-mlir write it, `(d0, d1) -> (0, d1)`.
+constexpr int64_t kUnitDim = -1;
+
+/// Reads `map` as the loop each dim of a tensor of `shape` follows.
+FailureOr<SmallVector<int64_t>>
+loopsOfDims(AffineMap map, ArrayRef<int64_t> shape, llvm::raw_ostream &why) {
+  SmallVector<int64_t> loops;
+  for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
+    if (auto loop = dyn_cast<AffineDimExpr>(expr)) {
+      if (llvm::is_contained(loops, loop.getPosition())) {
+        why << "indexing map " << map << " reads loop d" << loop.getPosition()
+            << " in two dims (a diagonal)";
+        return failure();
+      }
+      loops.push_back(loop.getPosition());
+      continue;
+    }
+    auto constant = dyn_cast<AffineConstantExpr>(expr);
+    if (constant && constant.getValue() == 0 && shape[dim] == 1) {
+      loops.push_back(kUnitDim);
+      continue;
+    }
+    why << "indexing map " << map << " indexes dim " << dim << " (size "
+        << shape[dim] << ") by " << expr
+        << "; tk takes maps that pick loops, with 0 for size-1 dims";
+    return failure();
+  }
+  return loops;
+}
+
+Value reshapeTo(OpBuilder &b, Location loc, Value value,
+                ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getShape() == shape)
+    return value;
+  return tk::ReshapeOp::create(b, loc, type.clone(shape), value);
+}
+
+/// Rearranges `value`, whose dim i follows loop `loops[i]`, so that its dims
+/// follow `order`, and gives it `shape`. Dims whose loop is not in `order`
+/// must have size 1. Emits a tk.transpose only where dims of size > 1 change
+/// order, and a tk.reshape only where the shape changes: the reshape adds and
+/// drops size-1 dims and merges or splits neighbouring dims.
+Value rearrange(OpBuilder &b, Location loc, Value value,
+                ArrayRef<int64_t> loops, ArrayRef<int64_t> order,
+                ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> perm;
+  for (int64_t loop : order)
+    if (const auto *it = llvm::find(loops, loop); it != loops.end())
+      perm.push_back(it - loops.begin());
+  for (int64_t dim = 0, e = loops.size(); dim < e; ++dim)
+    if (!llvm::is_contained(perm, dim))
+      perm.push_back(dim);
+  SmallVector<int64_t> moved = llvm::filter_to_vector(
+      perm, [&](int64_t dim) { return type.getDimSize(dim) != 1; });
+  if (!llvm::is_sorted(moved)) {
+    SmallVector<int64_t> permuted = llvm::map_to_vector(
+        perm, [&](int64_t dim) { return type.getDimSize(dim); });
+    value = tk::TransposeOp::create(b, loc, type.clone(permuted), value, perm);
+  }
+  return reshapeTo(b, loc, value, shape);
+}
+
+/// Why `type` is not a tensor a kernel graph can hold with `elementType`.
+LogicalResult checkTensor(Type type, Type elementType, StringRef what,
+                          llvm::raw_ostream &why) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape()) {
+    why << what << " has type " << type
+        << "; tk takes ranked tensors of static shape";
+    return failure();
+  }
+  if (tensor.getElementType() != elementType) {
+    why << what << " has element type " << tensor.getElementType()
+        << " but the result has " << elementType
+        << "; tk ops compute in one element type";
+    return failure();
+  }
+  return success();
+}
+
+/// The result of `op`, checked to be a static float tensor.
+FailureOr<RankedTensorType> checkResult(Operation *op, llvm::raw_ostream &why) {
+  if (op->getNumResults() != 1) {
+    why << "has " << op->getNumResults() << " results; tk ops have one";
+    return failure();
+  }
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type || !isa<FloatType>(type.getElementType())) {
+    why << "the result has type " << op->getResult(0).getType()
+        << "; tk computes on float tensors";
+    return failure();
+  }
+  if (failed(checkTensor(type, type.getElementType(), "the result", why)))
+    return failure();
+  return type;
+}
+
+//===----------------------------------------------------------------------===//
+// Payloads as kernel-graph computations
+//===----------------------------------------------------------------------===//
+
+/// One value of a payload, as a tensor over the op's loops.
+struct Expr {
+  enum class Kind { Operand, Constant, Unary, Binary };
+  Kind kind;
+  /// Operand: the tensor read and the loop each of its dims follows.
+  Value tensor;
+  SmallVector<int64_t> loops;
+  /// Constant: its value; Unary mul_scalar: the factor.
+  double constant = 0;
+  UnaryKind unary = UnaryKind::exp;
+  BinaryKind binary = BinaryKind::add;
+  /// Unary, Binary: the operands, as indices of other nodes.
+  SmallVector<unsigned, 2> args;
+  /// The loops of size > 1 the value varies along.
+  llvm::SmallBitVector varies;
+};
+
+/// The payload of a structured op as a DAG of tk operators over the op's
+/// operands. `add` analyses a payload value and everything it needs,
+/// failing with the reason; `emit` builds the tk ops of a node.
+class PayloadGraph {
+public:
+  PayloadGraph(linalg::LinalgOp op, Type elementType)
+      : op(op), elementType(elementType), loopSizes(op.getStaticLoopRanges()) {}
+
+  FailureOr<unsigned> add(Value value, llvm::raw_ostream &why);
+
+  const Expr &operator[](unsigned node) const { return nodes[node]; }
+  ArrayRef<int64_t> getLoopSizes() const { return loopSizes; }
+
+  /// The loops of size > 1 that `node` does not vary along.
+  SmallVector<int64_t> missingLoops(unsigned node) const {
+    return llvm::filter_to_vector(
+        llvm::seq<int64_t>(loopSizes.size()), [&](int64_t loop) {
+          return loopSizes[loop] > 1 && !nodes[node].varies.test(loop);
+        });
+  }
+
+  /// A tensor with one dim per loop, in loop order, of size 1 along the
+  /// loops the node does not vary along.
+  Value emit(OpBuilder &b, Location loc, unsigned node);
+
+private:
+  std::optional<double> constantOf(Value value);
+  bool isConstant(Value value, double expected) {
+    std::optional<double> c = constantOf(value);
+    return c && isNear(*c, expected);
+  }
+  Value matchOnePlusExpNeg(Value value);
+  Value matchSigmoid(Value value);
+  Value matchSilu(Value value);
+  Value matchGelu(Value value);
+
+  FailureOr<unsigned> addOperand(OpOperand &operand, llvm::raw_ostream &why);
+  FailureOr<unsigned> addBinary(Operation *payloadOp, llvm::raw_ostream &why);
+  unsigned addNode(Expr expr) {
+    if (expr.varies.empty())
+      expr.varies.resize(loopSizes.size());
+    for (unsigned arg : expr.args)
+      expr.varies |= nodes[arg].varies;
+    nodes.push_back(std::move(expr));
+    return nodes.size() - 1;
+  }
+  unsigned addConstant(double value) {
+    Expr expr{Expr::Kind::Constant};
+    expr.constant = value;
+    return addNode(std::move(expr));
+  }
+  unsigned addUnary(UnaryKind kind, unsigned arg, double scalar = 0) {
+    Expr expr{Expr::Kind::Unary};
+    expr.unary = kind;
+    expr.constant = scalar;
+    expr.args = {arg};
+    return addNode(std::move(expr));
+  }
+  unsigned addBinaryNode(BinaryKind kind, unsigned lhs, unsigned rhs) {
+    Expr expr{Expr::Kind::Binary};
+    expr.binary = kind;
+    expr.args = {lhs, rhs};
+    return addNode(std::move(expr));
+  }
+  std::optional<double> nodeConstant(unsigned node) const {
+    if (nodes[node].kind != Expr::Kind::Constant)
+      return std::nullopt;
+    return nodes[node].constant;
+  }
+
+  linalg::LinalgOp op;
+  Type elementType;
+  SmallVector<int64_t> loopSizes;
+  SmallVector<Expr> nodes;
+  DenseMap<Value, unsigned> nodeOf;
+  DenseMap<unsigned, Value> emitted;
+};
+
+/// If `producer` only moves data (a copy, broadcast or transpose: all loops
+/// parallel, payload `yield %in`, result map a permutation), the operand it
+/// reads.
+OpOperand *movedOperand(linalg::LinalgOp producer) {
+  if (!producer || !producer.hasPureTensorSemantics() ||
+      !producer.isAllParallelLoops() || producer.getNumDpsInputs() != 1 ||
+      producer.getNumDpsInits() != 1 ||
+      !llvm::hasSingleElement(producer.getBlock()->getOperations()))
+    return nullptr;
+  OpOperand *input = producer.getDpsInputOperand(0);
+  auto yield = cast<linalg::YieldOp>(producer.getBlock()->getTerminator());
+  if (yield.getOperand(0) != producer.getMatchingBlockArgument(input) ||
+      !producer.getMatchingIndexingMap(producer.getDpsInitOperand(0))
+           .isPermutation())
+    return nullptr;
+  return input;
+}
+
+std::optional<double> PayloadGraph::constantOf(Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg || arg.getOwner() != op.getBlock())
+    return scalarConstant(value);
+  OpOperand *operand = op.getMatchingOpOperand(arg);
+  if (op.isDpsInit(operand))
+    return std::nullopt;
+  if (isa<ShapedType>(operand->get().getType()))
+    return splatConstant(operand->get());
+  return scalarConstant(operand->get());
+}
+
+/// x, if `value` is 1 + exp(-x).
+Value PayloadGraph::matchOnePlusExpNeg(Value value) {
+  auto add = value.getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return {};
+  Value other = isConstant(add.getLhs(), 1.0)   ? add.getRhs()
+                : isConstant(add.getRhs(), 1.0) ? add.getLhs()
+                                                : Value();
+  auto exp = other ? other.getDefiningOp<math::ExpOp>() : nullptr;
+  auto neg = exp ? exp.getOperand().getDefiningOp<arith::NegFOp>() : nullptr;
+  return neg ? neg.getOperand() : Value();
+}
+
+/// x, if `value` is sigmoid(x) = 1 / (1 + exp(-x)).
+Value PayloadGraph::matchSigmoid(Value value) {
+  auto div = value.getDefiningOp<arith::DivFOp>();
+  if (!div || !isConstant(div.getLhs(), 1.0))
+    return {};
+  return matchOnePlusExpNeg(div.getRhs());
+}
+
+/// x, if `value` is silu(x), written x * sigmoid(x) or x / (1 + exp(-x)).
+Value PayloadGraph::matchSilu(Value value) {
+  if (auto div = value.getDefiningOp<arith::DivFOp>()) {
+    Value x = matchOnePlusExpNeg(div.getRhs());
+    return x == div.getLhs() ? x : Value();
+  }
+  auto mul = value.getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return {};
+  if (Value x = matchSigmoid(mul.getRhs()); x && x == mul.getLhs())
+    return x;
+  if (Value x = matchSigmoid(mul.getLhs()); x && x == mul.getRhs())
+    return x;
+  return {};
+}
+
+/// x, if `value` is gelu(x) = 0.5 * x * (1 + erf(x / sqrt(2))), the exact
+/// form tk's gelu computes, with the product in any order and association.
+Value PayloadGraph::matchGelu(Value value) {
+  SmallVector<Value, 3> factors;
+  std::function<void(Value)> collect = [&](Value v) {
+    if (auto mul = v.getDefiningOp<arith::MulFOp>()) {
+      collect(mul.getLhs());
+      collect(mul.getRhs());
+    } else {
+      factors.push_back(v);
+    }
+  };
+  collect(value);
+  if (factors.size() != 3)
+    return {};
+  for (auto [i, factor] : llvm::enumerate(factors)) {
+    auto add = factor.getDefiningOp<arith::AddFOp>();
+    if (!add)
+      continue;
+    Value erfArg = isConstant(add.getLhs(), 1.0)   ? add.getRhs()
+                   : isConstant(add.getRhs(), 1.0) ? add.getLhs()
+                                                   : Value();
+    auto erf = erfArg ? erfArg.getDefiningOp<math::ErfOp>() : nullptr;
+    if (!erf)
+      continue;
+    Value x;
+    Value scaled = erf.getOperand();
+    if (auto mul = scaled.getDefiningOp<arith::MulFOp>()) {
+      if (isConstant(mul.getRhs(), llvm::numbers::inv_sqrt2))
+        x = mul.getLhs();
+      else if (isConstant(mul.getLhs(), llvm::numbers::inv_sqrt2))
+        x = mul.getRhs();
+    } else if (auto div = scaled.getDefiningOp<arith::DivFOp>()) {
+      if (isConstant(div.getRhs(), llvm::numbers::sqrt2))
+        x = div.getLhs();
+    }
+    if (!x)
+      continue;
+    Value a = factors[(i + 1) % 3], b = factors[(i + 2) % 3];
+    if ((a == x && isConstant(b, 0.5)) || (b == x && isConstant(a, 0.5)))
+      return x;
+  }
+  return {};
+}
+
+FailureOr<unsigned> PayloadGraph::addOperand(OpOperand &operand,
+                                             llvm::raw_ostream &why) {
+  // Read through producers that only move data, so that a broadcast or a
+  // transpose feeding an elementwise op becomes part of its indexing map.
+  Value tensor = operand.get();
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  while (OpOperand *moved =
+             movedOperand(tensor.getDefiningOp<linalg::LinalgOp>())) {
+    auto producer = cast<linalg::LinalgOp>(moved->getOwner());
+    AffineMap resultToLoops = inversePermutation(
+        producer.getMatchingIndexingMap(producer.getDpsInitOperand(0)));
+    map = producer.getMatchingIndexingMap(moved).compose(
+        resultToLoops.compose(map));
+    tensor = moved->get();
+  }
+  unsigned number = operand.getOperandNumber();
+  if (!isa<ShapedType>(tensor.getType())) {
+    if (std::optional<double> c = scalarConstant(tensor))
+      return addConstant(*c);
+    why << "scalar operand #" << number
+        << " is not a constant; tk has no scalar inputs";
+    return failure();
+  }
+  if (std::optional<double> c = splatConstant(tensor))
+    return addConstant(*c);
+  std::string what = "operand #" + std::to_string(number);
+  if (failed(checkTensor(tensor.getType(), elementType, what, why)))
+    return failure();
+  auto shape = cast<RankedTensorType>(tensor.getType()).getShape();
+  FailureOr<SmallVector<int64_t>> loops = loopsOfDims(map, shape, why);
+  if (failed(loops))
+    return failure();
+  Expr expr{Expr::Kind::Operand};
+  expr.tensor = tensor;
+  expr.loops = *loops;
+  expr.varies.resize(loopSizes.size());
+  for (int64_t loop : *loops)
+    if (loop != kUnitDim && loopSizes[loop] > 1)
+      expr.varies.set(loop);
+  return addNode(std::move(expr));
+}
+
+FailureOr<unsigned> PayloadGraph::add(Value value, llvm::raw_ostream &why) {
+  if (auto it = nodeOf.find(value); it != nodeOf.end())
+    return it->second;
+  FailureOr<unsigned> node = [&]() -> FailureOr<unsigned> {
+    if (auto arg = dyn_cast<BlockArgument>(value);
+        arg && arg.getOwner() == op.getBlock()) {
+      OpOperand *operand = op.getMatchingOpOperand(arg);
+      if (op.isDpsInit(operand)) {
+        why << "the payload reads the init (outs) operand; tk ops have no "
+               "destination to read";
+        return failure();
+      }
+      return addOperand(*operand, why);
+    }
+    if (std::optional<double> c = scalarConstant(value))
+      return addConstant(*c);
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getBlock() != op.getBlock()) {
+      why << "the payload uses a value defined outside it that is not a "
+             "constant";
+      return failure();
+    }
+    // Idioms first: their pieces (erf, 1 + ...) have no tk operator.
+    std::optional<UnaryKind> idiom;
+    Value x;
+    if ((x = matchSilu(value)))
+      idiom = UnaryKind::silu;
+    else if ((x = matchGelu(value)))
+      idiom = UnaryKind::gelu;
+    else if (auto div = dyn_cast<arith::DivFOp>(def);
+             div && isConstant(div.getLhs(), 1.0))
+      if (auto sqrt = div.getRhs().getDefiningOp<math::SqrtOp>()) {
+        x = sqrt.getOperand();
+        idiom = UnaryKind::rsqrt;
+      }
+    if (idiom) {
+      FailureOr<unsigned> arg = add(x, why);
+      if (failed(arg))
+        return failure();
+      return addUnary(*idiom, *arg);
+    }
+    if (def->getNumOperands() == 2)
+      return addBinary(def, why);
+    std::optional<UnaryKind> kind =
+        llvm::TypeSwitch<Operation *, std::optional<UnaryKind>>(def)
+            .Case([](arith::NegFOp) { return UnaryKind::neg; })
+            .Case([](math::ExpOp) { return UnaryKind::exp; })
+            .Case([](math::SqrtOp) { return UnaryKind::sqrt; })
+            .Case([](math::RsqrtOp) { return UnaryKind::rsqrt; })
+            .Default([](Operation *) { return std::nullopt; });
+    if (!kind) {
+      why << "the payload op '" << def->getName() << "' has no tk operator";
+      return failure();
+    }
+    FailureOr<unsigned> arg = add(def->getOperand(0), why);
+    if (failed(arg))
+      return failure();
+    if (nodeConstant(*arg)) {
+      why << "the payload applies '" << def->getName()
+          << "' to a constant; fold constants first (--canonicalize)";
+      return failure();
+    }
+    return addUnary(*kind, *arg);
+  }();
+  if (succeeded(node))
+    nodeOf[value] = *node;
+  return node;
+}
+
+FailureOr<unsigned> PayloadGraph::addBinary(Operation *payloadOp,
+                                            llvm::raw_ostream &why) {
+  std::optional<BinaryKind> kind =
+      llvm::TypeSwitch<Operation *, std::optional<BinaryKind>>(payloadOp)
+          .Case([](arith::AddFOp) { return BinaryKind::add; })
+          .Case([](arith::SubFOp) { return BinaryKind::sub; })
+          .Case([](arith::MulFOp) { return BinaryKind::mul; })
+          .Case([](arith::DivFOp) { return BinaryKind::div; })
+          .Case([](math::PowFOp) { return BinaryKind::pow; })
+          .Default([](Operation *) { return std::nullopt; });
+  bool isMax = isa<arith::MaximumFOp, arith::MaxNumFOp>(payloadOp);
+  if (!kind && !isMax) {
+    why << "the payload op '" << payloadOp->getName() << "' has no tk operator";
+    return failure();
+  }
+  FailureOr<unsigned> lhs = add(payloadOp->getOperand(0), why);
+  if (failed(lhs))
+    return failure();
+  FailureOr<unsigned> rhs = add(payloadOp->getOperand(1), why);
+  if (failed(rhs))
+    return failure();
+  std::optional<double> lc = nodeConstant(*lhs), rc = nodeConstant(*rhs);
+  if (lc && rc) {
+    why << "the payload applies '" << payloadOp->getName()
+        << "' to two constants; fold constants first (--canonicalize)";
+    return failure();
+  }
+  if (isMax) {
+    // maximum(x, 0) is relu; tk has no other maximum.
+    if (rc && *rc == 0.0)
+      return addUnary(UnaryKind::relu, *lhs);
+    if (lc && *lc == 0.0)
+      return addUnary(UnaryKind::relu, *rhs);
+    why << "'" << payloadOp->getName()
+        << "' is imported only as relu, a maximum with 0";
+    return failure();
+  }
+  // Fold a constant operand into the unary operator that takes it. A
+  // constant no operator takes stays a binary operand (emitted as a splat).
+  switch (*kind) {
+  case BinaryKind::mul:
+    if (*lhs == *rhs)
+      return addUnary(UnaryKind::square, *lhs);
+    if (rc)
+      return *rc == 1.0 ? *lhs : addUnary(UnaryKind::mul_scalar, *lhs, *rc);
+    if (lc)
+      return *lc == 1.0 ? *rhs : addUnary(UnaryKind::mul_scalar, *rhs, *lc);
+    break;
+  case BinaryKind::div:
+    if (rc)
+      return *rc == 1.0 ? *lhs
+                        : addUnary(UnaryKind::mul_scalar, *lhs, 1.0 / *rc);
+    break;
+  case BinaryKind::add:
+    if (rc && *rc == 0.0)
+      return *lhs;
+    if (lc && *lc == 0.0)
+      return *rhs;
+    break;
+  case BinaryKind::sub:
+    if (rc && *rc == 0.0)
+      return *lhs;
+    if (lc && *lc == 0.0)
+      return addUnary(UnaryKind::neg, *rhs);
+    break;
+  case BinaryKind::pow:
+    if (rc && *rc == 1.0)
+      return *lhs;
+    if (rc && *rc == 2.0)
+      return addUnary(UnaryKind::square, *lhs);
+    if (rc && *rc == 0.5)
+      return addUnary(UnaryKind::sqrt, *lhs);
+    if (rc && *rc == -0.5)
+      return addUnary(UnaryKind::rsqrt, *lhs);
+    break;
+  }
+  return addBinaryNode(*kind, *lhs, *rhs);
+}
+
+Value PayloadGraph::emit(OpBuilder &b, Location loc, unsigned node) {
+  if (Value value = emitted.lookup(node))
+    return value;
+  const Expr &expr = nodes[node];
+  int64_t rank = loopSizes.size();
+  Value result;
+  switch (expr.kind) {
+  case Expr::Kind::Operand: {
+    SmallVector<int64_t> shape(rank, 1);
+    for (int64_t loop : expr.loops)
+      if (loop != kUnitDim)
+        shape[loop] = loopSizes[loop];
+    result = rearrange(b, loc, expr.tensor, expr.loops,
+                       llvm::to_vector(llvm::seq<int64_t>(rank)), shape);
+    break;
+  }
+  case Expr::Kind::Constant: {
+    auto type =
+        RankedTensorType::get(SmallVector<int64_t>(rank, 1), elementType);
+    result = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(type,
+                               b.getFloatAttr(elementType, expr.constant)));
+    break;
+  }
+  case Expr::Kind::Unary: {
+    Value input = emit(b, loc, expr.args[0]);
+    FloatAttr scalar = expr.unary == UnaryKind::mul_scalar
+                           ? b.getF32FloatAttr(expr.constant)
+                           : FloatAttr();
+    result =
+        tk::UnaryOp::create(b, loc, input.getType(), expr.unary, input, scalar);
+    break;
+  }
+  case Expr::Kind::Binary: {
+    Value lhs = emit(b, loc, expr.args[0]);
+    Value rhs = emit(b, loc, expr.args[1]);
+    // Both are tensors over the loops, of size 1 or the loop's size.
+    auto lhsType = cast<RankedTensorType>(lhs.getType());
+    auto rhsType = cast<RankedTensorType>(rhs.getType());
+    SmallVector<int64_t> shape = llvm::map_to_vector(
+        llvm::zip(lhsType.getShape(), rhsType.getShape()), [](auto dims) {
+          return std::max(std::get<0>(dims), std::get<1>(dims));
+        });
+    result = tk::BinaryOp::create(b, loc, lhsType.clone(shape), expr.binary,
+                                  lhs, rhs);
+    break;
+  }
+  }
+  emitted[node] = result;
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Structured ops
+//===----------------------------------------------------------------------===//
+
+/// What every structured op must be for tk: on tensors, one static float
+/// result, static loop ranges.
+FailureOr<RankedTensorType> checkStructured(linalg::LinalgOp op,
+                                            llvm::raw_ostream &why) {
+  if (!op.hasPureTensorSemantics()) {
+    why << "works on buffers; tk imports linalg on tensors";
+    return failure();
+  }
+  if (op.getNumDpsInits() != 1) {
+    why << "has " << op.getNumDpsInits() << " inits; tk ops have one result";
+    return failure();
+  }
+  FailureOr<RankedTensorType> type = checkResult(op, why);
+  if (failed(type))
+    return failure();
+  if (ShapedType::isDynamicShape(op.getStaticLoopRanges())) {
+    why << "has dynamic loop ranges; tk shapes are static";
+    return failure();
+  }
+  return type;
+}
+
+/// The loops of `op`'s result dims; loops of size > 1 that are not among
+/// them must be reduced.
+FailureOr<SmallVector<int64_t>> resultLoops(linalg::LinalgOp op,
+                                            RankedTensorType resultType,
+                                            llvm::raw_ostream &why) {
+  OpOperand *init = op.getDpsInitOperand(0);
+  FailureOr<SmallVector<int64_t>> loops =
+      loopsOfDims(op.getMatchingIndexingMap(init), resultType.getShape(), why);
+  if (failed(loops))
+    return failure();
+  SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+  for (auto [loop, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::parallel && sizes[loop] > 1 &&
+        !llvm::is_contained(*loops, loop)) {
+      why << "parallel loop d" << loop << " does not index the result";
+      return failure();
+    }
+  return loops;
+}
+
+/// linalg.matmul, linalg.batch_matmul, linalg.contract and contraction
+/// generics, with any indexing maps: loops are batch, m, n or k dims
+/// (inferContractionDims); the operands are brought to [batch..., M, K] and
+/// [batch..., K, N], with the m, n and k loops each merged into one dim.
+LogicalResult importContraction(linalg::LinalgOp op, RankedTensorType type,
+                                PatternRewriter &rewriter) {
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->k.empty())
+    return rewriter.notifyMatchFailure(op, "cannot tell its m, n and k loops");
+  SmallVector<SmallVector<int64_t>> operandLoops;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    std::string what = "operand #" + std::to_string(input->getOperandNumber());
+    if (failed(checkTensor(input->get().getType(), type.getElementType(), what,
+                           os)))
+      return rewriter.notifyMatchFailure(op, why);
+    FailureOr<SmallVector<int64_t>> loops = loopsOfDims(
+        op.getMatchingIndexingMap(input),
+        cast<RankedTensorType>(input->get().getType()).getShape(), os);
+    if (failed(loops))
+      return rewriter.notifyMatchFailure(op, why);
+    operandLoops.push_back(std::move(*loops));
+  }
+  FailureOr<SmallVector<int64_t>> outLoops = resultLoops(op, type, os);
+  if (failed(outLoops))
+    return rewriter.notifyMatchFailure(op, why);
+  std::optional<double> init = splatConstant(op.getDpsInitOperand(0)->get());
+  if (!init || *init != 0.0)
+    return rewriter.notifyMatchFailure(
+        op, "accumulates into an init that is not zero; tk.matmul does not "
+            "accumulate (write the addition as its own op)");
+
+  SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+  auto asLoops = [](ArrayRef<unsigned> loops) {
+    return SmallVector<int64_t>(loops.begin(), loops.end());
+  };
+  auto sizesOf = [&](ArrayRef<int64_t> loops) {
+    return llvm::map_to_vector(loops,
+                               [&](int64_t loop) { return sizes[loop]; });
+  };
+  auto product = [&](ArrayRef<unsigned> loops) {
+    int64_t n = 1;
+    for (unsigned loop : loops)
+      n *= sizes[loop];
+    return n;
+  };
+  SmallVector<int64_t> batch = asLoops(dims->batch);
+  SmallVector<int64_t> batchSizes = sizesOf(batch);
+  int64_t m = product(dims->m), n = product(dims->n), k = product(dims->k);
+  auto operand = [&](unsigned i, ArrayRef<unsigned> rows,
+                     ArrayRef<unsigned> cols, int64_t numRows,
+                     int64_t numCols) {
+    SmallVector<int64_t> order = llvm::to_vector(
+        llvm::concat<const int64_t>(batch, asLoops(rows), asLoops(cols)));
+    SmallVector<int64_t> shape(batchSizes);
+    shape.append({numRows, numCols});
+    return rearrange(rewriter, op.getLoc(), op.getDpsInputOperand(i)->get(),
+                     operandLoops[i], order, shape);
+  };
+  Value lhs = operand(0, dims->m, dims->k, m, k);
+  Value rhs = operand(1, dims->k, dims->n, k, n);
+  SmallVector<int64_t> productShape(batchSizes);
+  productShape.append({m, n});
+  Value result = tk::MatmulOp::create(rewriter, op.getLoc(),
+                                      type.clone(productShape), lhs, rhs);
+  SmallVector<int64_t> productLoops = llvm::to_vector(
+      llvm::concat<const int64_t>(batch, asLoops(dims->m), asLoops(dims->n)));
+  result = reshapeTo(rewriter, op.getLoc(), result, sizesOf(productLoops));
+  result = rearrange(rewriter, op.getLoc(), result, productLoops, *outLoops,
+                     type.getShape());
+  rewriter.replaceOp(op, result);
+  return success();
+}
+
+/// The reduction an op's payload combines with, and the value it combines
+/// into the accumulator.
+struct Combiner {
+  ReduceKind kind;
+  Value contribution;
+};
+
+FailureOr<Combiner> matchCombiner(linalg::LinalgOp op, llvm::raw_ostream &why) {
+  BlockArgument acc = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
+  Value yielded = op.getBlock()->getTerminator()->getOperand(0);
+  Operation *combine = yielded.getDefiningOp();
+  std::optional<ReduceKind> kind;
+  if (isa_and_nonnull<arith::AddFOp>(combine))
+    kind = ReduceKind::sum;
+  else if (isa_and_nonnull<arith::MaximumFOp, arith::MaxNumFOp>(combine))
+    kind = ReduceKind::max;
+  if (!kind) {
+    why << "the reduction combines with "
+        << (combine ? "'" + combine->getName().getStringRef().str() + "'"
+                    : std::string("no op"))
+        << "; tk reduces with sum (arith.addf) or max (arith.maximumf, "
+           "arith.maxnumf)";
+    return failure();
+  }
+  if (!acc.hasOneUse() ||
+      (combine->getOperand(0) != acc && combine->getOperand(1) != acc)) {
+    why << "the payload uses the accumulator other than as one operand of "
+           "the combiner";
+    return failure();
+  }
+  Value contribution = combine->getOperand(0) == acc ? combine->getOperand(1)
+                                                     : combine->getOperand(0);
+  return Combiner{*kind, contribution};
+}
+
+/// The init of a reduction must be the neutral element of its combiner,
+/// since tk.reduce starts from nothing: 0 for a sum; for a max -inf or the
+/// lowest finite value (max(x, lowest) = x for every x but -inf).
+LogicalResult checkNeutralInit(linalg::LinalgOp op, ReduceKind kind,
+                               Type elementType, llvm::raw_ostream &why) {
+  std::optional<double> init = splatConstant(op.getDpsInitOperand(0)->get());
+  if (kind == ReduceKind::sum) {
+    if (init && *init == 0.0)
+      return success();
+    why << "the init of a sum must be a fill with 0";
+  } else {
+    const llvm::fltSemantics &semantics =
+        cast<FloatType>(elementType).getFloatSemantics();
+    double lowest = llvm::APFloat::getLargest(semantics, /*Negative=*/true)
+                        .convertToDouble();
+    if (init && *init <= lowest)
+      return success();
+    why << "the init of a max must be a fill with -inf or " << lowest;
+  }
+  if (init)
+    why << ", got " << *init;
+  return failure();
+}
+
+/// All-parallel ops (elementwise, broadcasts into an elementwise op,
+/// transposes, copies) and reductions: the payload as a graph of tk ops,
+/// then one tk.reduce per reduced loop.
+LogicalResult importPayload(linalg::LinalgOp op, RankedTensorType type,
+                            PatternRewriter &rewriter) {
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  PayloadGraph graph(op, type.getElementType());
+  std::optional<Combiner> combiner;
+  Value root = op.getBlock()->getTerminator()->getOperand(0);
+  if (!op.isAllParallelLoops()) {
+    FailureOr<Combiner> matched = matchCombiner(op, os);
+    if (failed(matched))
+      return rewriter.notifyMatchFailure(op, why);
+    combiner = *matched;
+    root = combiner->contribution;
+  }
+  FailureOr<unsigned> node = graph.add(root, os);
+  if (failed(node) ||
+      (combiner &&
+       failed(checkNeutralInit(op, combiner->kind, type.getElementType(), os))))
+    return rewriter.notifyMatchFailure(op, why);
+  if (graph[*node].kind == Expr::Kind::Constant)
+    return rewriter.notifyMatchFailure(
+        op, "computes a constant; tk has no op that fills a tensor");
+  FailureOr<SmallVector<int64_t>> outLoops = resultLoops(op, type, os);
+  if (failed(outLoops))
+    return rewriter.notifyMatchFailure(op, why);
+  // Every loop that is kept or reduced must come from an operand: tk has no
+  // op that broadcasts a tensor into a larger one.
+  SmallVector<int64_t> missing = graph.missingLoops(*node);
+  if (!missing.empty())
+    return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+      diag << "the result is a broadcast along loop d" << missing.front()
+           << "; tk has no broadcast op (it takes broadcasts only as "
+              "operands of elementwise ops)";
+    });
+
+  Location loc = op.getLoc();
+  Value result = graph.emit(rewriter, loc, *node);
+  if (combiner) {
+    auto iterators = op.getIteratorTypesArray();
+    for (auto [loop, size] : llvm::enumerate(graph.getLoopSizes())) {
+      if (iterators[loop] != utils::IteratorType::reduction || size == 1)
+        continue;
+      auto inType = cast<RankedTensorType>(result.getType());
+      SmallVector<int64_t> shape(inType.getShape());
+      shape[loop] = 1;
+      result = tk::ReduceOp::create(rewriter, loc, inType.clone(shape),
+                                    combiner->kind, result, loop);
+    }
+  }
+  SmallVector<int64_t> loops =
+      llvm::to_vector(llvm::seq<int64_t>(op.getNumLoops()));
+  result = rearrange(rewriter, loc, result, loops, *outLoops, type.getShape());
+  rewriter.replaceOp(op, result);
+  return success();
+}
+
+/// Every linalg structured op goes through this one pattern, so that an op
+/// that cannot be imported gets one reason.
+struct ImportStructuredOp : public OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    std::string why;
+    llvm::raw_string_ostream os(why);
+    FailureOr<RankedTensorType> type = checkStructured(op, os);
+    if (failed(type))
+      return rewriter.notifyMatchFailure(op, why);
+    if (linalg::isaContractionOpInterface(op))
+      return importContraction(op, *type, rewriter);
+    return importPayload(op, *type, rewriter);
+  }
+};
+
+/// linalg.softmax as tk computes it: exp(x - max(x)) / sum(exp(x - max(x))),
+/// the kept reduced dim broadcasting back.
+struct ImportSoftmax : public OpRewritePattern<linalg::SoftmaxOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::SoftmaxOp op,
+                                PatternRewriter &rewriter) const override {
+    std::string why;
+    llvm::raw_string_ostream os(why);
+    FailureOr<RankedTensorType> type = checkResult(op, os);
+    if (failed(type) ||
+        failed(checkTensor(op.getInput().getType(), type->getElementType(),
+                           "the input", os)))
+      return rewriter.notifyMatchFailure(op, why);
+    Location loc = op.getLoc();
+    int64_t dim = op.getDimension();
+    SmallVector<int64_t> reducedShape(type->getShape());
+    reducedShape[dim] = 1;
+    RankedTensorType reduced = type->clone(reducedShape);
+    Value x = op.getInput();
+    Value max =
+        tk::ReduceOp::create(rewriter, loc, reduced, ReduceKind::max, x, dim);
+    Value shifted =
+        tk::BinaryOp::create(rewriter, loc, *type, BinaryKind::sub, x, max);
+    Value exp = tk::UnaryOp::create(rewriter, loc, *type, UnaryKind::exp,
+                                    shifted, FloatAttr());
+    Value sum =
+        tk::ReduceOp::create(rewriter, loc, reduced, ReduceKind::sum, exp, dim);
+    rewriter.replaceOpWithNewOp<tk::BinaryOp>(op, *type, BinaryKind::div, exp,
+                                              sum);
+    return success();
+  }
+};
+
+/// tensor.expand_shape and tensor.collapse_shape of static shapes only
+/// regroup the dims of a row-major tensor: a tk.reshape.
+template <typename ReshapeOp>
+struct ImportReshape : public OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern<ReshapeOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    std::string why;
+    llvm::raw_string_ostream os(why);
+    auto type = cast<RankedTensorType>(op.getType());
+    if (failed(checkTensor(op.getSrc().getType(), type.getElementType(),
+                           "the source", os)) ||
+        failed(checkTensor(type, type.getElementType(), "the result", os)))
+      return rewriter.notifyMatchFailure(op, why);
+    rewriter.replaceOpWithNewOp<tk::ReshapeOp>(op, type, op.getSrc());
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Kernel-graph idioms
+//===----------------------------------------------------------------------===//
+
+/// Each op is imported on its own, aligned with its loops and brought back
+/// to its result layout; between two ops that leaves reshape pairs.
+struct FoldReshapeChain : public OpRewritePattern<tk::ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tk::ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getInput().getType() == op.getType()) {
+      rewriter.replaceOp(op, op.getInput());
+      return success();
+    }
+    auto inner = op.getInput().getDefiningOp<tk::ReshapeOp>();
+    if (!inner)
+      return rewriter.notifyMatchFailure(op, "input is not a reshape");
+    rewriter.replaceOpWithNewOp<tk::ReshapeOp>(op, op.getType(),
+                                               inner.getInput());
+    return success();
+  }
+};
+
+/// A transpose of a transpose is one transpose, or none.
+struct FoldTransposeChain : public OpRewritePattern<tk::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tk::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getInput().getDefiningOp<tk::TransposeOp>();
+    if (!inner)
+      return rewriter.notifyMatchFailure(op, "input is not a transpose");
+    ArrayRef<int64_t> outer = op.getPermutation();
+    SmallVector<int64_t> perm = llvm::map_to_vector(
+        outer, [&](int64_t dim) { return inner.getPermutation()[dim]; });
+    if (llvm::equal(perm, llvm::seq<int64_t>(perm.size())))
+      rewriter.replaceOp(op, inner.getInput());
+    else
+      rewriter.replaceOpWithNewOp<tk::TransposeOp>(op, op.getType(),
+                                                   inner.getInput(), perm);
+    return success();
+  }
+};
+
+/// `value` without the reshapes it was produced through.
+Value skipReshapes(Value value) {
+  while (auto reshape = value.getDefiningOp<tk::ReshapeOp>())
+    value = reshape.getInput();
+  return value;
+}
+
+/// Whether `factor` is 1/n as the program wrote it: rounded to its element
+/// type, or to f32 (a division by n becomes a mul_scalar, whose factor is an
+/// f32). A near miss is a different program, so the match is exact.
+bool isInverse(const APFloat &factor, int64_t n, FloatType elementType) {
+  for (const llvm::fltSemantics *semantics :
+       {&elementType.getFloatSemantics(), &APFloat::IEEEsingle()}) {
+    bool lost;
+    APFloat inverse(1.0 / static_cast<double>(n)), written = factor;
+    inverse.convert(*semantics, APFloat::rmNearestTiesToEven, &lost);
+    written.convert(*semantics, APFloat::rmNearestTiesToEven, &lost);
+    if (written.compare(inverse) == APFloat::cmpEqual)
+      return true;
+  }
+  return false;
+}
+
+/// mul_scalar(1/n) of a sum over a dim of size n is a mean (front ends
+/// divide the sum themselves; tk has a mean the search can fuse).
+struct FoldScaledSumIntoMean : public OpRewritePattern<tk::UnaryOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tk::UnaryOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getKind() != UnaryKind::mul_scalar)
+      return rewriter.notifyMatchFailure(op, "not a mul_scalar");
+    Value input = op.getInput();
+    while (auto reshape = input.getDefiningOp<tk::ReshapeOp>()) {
+      if (!reshape->hasOneUse())
+        return rewriter.notifyMatchFailure(op, "the reshape has other users");
+      input = reshape.getInput();
+    }
+    auto sum = input.getDefiningOp<tk::ReduceOp>();
+    if (!sum || sum.getKind() != ReduceKind::sum || !sum->hasOneUse())
+      return rewriter.notifyMatchFailure(op, "not the only use of a sum");
+    int64_t n = cast<RankedTensorType>(sum.getInput().getType())
+                    .getDimSize(sum.getDim());
+    auto elementType =
+        cast<FloatType>(cast<RankedTensorType>(op.getType()).getElementType());
+    if (!isInverse(op.getScalarAttr().getValue(), n, elementType))
+      return rewriter.notifyMatchFailure(op, "the factor is not 1/n");
+    rewriter.modifyOpInPlace(sum, [&] { sum.setKind(ReduceKind::mean); });
+    rewriter.replaceOp(op, op.getInput());
+    return success();
+  }
+};
+
+/// x * rsqrt(mean(x^2) + eps), or x / sqrt(mean(x^2) + eps), with the mean
+/// over the last dim of x, is tk.rms_norm. The reshapes between the ops
+/// (from the import of each linalg op) only add or drop size-1 dims; the
+/// reduced tensor must reach the product in the shape the reduction gave it,
+/// so that it broadcasts along the last dim of x.
+struct RecogniseRmsNorm : public OpRewritePattern<tk::BinaryOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tk::BinaryOp op,
+                                PatternRewriter &rewriter) const override {
+    BinaryKind kind = op.getKind();
+    if (kind != BinaryKind::mul && kind != BinaryKind::div)
+      return rewriter.notifyMatchFailure(op, "not a mul or div");
+    UnaryKind root =
+        kind == BinaryKind::mul ? UnaryKind::rsqrt : UnaryKind::sqrt;
+    SmallVector<std::pair<Value, Value>, 2> candidates = {
+        {op.getLhs(), op.getRhs()}};
+    if (kind == BinaryKind::mul)
+      candidates.push_back({op.getRhs(), op.getLhs()});
+    for (auto [x, scale] : candidates) {
+      if (x.getType() != op.getType())
+        continue;
+      std::optional<double> eps = matchInverseRms(x, scale, root);
+      if (!eps)
+        continue;
+      rewriter.replaceOpWithNewOp<tk::RmsNormOp>(
+          op, op.getType(), x, rewriter.getF32FloatAttr(*eps));
+      return success();
+    }
+    return rewriter.notifyMatchFailure(op, "not x and 1/rms(x)");
+  }
+
+  /// epsilon, if `scale` is root(mean(x^2) + epsilon) over the last dim of x.
+  static std::optional<double> matchInverseRms(Value x, Value scale,
+                                               UnaryKind rootKind) {
+    auto root = skipReshapes(scale).getDefiningOp<tk::UnaryOp>();
+    if (!root || root.getKind() != rootKind)
+      return std::nullopt;
+    Value meanValue = skipReshapes(root.getInput());
+    double eps = 0.0;
+    if (auto add = meanValue.getDefiningOp<tk::BinaryOp>();
+        add && add.getKind() == BinaryKind::add) {
+      std::optional<double> c = splatConstant(add.getRhs());
+      Value other = add.getLhs();
+      if (!c) {
+        c = splatConstant(add.getLhs());
+        other = add.getRhs();
+      }
+      if (!c || *c < 0 || other.getType() != add.getType())
+        return std::nullopt;
+      eps = *c;
+      meanValue = skipReshapes(other);
+    }
+    auto mean = meanValue.getDefiningOp<tk::ReduceOp>();
+    auto xType = cast<RankedTensorType>(x.getType());
+    if (!mean || mean.getKind() != ReduceKind::mean ||
+        mean.getDim() != static_cast<uint64_t>(xType.getRank() - 1) ||
+        mean.getType() != scale.getType())
+      return std::nullopt;
+    auto square = mean.getInput().getDefiningOp<tk::UnaryOp>();
+    if (!square || square.getKind() != UnaryKind::square ||
+        square.getInput() != x)
+      return std::nullopt;
+    return eps;
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+/// Collects the reasons patterns give through notifyMatchFailure.
+struct MatchFailureCollector : public RewriterBase::Listener {
+  void
+  notifyMatchFailure(Location loc,
+                     function_ref<void(Diagnostic &)> reasonCallback) override {
+    Diagnostic diag(loc, DiagnosticSeverity::Remark);
+    reasonCallback(diag);
+    reasons.push_back(diag.str());
+  }
+  SmallVector<std::string> reasons;
+};
+
+struct ImportLinalgPass
+    : public tileopt::impl::ImportLinalgBase<ImportLinalgPass> {
+  LogicalResult initialize(MLIRContext *context) override {
+    RewritePatternSet imports(context);
+    imports.add<ImportStructuredOp, ImportSoftmax,
+                ImportReshape<tensor::ExpandShapeOp>,
+                ImportReshape<tensor::CollapseShapeOp>>(context);
+    importPatterns = FrozenRewritePatternSet(std::move(imports));
+    RewritePatternSet idioms(context);
+    idioms.add<FoldReshapeChain, FoldTransposeChain, FoldScaledSumIntoMean,
+               RecogniseRmsNorm>(context);
+    idiomPatterns = FrozenRewritePatternSet(std::move(idioms));
+    return success();
+  }
+
+  void runOnOperation() override {
+    // An op the patterns refuse is not an error: the pass imports what it
+    // can and reports the rest, so convergence is not checked either. No
+    // folding, constant hoisting or region simplification: what is not
+    // imported stays exactly as it was (dead ops are still erased).
+    GreedyRewriteConfig config;
+    config.enableFolding(false).enableConstantCSE(false);
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    (void)applyPatternsGreedily(getOperation(), importPatterns, config);
+    (void)applyPatternsGreedily(getOperation(), idiomPatterns, config);
+    reportLeftovers();
+  }
+
+  /// Warns at every op that keeps the function from being a kernel graph.
+  /// Fills, empty tensors and constants are reported only where they reach
+  /// the kernel graph or the return; feeding an op that is itself reported,
+  /// they would only repeat its warning.
+  void reportLeftovers() {
+    auto reachesGraph = [](Operation *op) {
+      return llvm::any_of(op->getUsers(), [](Operation *user) {
+        return isa<func::ReturnOp>(user) ||
+               isa_and_nonnull<tk::TKDialect>(user->getDialect());
+      });
+    };
+    SmallVector<Operation *> leftovers;
+    getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (op == getOperation() || op->hasTrait<OpTrait::IsTerminator>())
+        return WalkResult::advance();
+      if (isa_and_nonnull<tk::TKDialect>(op->getDialect()))
+        return WalkResult::skip();
+      bool isOperand = isa<tensor::EmptyOp, linalg::FillOp>(op) ||
+                       matchPattern(op, m_Constant());
+      if (isOperand && !reachesGraph(op))
+        return WalkResult::skip();
+      if (matchPattern(op, m_Constant()))
+        op->emitWarning("constant in the kernel graph: tk has no "
+                        "constants, so the function is a kernel graph only "
+                        "once this is an argument");
+      else
+        leftovers.push_back(op);
+      return WalkResult::skip();
+    });
+
+    PatternApplicator applicator(importPatterns);
+    applicator.applyDefaultCostModel();
+    for (Operation *op : leftovers) {
+      MatchFailureCollector collector;
+      PatternRewriter rewriter(op->getContext());
+      rewriter.setListener(&collector);
+      rewriter.setInsertionPoint(op);
+      if (succeeded(applicator.matchAndRewrite(op, rewriter)))
+        continue;
+      InFlightDiagnostic diag = op->emitWarning()
+                                << "cannot import '" << op->getName() << "': ";
+      if (collector.reasons.empty())
+        diag << "tk has no equivalent op";
+      else
+        diag << llvm::join(collector.reasons, "; ");
+    }
+  }
+
+  FrozenRewritePatternSet importPatterns;
+  FrozenRewritePatternSet idiomPatterns;
+};
+
+} // namespace

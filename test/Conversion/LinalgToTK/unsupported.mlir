@@ -1,0 +1,252 @@
+// RUN: tileopt-opt %s -split-input-file --tileopt-import-linalg -verify-diagnostics | FileCheck %s
+
+// What cannot be imported stays, with a warning naming the op and the
+// reason; the ops around it are imported.
+
+// CHECK-LABEL: func.func @partial
+// CHECK-NEXT:    %[[EMPTY:.*]] = tensor.empty() : tensor<8x64xf32>
+// CHECK-NEXT:    %[[E:.*]] = tk.unary exp %arg0 : tensor<8x64xf32>
+// CHECK-NEXT:    %[[T:.*]] = linalg.generic {{.*}} ins(%[[E]] : tensor<8x64xf32>) outs(%[[EMPTY]] : tensor<8x64xf32>)
+// CHECK:           math.tanh
+// CHECK:         %[[N:.*]] = tk.unary neg %[[T]] : tensor<8x64xf32>
+// CHECK-NEXT:    return %[[N]]
+func.func @partial(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %empty = tensor.empty() : tensor<8x64xf32>
+  %e = linalg.exp ins(%x : tensor<8x64xf32>) outs(%empty : tensor<8x64xf32>) -> tensor<8x64xf32>
+  // expected-warning @+1 {{cannot import 'linalg.generic': the payload op 'math.tanh' has no tk operator}}
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+         ins(%e : tensor<8x64xf32>) outs(%empty : tensor<8x64xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %h = math.tanh %a : f32
+    linalg.yield %h : f32
+  } -> tensor<8x64xf32>
+  %n = linalg.negf ins(%t : tensor<8x64xf32>) outs(%empty : tensor<8x64xf32>) -> tensor<8x64xf32>
+  return %n : tensor<8x64xf32>
+}
+
+// -----
+
+// fp16 operands accumulated in fp32: tk.matmul computes in one type.
+func.func @mixed_precision(%a: tensor<16x256xf16>, %b: tensor<256x64xf16>) -> tensor<16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<16x64xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<16x64xf32>) -> tensor<16x64xf32>
+  // expected-warning @+1 {{cannot import 'linalg.matmul': operand #0 has element type f16 but the result has f32; tk ops compute in one element type}}
+  %c = linalg.matmul ins(%a, %b : tensor<16x256xf16>, tensor<256x64xf16>)
+                     outs(%init : tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %c : tensor<16x64xf32>
+}
+
+// -----
+
+func.func @accumulate(%a: tensor<16x256xf32>, %b: tensor<256x64xf32>, %c: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  // expected-warning @+1 {{cannot import 'linalg.matmul': accumulates into an init that is not zero; tk.matmul does not accumulate (write the addition as its own op)}}
+  %r = linalg.matmul ins(%a, %b : tensor<16x256xf32>, tensor<256x64xf32>)
+                     outs(%c : tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %r : tensor<16x64xf32>
+}
+
+// -----
+
+func.func @sum_init_not_zero(%x: tensor<8x64xf32>) -> tensor<8xf32> {
+  %one = arith.constant 1.0 : f32
+  %empty = tensor.empty() : tensor<8xf32>
+  %init = linalg.fill ins(%one : f32) outs(%empty : tensor<8xf32>) -> tensor<8xf32>
+  // expected-warning @+1 {{cannot import 'linalg.reduce': the init of a sum must be a fill with 0, got 1.000000e+00}}
+  %s = linalg.reduce ins(%x : tensor<8x64xf32>) outs(%init : tensor<8xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %t = arith.addf %in, %acc : f32
+      linalg.yield %t : f32
+    }
+  return %s : tensor<8xf32>
+}
+
+// -----
+
+func.func @max_init_uninitialised(%x: tensor<8x64xf32>) -> tensor<8xf32> {
+  %empty = tensor.empty() : tensor<8xf32>
+  // expected-warning @+1 {{cannot import 'linalg.reduce': the init of a max must be a fill with -inf or -3.40282}}
+  %s = linalg.reduce ins(%x : tensor<8x64xf32>) outs(%empty : tensor<8xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %t = arith.maximumf %in, %acc : f32
+      linalg.yield %t : f32
+    }
+  return %s : tensor<8xf32>
+}
+
+// -----
+
+func.func @product(%x: tensor<8x64xf32>) -> tensor<8xf32> {
+  %one = arith.constant 1.0 : f32
+  %empty = tensor.empty() : tensor<8xf32>
+  %init = linalg.fill ins(%one : f32) outs(%empty : tensor<8xf32>) -> tensor<8xf32>
+  // expected-warning @+1 {{cannot import 'linalg.reduce': the reduction combines with 'arith.mulf'; tk reduces with sum (arith.addf) or max (arith.maximumf, arith.maxnumf)}}
+  %s = linalg.reduce ins(%x : tensor<8x64xf32>) outs(%init : tensor<8xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %t = arith.mulf %in, %acc : f32
+      linalg.yield %t : f32
+    }
+  return %s : tensor<8xf32>
+}
+
+// -----
+
+func.func @dynamic(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-warning @+1 {{cannot import 'linalg.exp': the result has type tensor<?x64xf32>; tk takes ranked tensors of static shape}}
+  %e = linalg.exp ins(%x : tensor<?x64xf32>) outs(%x : tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %e : tensor<?x64xf32>
+}
+
+// -----
+
+func.func @integers(%x: tensor<8xi32>, %y: tensor<8xi32>) -> tensor<8xi32> {
+  // expected-warning @+1 {{cannot import 'linalg.add': the result has type tensor<8xi32>; tk computes on float tensors}}
+  %s = linalg.add ins(%x, %y : tensor<8xi32>, tensor<8xi32>) outs(%x : tensor<8xi32>) -> tensor<8xi32>
+  return %s : tensor<8xi32>
+}
+
+// -----
+
+func.func @buffers(%x: memref<8xf32>, %y: memref<8xf32>) {
+  // expected-warning @+1 {{cannot import 'linalg.exp': works on buffers; tk imports linalg on tensors}}
+  linalg.exp ins(%x : memref<8xf32>) outs(%y : memref<8xf32>)
+  return
+}
+
+// -----
+
+// A broadcast that is the result itself (not an operand of elementwise
+// math) has no tk op.
+func.func @broadcast_result(%x: tensor<64xf32>) -> tensor<8x64xf32> {
+  %empty = tensor.empty() : tensor<8x64xf32>
+  // expected-warning @+1 {{cannot import 'linalg.broadcast': the result is a broadcast along loop d0; tk has no broadcast op (it takes broadcasts only as operands of elementwise ops)}}
+  %b = linalg.broadcast ins(%x : tensor<64xf32>) outs(%empty : tensor<8x64xf32>) dimensions = [0]
+  return %b : tensor<8x64xf32>
+}
+
+// -----
+
+// Reading element 0 of a dim of size 16 is a slice, not a broadcast.
+func.func @slice(%x: tensor<8x16xf32>) -> tensor<8x64xf32> {
+  %empty = tensor.empty() : tensor<8x64xf32>
+  // expected-warning @+1 {{cannot import 'linalg.generic': indexing map (d0, d1) -> (d0, 0) indexes dim 1 (size 16) by 0; tk takes maps that pick loops, with 0 for size-1 dims}}
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+         ins(%x : tensor<8x16xf32>) outs(%empty : tensor<8x64xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %e = math.exp %a : f32
+    linalg.yield %e : f32
+  } -> tensor<8x64xf32>
+  return %y : tensor<8x64xf32>
+}
+
+// -----
+
+func.func @maximum(%x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-warning @+1 {{cannot import 'linalg.max': 'arith.maximumf' is imported only as relu, a maximum with 0}}
+  %m = linalg.max ins(%x, %y : tensor<8xf32>, tensor<8xf32>) outs(%x : tensor<8xf32>) -> tensor<8xf32>
+  return %m : tensor<8xf32>
+}
+
+// -----
+
+func.func @reads_init(%x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-warning @+1 {{cannot import 'linalg.generic': the payload reads the init (outs) operand; tk ops have no destination to read}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                       iterator_types = ["parallel"]}
+         ins(%x : tensor<8xf32>) outs(%y : tensor<8xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %s = arith.addf %a, %out : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+func.func @index(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-warning @+1 {{cannot import 'linalg.generic': the payload op 'arith.sitofp' has no tk operator}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                       iterator_types = ["parallel"]}
+         ins(%x : tensor<8xf32>) outs(%x : tensor<8xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %i : index to i32
+    %f = arith.sitofp %c : i32 to f32
+    %s = arith.addf %a, %f : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+// Ops of other dialects are reported as having no tk equivalent.
+func.func @slice_op(%x: tensor<8x64xf32>) -> tensor<4x64xf32> {
+  // expected-warning @+1 {{cannot import 'tensor.extract_slice': tk has no equivalent op}}
+  %s = tensor.extract_slice %x[0, 0] [4, 64] [1, 1] : tensor<8x64xf32> to tensor<4x64xf32>
+  return %s : tensor<4x64xf32>
+}
+
+// -----
+
+// x + c: tk has no operator that adds a scalar, so c becomes a constant
+// tensor operand, with a warning: the function is not a kernel graph yet.
+// CHECK-LABEL: func.func @add_constant
+// CHECK-NEXT:    %[[C:.*]] = arith.constant dense<1.000000e+00> : tensor<1x1xf32>
+// CHECK-NEXT:    %[[A:.*]] = tk.binary add %arg0, %[[C]] : tensor<8x64xf32>, tensor<1x1xf32> -> tensor<8x64xf32>
+// CHECK-NEXT:    return %[[A]]
+func.func @add_constant(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %empty = tensor.empty() : tensor<8x64xf32>
+  // expected-warning @+1 {{constant in the kernel graph: tk has no constants, so the function is a kernel graph only once this is an argument}}
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+         ins(%x : tensor<8x64xf32>) outs(%empty : tensor<8x64xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %one = arith.constant 1.0 : f32
+    %s = arith.addf %a, %one : f32
+    linalg.yield %s : f32
+  } -> tensor<8x64xf32>
+  return %y : tensor<8x64xf32>
+}
+
+// -----
+
+// A fill that is the result itself is reported, as is a returned constant.
+func.func @fill_result() -> (tensor<8xf32>, tensor<8xf32>) {
+  %one = arith.constant 1.0 : f32
+  // expected-warning @+1 {{constant in the kernel graph: tk has no constants, so the function is a kernel graph only once this is an argument}}
+  %c = arith.constant dense<2.0> : tensor<8xf32>
+  %empty = tensor.empty() : tensor<8xf32>
+  // expected-warning @+1 {{cannot import 'linalg.fill': computes a constant; tk has no op that fills a tensor}}
+  %f = linalg.fill ins(%one : f32) outs(%empty : tensor<8xf32>) -> tensor<8xf32>
+  return %f, %c : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// A convolution reads its input through d1 + d4: no tk operator.
+func.func @conv(%i: tensor<1x8x8x4xf32>, %f: tensor<3x3x4x8xf32>) -> tensor<1x6x6x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x6x6x8xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<1x6x6x8xf32>) -> tensor<1x6x6x8xf32>
+  // expected-warning @+1 {{cannot import 'linalg.conv_2d_nhwc_hwcf': indexing map (d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 + d4, d2 + d5, d6) indexes dim 1 (size 8) by d1 + d4}}
+  %r = linalg.conv_2d_nhwc_hwcf ins(%i, %f : tensor<1x8x8x4xf32>, tensor<3x3x4x8xf32>) outs(%o : tensor<1x6x6x8xf32>) -> tensor<1x6x6x8xf32>
+  return %r : tensor<1x6x6x8xf32>
+}
+
+// -----
+
+func.func @scalar_argument(%x: tensor<4x8xf32>, %s: f32) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  // expected-warning @+1 {{cannot import 'linalg.generic': scalar operand #1 is not a constant; tk has no scalar inputs}}
+  %z = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+    ins(%x, %s : tensor<4x8xf32>, f32) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %t: f32, %o: f32):
+    %m = arith.mulf %in, %t : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  return %z : tensor<4x8xf32>
+}
