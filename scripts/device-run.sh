@@ -26,7 +26,7 @@ ctest --test-dir "$rt_build" --output-on-failure > "$logs/runtime-ctest.log" 2>&
   failed=1
 tail -n 3 "$logs/runtime-ctest.log"
 
-for example in softmax rms_norm elementwise; do
+for example in softmax rms_norm elementwise gemm; do
   step "tileopt-run $example"
   "$rt_build/bin/tileopt-run" "$artifacts/$example" --iters 100 --warmup 10 \
     2>&1 | tee "$logs/run-$example.log" || failed=1

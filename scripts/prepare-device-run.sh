@@ -9,12 +9,14 @@ install_missing_packages
 configure_and_build tileopt-compile
 out="$BUILD_DIR/device-artifacts"
 rm -rf "$out" && mkdir -p "$out"
-for example in softmax rms_norm elementwise; do
+for example in softmax rms_norm elementwise gemm; do
   src="$TILEOPT_ROOT/examples/tile/$example.mlir"
   "$BUILD_DIR/bin/tileopt-compile" "$src" -o "$out/$example"
   small="$out/$example.small.mlir"
   sed -e 's/8192x8192x/256x8192x/g' -e 's/grid \[8192, 1, 1\]/grid [256, 1, 1]/' \
-      -e 's/grid \[2048, 8, 1\]/grid [64, 8, 1]/' "$src" > "$small"
+      -e 's/grid \[2048, 8, 1\]/grid [64, 8, 1]/' \
+      -e 's/4096x4096x/512x512x/g' -e 's/grid \[32, 32, 1\]/grid [4, 4, 1]/' \
+      -e 's/arith.constant 128 : index/arith.constant 16 : index/' "$src" > "$small"
   "$BUILD_DIR/bin/tileopt-compile" "$small" -o "$out/$example-small"
   rm "$small"
 done

@@ -32,6 +32,10 @@ def peers_of(name, inputs):
         eager = lambda: F.rms_norm(x, (N,), eps=1e-6)
         reference = lambda: x.double() * torch.rsqrt(
             x.double().pow(2).mean(-1, keepdim=True) + 1e-6)
+    elif name == "gemm":
+        a, b = inputs
+        eager = lambda: torch.matmul(a, b)
+        reference = lambda: torch.matmul(a.double(), b.double())
     else:
         a, b = inputs
         eager = lambda: F.silu(a) * b
@@ -51,7 +55,7 @@ def main():
     torch.manual_seed(0)
     rows = []
     ok = True
-    for name in ["softmax", "rms_norm", "elementwise"]:
+    for name in ["softmax", "rms_norm", "elementwise", "gemm"]:
         artifact = Artifact(f"{root}/{name}")
         inputs = [torch.rand(b.shape, device="cuda", dtype=torch.bfloat16) * 2 - 1
                   for b in artifact.buffers if b.role == "input"]
@@ -72,6 +76,9 @@ def main():
         tbps = nbytes / ours / 1e6
         rows.append((name, ours, theirs[best], best, theirs[best] / ours, tbps,
                      tbps / COPY_TBPS, err, nans))
+        if name == "gemm":
+            flops = 2 * inputs[0].shape[0] * inputs[0].shape[1] * inputs[1].shape[1]
+            gemm_tflops = (flops / ours / 1e6, flops / theirs["torch eager"] / 1e6)
 
     print(f"GPU: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
           f"shape {N}x{N} bf16")
@@ -81,6 +88,9 @@ def main():
     for r in rows:
         print(f"| {r[0]} | {r[1]:.1f} | {r[2]:.1f} | {r[3]} | {r[4]:.2f}x | "
               f"{r[5]:.2f} | {r[6]:.0%} | {r[7]:.1e} | {r[8]} |")
+    if "gemm_tflops" in locals():
+        print(f"gemm: TileOpt {gemm_tflops[0]:.0f} TFLOP/s, torch.matmul "
+              f"{gemm_tflops[1]:.0f} TFLOP/s ({gemm_tflops[0] / gemm_tflops[1]:.0%})")
     sys.exit(0 if ok else 1)
 
 

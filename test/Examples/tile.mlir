@@ -79,3 +79,23 @@
 // RUN:   %S/../../examples/tile/softmax.mlir -o %t/none --cuda-toolkit=/nonexistent 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NO-PTXAS
 // NO-PTXAS: error: ptxas not found: looked in /nonexistent/bin/ptxas and on PATH
+
+// The GEMM: ldmatrix into tensor-core fragments, mma.sync m16n8k16 in bf16.
+// RUN: tileopt-compile %S/../../examples/tile/gemm.mlir -o %t/gemm
+// RUN: FileCheck %s --check-prefix=GEMM --input-file=%t/gemm/kernels.ptx
+// RUN: FileCheck %s --check-prefix=GEMM-MANIFEST --input-file=%t/gemm/manifest.json
+// GEMM: .entry gemm(
+// GEMM: .shared .align 16 .b8
+// GEMM: ld.global.v4.b32
+// GEMM: st.shared.v4.b32
+// GEMM: bar.sync
+// GEMM: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// GEMM: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+// GEMM: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// GEMM-NOT: ld.local
+// GEMM-MANIFEST: "params": [
+// GEMM-MANIFEST-NEXT: "ptr",
+// GEMM-MANIFEST-NEXT: "ptr",
+// GEMM-MANIFEST-NEXT: "ptr"
+// GEMM-MANIFEST: "static": 18944
+// GEMM-MANIFEST: "reference": "gemm",

@@ -98,6 +98,7 @@ def LowerTileToGPU : Pass<"tileopt-lower-tile", "::mlir::ModuleOp"> {
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::nvgpu::NVGPUDialect",
     "::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"
   ];

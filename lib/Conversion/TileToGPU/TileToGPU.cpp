@@ -5,15 +5,18 @@
 // and one workgroup buffer for all scratch; each view is rebuilt from its
 // parameters by an unrealized_conversion_cast that the memory patterns read.
 // Then a dialect conversion turns tile tensors into per-thread fragments
-// (BlockedLayout) and tile ops into the code that computes them.
+// (FragmentLayout) and tile ops into the code that computes them.
 //
 //===----------------------------------------------------------------------===//
 #include "TileOpt/Conversion/Passes.h"
 
-#include "TileOpt/Conversion/TileToGPU/BlockedLayout.h"
+#include "TileOpt/Conversion/TileToGPU/FragmentLayout.h"
 #include "TileOpt/Dialect/Tile/IR/TileOps.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "llvm/ADT/SetVector.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -137,16 +140,34 @@ Value fromScratchWord(OpBuilder &b, Location loc, Value word, Type type) {
   return arith::TruncIOp::create(b, loc, type, bits);
 }
 
+/// The encoding that marks, during the pass, the tile values that live in
+/// the mma accumulator layout (assignMmaLayouts). It never leaves the pass.
+constexpr StringLiteral kMmaAccumulator = "tileopt.mma_accumulator";
+
 /// The layout of a tile type with `numThreads` threads.
-BlockedLayout layoutOf(Type type, int64_t numThreads) {
-  return BlockedLayout::get(cast<RankedTensorType>(type).getShape(),
-                            numThreads);
+FragmentLayout layoutOf(Type type, int64_t numThreads) {
+  auto tensor = cast<RankedTensorType>(type);
+  if (auto encoding = dyn_cast_or_null<StringAttr>(tensor.getEncoding()))
+    if (encoding.getValue() == kMmaAccumulator)
+      return FragmentLayout::mmaAccumulator(tensor.getShape(), numThreads);
+  return FragmentLayout::blocked(tensor.getShape(), numThreads);
+}
+
+/// Padding, in elements, after each row of an mma operand staged in shared
+/// memory: it moves consecutive rows to different banks for ldmatrix.
+constexpr int64_t kStagingRowPad = 8;
+
+/// The f16/bf16 elements of shared memory `mma` stages its operands in.
+int64_t stagingElements(tile::MmaOp mma) {
+  ArrayRef<int64_t> a = mma.getLhs().getType().getShape();
+  ArrayRef<int64_t> b = mma.getRhs().getType().getShape();
+  return a[0] * (a[1] + kStagingRowPad) + b[0] * (b[1] + kStagingRowPad);
 }
 
 /// The f32 words of scratch `op` needs, 0 if none.
 int64_t scratchWords(Operation *op, int64_t numThreads) {
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
-    BlockedLayout in = layoutOf(reduce.getInput().getType(), numThreads);
+    FragmentLayout in = layoutOf(reduce.getInput().getType(), numThreads);
     int64_t cols = in.shape.back();
     int64_t rows = in.numElements / cols;
     int64_t chunksPerRow = cols / in.vectorWidth;
@@ -155,8 +176,8 @@ int64_t scratchWords(Operation *op, int64_t numThreads) {
     return rows * warpsPerRow;
   }
   if (isa<tile::BroadcastOp, tile::ReshapeOp, tile::PermuteOp>(op)) {
-    BlockedLayout in = layoutOf(op->getOperand(0).getType(), numThreads);
-    BlockedLayout out = layoutOf(op->getResult(0).getType(), numThreads);
+    FragmentLayout in = layoutOf(op->getOperand(0).getType(), numThreads);
+    FragmentLayout out = layoutOf(op->getResult(0).getType(), numThreads);
     if (in.numElements == 1 || (isa<tile::ReshapeOp>(op) && in == out))
       return 0;
     return in.numElements;
@@ -201,10 +222,18 @@ vector::CombiningKind vectorKind(CombineKind kind, bool isFloat) {
   llvm_unreachable("unknown combine kind");
 }
 
-/// The enclosing kernel's scratch buffer (memref<N x f32, workgroup>).
-Value scratchOf(Operation *op) {
+/// The enclosing kernel's workgroup buffer of `elementType` elements: the
+/// f32 scratch, or the f16/bf16 mma staging buffer.
+Value workgroupBuffer(Operation *op, Type elementType) {
   auto func = op->getParentOfType<gpu::GPUFuncOp>();
-  return func.getWorkgroupAttributions().front();
+  for (BlockArgument buffer : func.getWorkgroupAttributions())
+    if (cast<MemRefType>(buffer.getType()).getElementType() == elementType)
+      return buffer;
+  llvm_unreachable("outlining sized a buffer for every use");
+}
+
+Value scratchOf(Operation *op) {
+  return workgroupBuffer(op, Float32Type::get(op->getContext()));
 }
 
 //===----------------------------------------------------------------------===//
@@ -217,7 +246,7 @@ LogicalResult checkSupported(tile::KernelOp kernel, int64_t numThreads) {
     for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
                                               op->getResultTypes())) {
       if (auto tensor = dyn_cast<RankedTensorType>(type)) {
-        BlockedLayout layout = layoutOf(tensor, numThreads);
+        FragmentLayout layout = layoutOf(tensor, numThreads);
         if (layout.fragmentSize() > kMaxFragmentSize)
           return op->emitOpError("tile ")
                  << tensor << " gives each of " << numThreads
@@ -230,9 +259,22 @@ LogicalResult checkSupported(tile::KernelOp kernel, int64_t numThreads) {
           return op->emitOpError("views of i1 are not supported: store "
                                  "booleans as i8");
     }
-    if (isa<tile::MmaOp>(op))
-      return op->emitOpError(
-          "is not supported by the code generator yet (tensor cores)");
+    if (auto mma = dyn_cast<tile::MmaOp>(op)) {
+      RankedTensorType lhs = mma.getLhs().getType();
+      Type operand = lhs.getElementType();
+      auto [warpsM, warpsN] = FragmentLayout::mmaWarpGrid(numThreads);
+      ArrayRef<int64_t> acc = mma.getAcc().getType().getShape();
+      if (lhs.getRank() != 2 || !(operand.isF16() || operand.isBF16()) ||
+          !mma.getAcc().getType().getElementType().isF32())
+        return op->emitOpError("on tensor cores takes rank-2 f16 or bf16 "
+                               "operands and an f32 accumulator for now");
+      if (acc[0] % (16 * warpsM) != 0 || acc[1] % (8 * warpsN) != 0 ||
+          lhs.getDimSize(1) % 16 != 0)
+        return op->emitOpError("needs M a multiple of ")
+               << 16 * warpsM << ", N of " << 8 * warpsN
+               << " and K of 16 for mma.sync m16n8k16 on " << warpsM << "x"
+               << warpsN << " warps";
+    }
     if (isa<tile::ScanOp>(op))
       return op->emitOpError("is not supported by the code generator yet");
     if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
@@ -264,6 +306,88 @@ LogicalResult checkSupported(tile::KernelOp kernel, int64_t numThreads) {
 }
 
 //===----------------------------------------------------------------------===//
+// Accumulator layouts
+//===----------------------------------------------------------------------===//
+
+bool isElementwiseOnTiles(Operation *op) {
+  return isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
+         !isa<arith::ConstantOp>(op);
+}
+
+/// Gives the accumulators and results of the tile.mma ops in `kernel`, and
+/// everything tied to them (loop-carried values, elementwise ops on them,
+/// splat initial values), the mma accumulator layout: their types get the
+/// kMmaAccumulator encoding. Reports a use that would need another layout.
+LogicalResult assignMmaLayouts(tile::KernelOp kernel) {
+  llvm::SetVector<Value> accumulators;
+  SmallVector<Value> worklist;
+  kernel.walk([&](tile::MmaOp mma) {
+    worklist.push_back(mma.getAcc());
+    worklist.push_back(mma.getResult());
+  });
+  auto tiedThroughLoop = [&](scf::ForOp loop, unsigned i) {
+    worklist.push_back(loop.getInitArgs()[i]);
+    worklist.push_back(loop.getRegionIterArgs()[i]);
+    worklist.push_back(loop.getResult(i));
+    worklist.push_back(loop.getBody()->getTerminator()->getOperand(i));
+  };
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!accumulators.insert(value))
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!loop || arg.getArgNumber() == 0)
+        return kernel.emitOpError("an mma accumulator is a kernel argument");
+      tiedThroughLoop(loop, arg.getArgNumber() - 1);
+    } else {
+      Operation *producer = value.getDefiningOp();
+      if (auto loop = dyn_cast<scf::ForOp>(producer)) {
+        tiedThroughLoop(loop, cast<OpResult>(value).getResultNumber());
+      } else if (isElementwiseOnTiles(producer)) {
+        llvm::append_range(worklist, producer->getOperands());
+      } else if (auto constant = dyn_cast<arith::ConstantOp>(producer)) {
+        if (!isa<SplatElementsAttr>(constant.getValue()))
+          return producer->emitOpError("initializes an mma accumulator; only "
+                                       "splat constants can");
+      } else if (!isa<tile::MmaOp>(producer)) {
+        return producer->emitOpError("produces an mma accumulator; only "
+                                     "tile.mma, splat constants, scf.for and "
+                                     "elementwise ops can for now");
+      }
+    }
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto mma = dyn_cast<tile::MmaOp>(user)) {
+        if (use.getOperandNumber() != 2)
+          return user->emitOpError("takes an mma result as a multiplicand; "
+                                   "not supported yet");
+      } else if (auto loop = dyn_cast<scf::ForOp>(user)) {
+        tiedThroughLoop(loop, use.getOperandNumber() - 3);
+      } else if (isa<scf::YieldOp>(user) &&
+                 isa<scf::ForOp>(user->getParentOp())) {
+        tiedThroughLoop(cast<scf::ForOp>(user->getParentOp()),
+                        use.getOperandNumber());
+      } else if (isElementwiseOnTiles(user)) {
+        llvm::append_range(worklist, user->getResults());
+        llvm::append_range(worklist, user->getOperands());
+      } else if (!isa<tile::StoreOp>(user)) {
+        return user->emitOpError("uses an mma accumulator; only tile.store, "
+                                 "elementwise ops and scf.for take them for "
+                                 "now");
+      }
+    }
+  }
+  for (Value value : accumulators) {
+    auto type = cast<RankedTensorType>(value.getType());
+    value.setType(RankedTensorType::get(
+        type.getShape(), type.getElementType(),
+        StringAttr::get(kernel.getContext(), kMmaAccumulator)));
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Outlining
 //===----------------------------------------------------------------------===//
 
@@ -286,10 +410,21 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(tile::KernelOp kernel,
                                         int64_t numThreads) {
   MLIRContext *ctx = kernel.getContext();
   Location loc = kernel.getLoc();
-  int64_t words = 0;
+  int64_t words = 0, staging = 0;
+  Type stagingType;
   kernel.walk([&](Operation *op) {
     words = std::max(words, scratchWords(op, numThreads));
   });
+  WalkResult mixed = kernel.walk([&](tile::MmaOp mma) {
+    Type type = mma.getLhs().getType().getElementType();
+    if (stagingType && stagingType != type)
+      return WalkResult::interrupt();
+    stagingType = type;
+    staging = std::max(staging, stagingElements(mma));
+    return WalkResult::advance();
+  });
+  if (mixed.wasInterrupted())
+    return kernel.emitOpError("mixes f16 and bf16 tile.mma operands");
   if (words * 4 > kMaxStaticSharedBytes)
     return kernel.emitOpError("needs ")
            << words * 4 << " bytes of shared memory for its scratch, over "
@@ -300,16 +435,32 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(tile::KernelOp kernel,
   for (Type type : kernel.getArgumentTypes())
     llvm::append_range(paramTypes, abiTypes(type, ctx));
   SmallVector<Type> workgroup;
+  auto workgroupMemory =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   if (words > 0)
-    workgroup.push_back(MemRefType::get(
-        {words}, Float32Type::get(ctx), MemRefLayoutAttrInterface(),
-        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
+    workgroup.push_back(MemRefType::get({words}, Float32Type::get(ctx),
+                                        MemRefLayoutAttrInterface(),
+                                        workgroupMemory));
+  if (staging > 0)
+    workgroup.push_back(MemRefType::get({staging}, stagingType,
+                                        MemRefLayoutAttrInterface(),
+                                        workgroupMemory));
+  if ((words * 4 + staging * 2) > kMaxStaticSharedBytes)
+    return kernel.emitOpError("needs ")
+           << words * 4 + staging * 2 << " bytes of shared memory, over the "
+           << kMaxStaticSharedBytes << " bytes of static shared memory; use "
+           << "smaller tiles";
 
   OpBuilder b(gpuModule.getBody(), gpuModule.getBody()->end());
   auto func = gpu::GPUFuncOp::create(b, loc, kernel.getSymName(),
                                      b.getFunctionType(paramTypes, {}),
                                      workgroup);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  // ldmatrix reads 16-byte rows.
+  if (staging > 0)
+    func.setWorkgroupAttributionAttr(workgroup.size() - 1,
+                                     LLVM::LLVMDialect::getAlignAttrName(),
+                                     b.getI64IntegerAttr(16));
   func.setKnownBlockSize(ArrayRef<int32_t>{static_cast<int32_t>(numThreads),
                                            1, 1});
 
@@ -395,7 +546,7 @@ struct TilePattern : public OpConversionPattern<OpT> {
               int64_t numThreads)
       : OpConversionPattern<OpT>(converter, ctx), numThreads(numThreads) {}
 
-  BlockedLayout layout(Type type) const { return layoutOf(type, numThreads); }
+  FragmentLayout layout(Type type) const { return layoutOf(type, numThreads); }
 
   int64_t numThreads;
 };
@@ -469,7 +620,7 @@ struct IotaLowering : public TilePattern<tile::IotaOp> {
   matchAndRewrite(tile::IotaOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    BlockedLayout out = layout(op.getType());
+    FragmentLayout out = layout(op.getType());
     Type elementType = op.getType().getElementType();
     Value tid = threadIdOf(rewriter, loc);
     SmallVector<Value> elements;
@@ -513,7 +664,7 @@ class TileAccess {
 public:
   TileAccess(OpBuilder &b, Location loc, tile::TensorViewType viewType,
              ViewParams params, ValueRange tileIndices,
-             RankedTensorType tileType, const BlockedLayout &layout)
+             RankedTensorType tileType, const FragmentLayout &layout)
       : b(b), loc(loc), params(std::move(params)), tileType(tileType),
         layout(layout) {
     for (auto [index, size] : llvm::zip(tileIndices, tileType.getShape()))
@@ -578,7 +729,7 @@ public:
   Location loc;
   ViewParams params;
   RankedTensorType tileType;
-  const BlockedLayout &layout;
+  const FragmentLayout &layout;
   SmallVector<Value> origin;
   bool chunksAligned = false;
   /// Elements per load or store instruction.
@@ -624,7 +775,7 @@ struct LoadLowering : public TilePattern<tile::LoadOp> {
     if (failed(params))
       return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
     RankedTensorType tileType = op.getType();
-    BlockedLayout out = layout(tileType);
+    FragmentLayout out = layout(tileType);
     TileAccess access(rewriter, loc, op.getView().getType(), *params,
                       adaptor.getIndices(), tileType, out);
     Type elementType = tileType.getElementType();
@@ -694,7 +845,7 @@ struct StoreLowering : public TilePattern<tile::StoreOp> {
     if (failed(params))
       return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
     RankedTensorType tileType = op.getValue().getType();
-    BlockedLayout in = layout(tileType);
+    FragmentLayout in = layout(tileType);
     TileAccess access(rewriter, loc, op.getView().getType(), *params,
                       adaptor.getIndices(), tileType, in);
     Value fragment = adaptor.getValue();
@@ -762,8 +913,8 @@ struct ReduceLowering : public TilePattern<tile::ReduceOp> {
   matchAndRewrite(tile::ReduceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    BlockedLayout in = layout(op.getInput().getType());
-    BlockedLayout out = layout(op.getType());
+    FragmentLayout in = layout(op.getInput().getType());
+    FragmentLayout out = layout(op.getType());
     CombineKind kind = op.getKind();
     Type elementType = op.getType().getElementType();
     bool isFloat = isa<FloatType>(elementType);
@@ -890,8 +1041,8 @@ struct RelayoutLowering : public TilePattern<OpT> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type sourceType = op.getInput().getType();
-    BlockedLayout in = this->layout(sourceType);
-    BlockedLayout out = this->layout(op.getType());
+    FragmentLayout in = this->layout(sourceType);
+    FragmentLayout out = this->layout(op.getType());
     Value fragment = adaptor.getInput();
     Type resultType = this->getTypeConverter()->convertType(op.getType());
     if (in.numElements == 1) {
@@ -976,6 +1127,137 @@ struct PermuteLowering : public RelayoutLowering<tile::PermuteOp> {
   }
 };
 
+/// tile.mma on tensor cores: both operands are staged row-major in shared
+/// memory (rows padded against bank conflicts), each warp loads its parts
+/// with ldmatrix (B transposed on the way) and runs mma.sync m16n8k16 on the
+/// accumulator tiles it holds.
+struct MmaLowering : public TilePattern<tile::MmaOp> {
+  using TilePattern::TilePattern;
+
+  LogicalResult
+  matchAndRewrite(tile::MmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType lhsType = op.getLhs().getType(),
+                     rhsType = op.getRhs().getType();
+    int64_t m = lhsType.getDimSize(0), k = lhsType.getDimSize(1),
+            n = rhsType.getDimSize(1);
+    int64_t lhsStride = k + kStagingRowPad, rhsStride = n + kStagingRowPad;
+    int64_t rhsBase = m * lhsStride;
+    Type elementType = lhsType.getElementType();
+    Value staging = workgroupBuffer(op, elementType);
+    Value tid = threadIdOf(rewriter, loc);
+    auto constant = [&](int64_t v) { return indexConstant(rewriter, loc, v); };
+    auto add = [&](Value x, Value y) {
+      return arith::AddIOp::create(rewriter, loc, x, y).getResult();
+    };
+    auto mul = [&](Value x, int64_t y) {
+      return arith::MulIOp::create(rewriter, loc, x, constant(y)).getResult();
+    };
+
+    // Stage both operands, chunk by chunk.
+    gpu::BarrierOp::create(rewriter, loc);
+    auto stage = [&](Value fragment, RankedTensorType type, int64_t base,
+                     int64_t stride) {
+      FragmentLayout in = layout(type);
+      int64_t cols = type.getDimSize(1);
+      for (int64_t first = 0; first < in.fragmentSize();
+           first += in.vectorWidth) {
+        Value linear = in.linearIndex(rewriter, loc, tid, first);
+        Value row = arith::DivUIOp::create(rewriter, loc, linear, constant(cols));
+        Value col = arith::RemUIOp::create(rewriter, loc, linear, constant(cols));
+        Value at = add(constant(base), add(mul(row, stride), col));
+        vector::StoreOp::create(
+            rewriter, loc,
+            extractSlice(rewriter, loc, fragment, first, in.vectorWidth),
+            staging, ValueRange{at});
+      }
+    };
+    stage(adaptor.getLhs(), lhsType, 0, lhsStride);
+    stage(adaptor.getRhs(), rhsType, rhsBase, rhsStride);
+    gpu::BarrierOp::create(rewriter, loc);
+
+    auto [warpsM, warpsN] = FragmentLayout::mmaWarpGrid(numThreads);
+    int64_t tileRows = m / warpsM / 16, tileCols = n / warpsN / 8;
+    Value warp = arith::DivUIOp::create(rewriter, loc, tid, constant(32));
+    Value lane = arith::RemUIOp::create(rewriter, loc, tid, constant(32));
+    Value warpRow = mul(arith::DivUIOp::create(rewriter, loc, warp,
+                                               constant(warpsN)),
+                        m / warpsM);
+    Value warpCol = mul(arith::RemUIOp::create(rewriter, loc, warp,
+                                               constant(warpsN)),
+                        n / warpsN);
+    Value laneRow = arith::RemUIOp::create(rewriter, loc, lane, constant(16));
+    Value laneHalf = mul(arith::DivUIOp::create(rewriter, loc, lane,
+                                                constant(16)),
+                         8);
+
+    SmallVector<Value> acc;
+    for (int64_t i = 0; i < layout(op.getType()).fragmentSize(); ++i)
+      acc.push_back(extractElement(rewriter, loc, adaptor.getAcc(), i));
+
+    auto mmaType = elementType.isBF16() ? NVVM::MMATypes::bf16
+                                        : NVVM::MMATypes::f16;
+    auto resultType = LLVM::LLVMStructType::getLiteral(
+        rewriter.getContext(), SmallVector<Type>(4, rewriter.getF32Type()));
+    for (int64_t kk = 0; kk < k / 16; ++kk) {
+      // A: rows r..r+15, cols 16kk..16kk+15 as four 8x8 matrices; lane l
+      // points at row l % 16, column half l / 16.
+      SmallVector<SmallVector<Value>> aRegs, bRegs;
+      for (int64_t mi = 0; mi < tileRows; ++mi) {
+        Value row = add(warpRow, add(laneRow, constant(mi * 16)));
+        Value at = add(mul(row, lhsStride), add(laneHalf, constant(kk * 16)));
+        aRegs.push_back(loadMatrix(rewriter, loc, staging, at, 4, false));
+      }
+      // B: rows 16kk..16kk+15, cols c..c+7, transposed into the column
+      // operand; lanes 0-15 point at the rows.
+      for (int64_t nj = 0; nj < tileCols; ++nj) {
+        Value row = add(laneRow, constant(kk * 16));
+        Value at = add(constant(rhsBase),
+                       add(mul(row, rhsStride), add(warpCol, constant(nj * 8))));
+        bRegs.push_back(loadMatrix(rewriter, loc, staging, at, 2, true));
+      }
+      for (int64_t mi = 0; mi < tileRows; ++mi)
+        for (int64_t nj = 0; nj < tileCols; ++nj) {
+          MutableArrayRef<Value> c =
+              MutableArrayRef(acc).slice((mi * tileCols + nj) * 4, 4);
+          auto mma = NVVM::MmaOp::create(
+              rewriter, loc, resultType, aRegs[mi], bRegs[nj], c,
+              ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+              std::array<NVVM::MMATypes, 2>{mmaType, mmaType},
+              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                             NVVM::MMALayout::col});
+          for (int64_t i = 0; i < 4; ++i)
+            c[i] = LLVM::ExtractValueOp::create(rewriter, loc, mma,
+                                                ArrayRef<int64_t>{i});
+        }
+    }
+    rewriter.replaceOp(op, fromElements(rewriter, loc, acc));
+    return success();
+  }
+
+  /// ldmatrix of `count` 8x8 matrices at `at` in `staging`, as the 32-bit
+  /// registers mma.sync takes.
+  static SmallVector<Value> loadMatrix(OpBuilder &b, Location loc,
+                                       Value staging, Value at, int64_t count,
+                                       bool transpose) {
+    Type elementType = cast<MemRefType>(staging.getType()).getElementType();
+    auto type = VectorType::get({count, 2}, elementType);
+    Value matrices = nvgpu::LdMatrixOp::create(
+        b, loc, type, staging, ValueRange{at}, b.getBoolAttr(transpose),
+        b.getI32IntegerAttr(count));
+    SmallVector<Value> registers;
+    for (int64_t i = 0; i < count; ++i) {
+      Value pair = vector::ExtractOp::create(b, loc, matrices,
+                                             ArrayRef<int64_t>{i});
+      Value word = vector::BitCastOp::create(
+          b, loc, VectorType::get({1}, b.getI32Type()), pair);
+      registers.push_back(extractElement(b, loc, word, 0));
+    }
+    return registers;
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
@@ -1002,7 +1284,8 @@ struct LowerTileToGPUPass
     if (kernels.empty())
       return;
     for (tile::KernelOp kernel : kernels)
-      if (failed(checkSupported(kernel, numThreads)))
+      if (failed(checkSupported(kernel, numThreads)) ||
+          failed(assignMmaLayouts(kernel)))
         return signalPassFailure();
 
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
@@ -1028,6 +1311,7 @@ struct LowerTileToGPUPass
     FragmentTypeConverter converter(numThreads);
     ConversionTarget target(*ctx);
     target.addLegalDialect<gpu::GPUDialect, LLVM::LLVMDialect,
+                           NVVM::NVVMDialect, nvgpu::NVGPUDialect,
                            vector::VectorDialect, memref::MemRefDialect>();
     target.addIllegalDialect<tile::TileDialect>();
     target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
@@ -1038,6 +1322,7 @@ struct LowerTileToGPUPass
     patterns.add<ElementwiseLowering>(converter, ctx);
     patterns.add<BlockIdLowering, NumBlocksLowering, SplatLowering,
                  IotaLowering, LoadLowering, StoreLowering, ReduceLowering,
+                 MmaLowering,
                  ReshapeLowering, BroadcastLowering, PermuteLowering>(
         converter, ctx, numThreads);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,

@@ -1,17 +1,5 @@
 // RUN: tileopt-opt %s -split-input-file --tileopt-lower-tile -verify-diagnostics
 
-tile.kernel @mma(%a: !tile.view<?x?xf16>, %c: !tile.view<?x?xf32>) {
-  %i = tile.block_id x
-  %ta = tile.load %a[%i, %i] : !tile.view<?x?xf16> -> tensor<64x64xf16>
-  %acc = arith.constant dense<0.0> : tensor<64x64xf32>
-  // expected-error @+1 {{'tile.mma' op is not supported by the code generator yet (tensor cores)}}
-  %r = tile.mma %ta, %ta, %acc : tensor<64x64xf16>, tensor<64x64xf16>, tensor<64x64xf32>
-  tile.store %r, %c[%i, %i] : tensor<64x64xf32>, !tile.view<?x?xf32>
-  tile.return
-}
-
-// -----
-
 tile.kernel @scan(%a: !tile.view<?xf32>) {
   %i = tile.block_id x
   %t = tile.load %a[%i] : !tile.view<?xf32> -> tensor<1024xf32>
@@ -82,5 +70,42 @@ tile.kernel @scratch_too_large(%a: !tile.view<?x?xf32>) {
   %t = tile.load %a[%i, %i] : !tile.view<?x?xf32> -> tensor<16384x1xf32>
   %r = tile.reshape %t : tensor<16384x1xf32> -> tensor<128x128xf32>
   tile.store %r, %a[%i, %i] : tensor<128x128xf32>, !tile.view<?x?xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @mma_f32_operands(%a: !tile.view<?x?xf32>, %c: !tile.view<?x?xf32>) {
+  %i = tile.block_id x
+  %ta = tile.load %a[%i, %i] : !tile.view<?x?xf32> -> tensor<64x64xf32>
+  %acc = arith.constant dense<0.0> : tensor<64x64xf32>
+  // expected-error @+1 {{'tile.mma' op on tensor cores takes rank-2 f16 or bf16 operands and an f32 accumulator for now}}
+  %r = tile.mma %ta, %ta, %acc : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
+  tile.store %r, %c[%i, %i] : tensor<64x64xf32>, !tile.view<?x?xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @mma_too_small(%a: !tile.view<?x?xf16>, %c: !tile.view<?x?xf32>) {
+  %i = tile.block_id x
+  %ta = tile.load %a[%i, %i] : !tile.view<?x?xf16> -> tensor<16x16xf16>
+  %acc = arith.constant dense<0.0> : tensor<16x16xf32>
+  // expected-error @+1 {{'tile.mma' op needs M a multiple of 32, N of 16 and K of 16 for mma.sync m16n8k16 on 2x2 warps}}
+  %r = tile.mma %ta, %ta, %acc : tensor<16x16xf16>, tensor<16x16xf16>, tensor<16x16xf32>
+  tile.store %r, %c[%i, %i] : tensor<16x16xf32>, !tile.view<?x?xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @mma_result_reduced(%a: !tile.view<?x?xf16>, %c: !tile.view<?xf32>) {
+  %i = tile.block_id x
+  %ta = tile.load %a[%i, %i] : !tile.view<?x?xf16> -> tensor<64x64xf16>
+  %acc = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = tile.mma %ta, %ta, %acc : tensor<64x64xf16>, tensor<64x64xf16>, tensor<64x64xf32>
+  // expected-error @+1 {{'tile.reduce' op uses an mma accumulator; only tile.store, elementwise ops and scf.for take them for now}}
+  %s = tile.reduce sum %r dim 1 : tensor<64x64xf32> -> tensor<64xf32>
+  tile.store %s, %c[%i] : tensor<64xf32>, !tile.view<?xf32>
   tile.return
 }

@@ -1,0 +1,75 @@
+//===- FragmentLayout.h - How a tile is spread over a block's threads -*- C++ -*-===//
+//
+// Every tile value in a lowered kernel has a layout that says which elements
+// each thread holds, as its fragment: a vector<fragmentSize x T>. Two kinds:
+//
+// * Blocked, derived from the shape and the thread count alone (not the
+//   element type, so conversions between element types need no data
+//   movement, and not the producer, so no propagation is needed): the tile is
+//   read in row-major order in chunks of `vectorWidth` contiguous elements;
+//   chunk c belongs to thread c % numThreads, as its chunk c / numThreads.
+//   Chunks are contiguous in memory, so loads and stores are coalesced and
+//   vectorized. Tiles with fewer elements than threads are replicated:
+//   thread t holds element t % numElements.
+//
+// * MMA accumulator, for the accumulator and result of tile.mma (and what is
+//   computed elementwise from them): the warps tile the matrix warpsM x
+//   warpsN; each warp holds its part as m16n8 tensor-core accumulator
+//   tiles, four f32 per thread per tile in the order mma.sync defines (two
+//   contiguous pairs, eight rows apart).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEOPT_CONVERSION_TILETOGPU_FRAGMENTLAYOUT_H
+#define TILEOPT_CONVERSION_TILETOGPU_FRAGMENTLAYOUT_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace mlir::tileopt {
+
+struct FragmentLayout {
+  /// The largest chunk: 8 elements are 16 bytes of a 16-bit type.
+  static constexpr int64_t kMaxVectorWidth = 8;
+
+  static FragmentLayout blocked(ArrayRef<int64_t> shape, int64_t numThreads);
+  /// Requires a 2-D shape whose rows divide into 16 * warpsM and columns
+  /// into 8 * warpsN (see mmaWarpGrid).
+  static FragmentLayout mmaAccumulator(ArrayRef<int64_t> shape,
+                                       int64_t numThreads);
+
+  /// How mmaAccumulator arranges `numThreads / 32` warps: (warpsM, warpsN).
+  static std::pair<int64_t, int64_t> mmaWarpGrid(int64_t numThreads);
+
+  int64_t fragmentSize() const { return chunksPerThread * vectorWidth; }
+
+  /// Row-major position in the tile of element `i` of the fragment of thread
+  /// `threadId` (an index value). Elements i .. i + vectorWidth - 1 of a
+  /// chunk (i a multiple of vectorWidth) are contiguous.
+  Value linearIndex(OpBuilder &b, Location loc, Value threadId,
+                    int64_t i) const;
+
+  VectorType fragmentType(Type elementType) const {
+    return VectorType::get({fragmentSize()}, elementType);
+  }
+
+  bool operator==(const FragmentLayout &other) const {
+    return isMma == other.isMma && shape == other.shape &&
+           numThreads == other.numThreads &&
+           vectorWidth == other.vectorWidth &&
+           chunksPerThread == other.chunksPerThread &&
+           replicated == other.replicated;
+  }
+
+  SmallVector<int64_t> shape;
+  int64_t numElements = 1;
+  int64_t numThreads = 1;
+  int64_t vectorWidth = 1;
+  int64_t chunksPerThread = 1;
+  bool replicated = false;
+  bool isMma = false;
+};
+
+} // namespace mlir::tileopt
+
+#endif // TILEOPT_CONVERSION_TILETOGPU_FRAGMENTLAYOUT_H

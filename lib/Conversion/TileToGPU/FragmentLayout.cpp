@@ -1,0 +1,84 @@
+//===- FragmentLayout.cpp - How a tile is spread over a block's threads ---===//
+#include "TileOpt/Conversion/TileToGPU/FragmentLayout.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tileopt;
+
+FragmentLayout FragmentLayout::blocked(ArrayRef<int64_t> shape,
+                                       int64_t numThreads) {
+  FragmentLayout layout;
+  layout.shape.assign(shape.begin(), shape.end());
+  layout.numThreads = numThreads;
+  for (int64_t dim : shape)
+    layout.numElements *= dim;
+  if (layout.numElements < numThreads) {
+    layout.replicated = true;
+    return layout;
+  }
+  int64_t lastDim = shape.empty() ? 1 : shape.back();
+  layout.vectorWidth = std::min({kMaxVectorWidth, lastDim,
+                                 layout.numElements / numThreads});
+  layout.chunksPerThread =
+      layout.numElements / (numThreads * layout.vectorWidth);
+  return layout;
+}
+
+std::pair<int64_t, int64_t> FragmentLayout::mmaWarpGrid(int64_t numThreads) {
+  int64_t warps = numThreads / 32;
+  int64_t warpsM = int64_t{1} << (llvm::Log2_64(warps) / 2);
+  return {warpsM, warps / warpsM};
+}
+
+FragmentLayout FragmentLayout::mmaAccumulator(ArrayRef<int64_t> shape,
+                                              int64_t numThreads) {
+  FragmentLayout layout;
+  layout.isMma = true;
+  layout.shape.assign(shape.begin(), shape.end());
+  layout.numThreads = numThreads;
+  layout.numElements = shape[0] * shape[1];
+  auto [warpsM, warpsN] = mmaWarpGrid(numThreads);
+  int64_t tilesPerWarp = (shape[0] / warpsM / 16) * (shape[1] / warpsN / 8);
+  layout.vectorWidth = 2;
+  layout.chunksPerThread = tilesPerWarp * 2;
+  return layout;
+}
+
+Value FragmentLayout::linearIndex(OpBuilder &b, Location loc, Value threadId,
+                                  int64_t i) const {
+  auto constant = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto add = [&](Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); };
+  auto mul = [&](Value x, int64_t y) {
+    return arith::MulIOp::create(b, loc, x, constant(y));
+  };
+  auto div = [&](Value x, int64_t y) {
+    return arith::DivUIOp::create(b, loc, x, constant(y));
+  };
+  auto rem = [&](Value x, int64_t y) {
+    return arith::RemUIOp::create(b, loc, x, constant(y));
+  };
+  if (replicated)
+    return rem(threadId, numElements);
+  if (!isMma) {
+    int64_t chunk = i / vectorWidth, offset = i % vectorWidth;
+    // (chunk * numThreads + threadId) * vectorWidth + offset
+    return add(mul(threadId, vectorWidth),
+               constant(chunk * numThreads * vectorWidth + offset));
+  }
+  // mma.sync m16n8 accumulator: c0, c1 at (lane / 4, 2 * (lane % 4) + {0, 1}),
+  // c2, c3 eight rows below.
+  auto [warpsM, warpsN] = mmaWarpGrid(numThreads);
+  int64_t rowsPerWarp = shape[0] / warpsM, colsPerWarp = shape[1] / warpsN;
+  int64_t tile = i / 4, c = i % 4;
+  int64_t tileRow = tile / (colsPerWarp / 8), tileCol = tile % (colsPerWarp / 8);
+  Value warp = div(threadId, 32), lane = rem(threadId, 32);
+  Value row = add(mul(div(warp, warpsN), rowsPerWarp),
+                  add(div(lane, 4), constant(tileRow * 16 + (c / 2) * 8)));
+  Value col = add(mul(rem(warp, warpsN), colsPerWarp),
+                  add(mul(rem(lane, 4), 2), constant(tileCol * 8 + c % 2)));
+  return add(mul(row, shape[1]), col);
+}

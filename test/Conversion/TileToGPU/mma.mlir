@@ -1,0 +1,41 @@
+// RUN: tileopt-opt %s -split-input-file --tileopt-lower-tile | FileCheck %s
+
+// tile.mma on tensor cores: the accumulator carried by the loop is in the
+// mma layout (4 warps as 2 x 2, each with a 64 x 64 part: 4 x 8 tiles of
+// m16n8, 128 f32 per thread); the operands are staged in shared memory with
+// padded rows (128 x 40 + 32 x 136 bf16), loaded with ldmatrix (B
+// transposed), and multiplied with mma.sync m16n8k16.
+// CHECK-LABEL: gpu.func @gemm
+// CHECK-SAME:    workgroup(%[[STAGE:.*]] : memref<9472xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK:         %[[INIT:.*]] = arith.constant dense<0.000000e+00> : vector<128xf32>
+// CHECK:         scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (vector<128xf32>)
+// CHECK:           gpu.barrier
+// CHECK:           vector.store %{{.*}}, %[[STAGE]][%{{.*}}] : memref<9472xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK:           gpu.barrier
+// CHECK:           nvgpu.ldmatrix %[[STAGE]][%{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<9472xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// CHECK:           nvgpu.ldmatrix %[[STAGE]][%{{.*}}] {numTiles = 2 : i32, transpose = true} : memref<9472xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
+// CHECK:           nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK-COUNT-63:  nvvm.mma.sync
+// CHECK:           scf.yield %{{.*}} : vector<128xf32>
+// The epilogue stays in the mma layout: pairs of contiguous bf16 stores.
+// CHECK:         arith.truncf %{{.*}} : vector<128xf32> to vector<128xbf16>
+// CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<1>
+tile.kernel @gemm(%a: !tile.view<4096x4096xbf16>, %b: !tile.view<4096x4096xbf16>,
+                  %c: !tile.view<4096x4096xbf16>) {
+  %i = tile.block_id x
+  %j = tile.block_id y
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %steps = arith.constant 128 : index
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %c0 to %steps step %c1 iter_args(%sum = %zero)
+      -> (tensor<128x128xf32>) {
+    %ta = tile.load %a[%i, %k] : !tile.view<4096x4096xbf16> -> tensor<128x32xbf16>
+    %tb = tile.load %b[%k, %j] : !tile.view<4096x4096xbf16> -> tensor<32x128xbf16>
+    %next = tile.mma %ta, %tb, %sum : tensor<128x32xbf16>, tensor<32x128xbf16>, tensor<128x128xf32>
+    scf.yield %next : tensor<128x128xf32>
+  }
+  %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xbf16>
+  tile.store %out, %c[%i, %j] : tensor<128x128xbf16>, !tile.view<4096x4096xbf16>
+  tile.return
+}
