@@ -86,9 +86,9 @@
 // RUN: FileCheck %s --check-prefix=GEMM-MANIFEST --input-file=%t/gemm/manifest.json
 // GEMM: .entry gemm(
 // GEMM: .shared .align 16 .b8
-// GEMM: ld.global.v4.b32
-// GEMM: st.shared.v4.b32
-// GEMM: bar.sync
+// GEMM-DAG: ld.global.v4.b32
+// GEMM-DAG: st.shared.v4.b32
+// GEMM-DAG: bar.sync
 // GEMM: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // GEMM: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
 // GEMM: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
