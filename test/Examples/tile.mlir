@@ -80,7 +80,7 @@
 // RUN:   | FileCheck %s --check-prefix=NO-PTXAS
 // NO-PTXAS: error: ptxas not found: looked in /nonexistent/bin/ptxas and on PATH
 
-// The GEMM: ldmatrix into tensor-core fragments, mma.sync m16n8k16 in bf16.
+// The bf16 matrix product goes through ldmatrix and mma.sync m16n8k16.
 // RUN: tileopt-compile %S/../../examples/tile/gemm.mlir -o %t/gemm
 // RUN: FileCheck %s --check-prefix=GEMM --input-file=%t/gemm/kernels.ptx
 // RUN: FileCheck %s --check-prefix=GEMM-MANIFEST --input-file=%t/gemm/manifest.json
