@@ -83,16 +83,17 @@
 // The bf16 matrix product goes through ldmatrix and mma.sync m16n8k16.
 // RUN: tileopt-compile %S/../../examples/tile/gemm.mlir -o %t/gemm
 // RUN: FileCheck %s --check-prefix=GEMM --input-file=%t/gemm/kernels.ptx
+// RUN: FileCheck %s --check-prefix=GEMM-MEM --input-file=%t/gemm/kernels.ptx
 // RUN: FileCheck %s --check-prefix=GEMM-MANIFEST --input-file=%t/gemm/manifest.json
 // GEMM: .entry gemm(
 // GEMM: .shared .align 16 .b8
-// GEMM-DAG: ld.global.v4.b32
-// GEMM-DAG: st.shared.v4.b32
-// GEMM-DAG: bar.sync
 // GEMM: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // GEMM: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
 // GEMM: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // GEMM-NOT: ld.local
+// GEMM-MEM-DAG: ld.global.v4.b32
+// GEMM-MEM-DAG: st.shared.v4.b32
+// GEMM-MEM-DAG: bar.sync
 // GEMM-MANIFEST: "params": [
 // GEMM-MANIFEST-NEXT: "ptr",
 // GEMM-MANIFEST-NEXT: "ptr",
