@@ -25,5 +25,5 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.tileopt_tools_dir, config.llvm_tools_dir]
-tools = ["tileopt-opt"]
+tools = ["tileopt-interp", "tileopt-opt"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
