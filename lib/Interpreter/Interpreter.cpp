@@ -553,3 +553,6 @@ interp::interpret<F32Domain>(func::FuncOp, ArrayRef<TensorOf<F32Domain>>,
 template FailureOr<SmallVector<TensorOf<FieldDomain>>>
 interp::interpret<FieldDomain>(func::FuncOp, ArrayRef<TensorOf<FieldDomain>>,
                                FieldDomain &);
+template FailureOr<SmallVector<TensorOf<DegreeDomain>>>
+interp::interpret<DegreeDomain>(func::FuncOp, ArrayRef<TensorOf<DegreeDomain>>,
+                                DegreeDomain &);

@@ -18,12 +18,18 @@
 // integer (taken mod p and mod q) or `a:b` (the residues mod p and mod q);
 // results print as `a:b`, or `a:-` when the residue mod q is undefined.
 //
+// With --equivalent-to=g it runs the probabilistic verifier instead and
+// prints whether --function and g compute the same function:
+//
+//   tileopt-interp graphs.mlir --function=fused --equivalent-to=reference
+//
 // Errors — in the file, the inputs, or while interpreting — are printed as
 // diagnostics with their location and the tool exits with status 1.
 //
 //===----------------------------------------------------------------------===//
 #include "TileOpt/InitAllDialects.h"
 #include "TileOpt/Interpreter/Interpreter.h"
+#include "TileOpt/Verifier/Verifier.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -63,6 +69,13 @@ cl::opt<std::string> inputsFile(
 cl::opt<uint64_t> seed("seed", cl::desc("seed of the random inputs and of "
                                         "the field's uninterpreted functions"),
                        cl::init(0));
+cl::opt<std::string> equivalentTo(
+    "equivalent-to",
+    cl::desc("instead of running --function, check with the verifier that "
+             "it computes the same function as this one"));
+cl::opt<bool> noShrink("no-shrink",
+                       cl::desc("verify at full size, not on reduced "
+                                "instances"));
 cl::opt<unsigned> precision("precision",
                             cl::desc("significant digits of float outputs"),
                             cl::init(6));
@@ -223,14 +236,36 @@ LogicalResult run(func::FuncOp func, llvm::SourceMgr &sourceMgr) {
   return success();
 }
 
+LogicalResult checkEquivalence(func::FuncOp a, func::FuncOp b) {
+  verifier::VerifierOptions options;
+  options.seed = seed;
+  options.shrink = !noShrink;
+  FailureOr<verifier::VerificationResult> result =
+      verifier::checkEquivalence(a, b, options);
+  if (failed(result))
+    return failure();
+  llvm::outs() << "@" << a.getSymName() << " and @" << b.getSymName();
+  if (result->equivalent)
+    llvm::outs() << " are equivalent: false-accept bound "
+                 << llvm::format("%.3g", result->falseAcceptBound) << " after "
+                 << result->fieldTrials << " field trial(s) (per trial "
+                 << llvm::format("%.3g", result->trialBound) << ")\n";
+  else
+    llvm::outs() << " are not equivalent: " << result->explanation << "\n";
+  return success();
+}
+
+FailureOr<func::FuncOp> lookupFunction(ModuleOp module, StringRef name) {
+  if (auto func = module.lookupSymbol<func::FuncOp>(name))
+    return func;
+  return module.emitError("no function named @") << name;
+}
+
 /// The function to run: --function, or the module's only function.
 FailureOr<func::FuncOp> selectFunction(ModuleOp module) {
   SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
-  if (!functionName.empty()) {
-    if (auto func = module.lookupSymbol<func::FuncOp>(functionName))
-      return func;
-    return module.emitError("no function named @") << functionName;
-  }
+  if (!functionName.empty())
+    return lookupFunction(module, functionName);
   if (funcs.size() != 1)
     return module.emitError("the module has ")
            << funcs.size() << " functions: choose one with --function";
@@ -263,6 +298,10 @@ int main(int argc, char **argv) {
   FailureOr<func::FuncOp> func = selectFunction(*module);
   if (failed(func))
     return 1;
+  if (!equivalentTo.empty()) {
+    FailureOr<func::FuncOp> other = lookupFunction(*module, equivalentTo);
+    return failed(other) || failed(checkEquivalence(*func, *other)) ? 1 : 0;
+  }
   LogicalResult result = failure();
   switch (domainKind) {
   case DomainKind::F64:

@@ -200,6 +200,72 @@ private:
   uint64_t seed;
 };
 
+//===----------------------------------------------------------------------===//
+// Degree bounds
+//===----------------------------------------------------------------------===//
+
+/// An upper bound on the degree of a value as a rational function of the
+/// inputs: numerator and denominator degree. Results of exp, of the
+/// uninterpreted functions (sqrt, erf) and of max count as fresh variables
+/// of degree 1.
+struct Degree {
+  double num = 0, den = 0;
+  bool operator==(Degree other) const {
+    return num == other.num && den == other.den;
+  }
+};
+
+/// Interpreting a function in this domain bounds the degrees the
+/// Schwartz-Zippel argument of the verifier needs (docs/verifier.md): the
+/// degree of every result, and of every argument of exp and of the
+/// uninterpreted functions.
+class DegreeDomain : public DomainErrors {
+public:
+  using Scalar = Degree;
+  static constexpr llvm::StringLiteral name = "degree";
+
+  Scalar zero() const { return {}; }
+  Scalar constant(const llvm::APFloat &) { return {}; }
+  Scalar inverseCount(int64_t) { return {}; }
+  Scalar add(Scalar a, Scalar b) {
+    if (a.den == 0 && b.den == 0)
+      return {std::max(a.num, b.num), 0};
+    return {std::max(a.num + b.den, b.num + a.den), a.den + b.den};
+  }
+  Scalar sub(Scalar a, Scalar b) { return add(a, b); }
+  Scalar mul(Scalar a, Scalar b) { return {a.num + b.num, a.den + b.den}; }
+  Scalar div(Scalar a, Scalar b) { return {a.num + b.den, a.den + b.num}; }
+  Scalar neg(Scalar a) { return a; }
+  Scalar exp(Scalar a) { return fresh(a); }
+  Scalar sqrt(Scalar a) { return fresh(a); }
+  Scalar rsqrt(Scalar a) { return div({}, fresh(a)); }
+  Scalar erf(Scalar a) { return fresh(a); }
+  Scalar pow(Scalar, Scalar) {
+    fail("pow has no degree bound");
+    return {};
+  }
+  /// Either operand: bounded by both.
+  Scalar maximum(Scalar a, Scalar b) {
+    return {std::max(a.num, b.num), std::max(a.den, b.den)};
+  }
+  Scalar minimum(Scalar a, Scalar b) { return maximum(a, b); }
+  Scalar maxnum(Scalar a, Scalar b) { return maximum(a, b); }
+  Scalar minnum(Scalar a, Scalar b) { return maximum(a, b); }
+  /// An input is a variable.
+  Scalar random(std::mt19937_64 &) { return {1, 0}; }
+
+  /// The largest degree of an argument of exp, sqrt or erf seen so far.
+  double getMaxArgumentDegree() const { return maxArgumentDegree; }
+
+private:
+  Scalar fresh(Scalar argument) {
+    maxArgumentDegree =
+        std::max(maxArgumentDegree, argument.num + argument.den);
+    return {1, 0};
+  }
+  double maxArgumentDegree = 0;
+};
+
 } // namespace mlir::tileopt::interp
 
 #endif // TILEOPT_INTERPRETER_DOMAINS_H
