@@ -282,6 +282,8 @@ int main(int argc, char **argv) {
   registry.insert<func::FuncDialect, arith::ArithDialect, math::MathDialect>();
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Diagnostics point at the source; the generic op dump would drown them.
+  context.printOpOnDiagnostic(false);
 
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);

@@ -241,7 +241,7 @@ public:
   Scalar rsqrt(Scalar a) { return div({}, fresh(a)); }
   Scalar erf(Scalar a) { return fresh(a); }
   Scalar pow(Scalar, Scalar) {
-    fail("pow has no degree bound");
+    fail("pow has no model in the finite-field domain");
     return {};
   }
   /// Either operand: bounded by both.
