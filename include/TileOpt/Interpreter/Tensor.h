@@ -39,10 +39,13 @@ template <typename T>
 class Tensor {
 public:
   Tensor() = default;
-  explicit Tensor(llvm::ArrayRef<int64_t> shape, T fill = T())
-      : shape(shape.begin(), shape.end()), data(numElements(shape), fill) {}
-  Tensor(llvm::ArrayRef<int64_t> shape, std::vector<T> values)
-      : shape(shape.begin(), shape.end()), data(std::move(values)) {}
+  /// A tensor of `shape` filled with T() (0 in every domain).
+  explicit Tensor(llvm::ArrayRef<int64_t> shape)
+      : shape(shape.begin(), shape.end()), data(numElements(shape)) {}
+  /// Lets `Tensor<double>({3, 7})` name a shape: without it the braces
+  /// would also match the copy constructor.
+  explicit Tensor(std::initializer_list<int64_t> shape)
+      : Tensor(llvm::ArrayRef<int64_t>(shape)) {}
 
   /// Reshapes to `newShape`, keeping the storage when it is large enough
   /// (the block-graph interpreter reuses one tensor per value across blocks
