@@ -21,13 +21,6 @@ uint64_t powMod(uint64_t a, uint64_t e, uint64_t m) {
   return result;
 }
 
-/// SplitMix64's finalizer: a bijection of 64-bit words that mixes well.
-uint64_t mix(uint64_t x) {
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
 /// w^e for e < q in two table lookups: e = hi * 2^15 + lo. exp is on the
 /// verifier's hot path (online softmax takes several per element).
 class ExpTable {
@@ -94,10 +87,15 @@ FieldElement FieldDomain::div(FieldElement a, FieldElement b) {
          llvm::Twine(b.p == 0 ? P : Q) + ")");
     return zero();
   }
-  FieldElement inverse = {uint32_t(powMod(b.p, P - 2, P)),
-                          b.hasQ() ? uint32_t(powMod(b.q, Q - 2, Q))
-                                   : FieldElement::kNoQ};
-  return mul(a, inverse);
+  // A tile is often divided by one broadcast value (a row's sum or rms):
+  // remember the last inverse, each costs two modular exponentiations.
+  if (!(b == lastDivisor)) {
+    lastDivisor = b;
+    lastInverse = {uint32_t(powMod(b.p, P - 2, P)),
+                   b.hasQ() ? uint32_t(powMod(b.q, Q - 2, Q))
+                            : FieldElement::kNoQ};
+  }
+  return mul(a, lastInverse);
 }
 
 FieldElement FieldDomain::exp(FieldElement a) {
@@ -111,11 +109,11 @@ FieldElement FieldDomain::exp(FieldElement a) {
 }
 
 FieldElement FieldDomain::uninterpreted(FieldElement a, uint64_t key) {
-  uint64_t k = mix(seed ^ key);
-  return {uint32_t(mix(a.p ^ k) % P),
-          a.hasQ() ? uint32_t(mix(a.q ^ ~k) % Q) : FieldElement::kNoQ};
+  uint64_t k = SplitMix64::mix(seed ^ key);
+  return {uint32_t(SplitMix64::mix(a.p ^ k) % P),
+          a.hasQ() ? uint32_t(SplitMix64::mix(a.q ^ ~k) % Q) : FieldElement::kNoQ};
 }
 
 uint64_t FieldDomain::rank(FieldElement a) const {
-  return mix(a.p ^ mix(seed ^ kOrderKey));
+  return SplitMix64::mix(a.p ^ SplitMix64::mix(seed ^ kOrderKey));
 }

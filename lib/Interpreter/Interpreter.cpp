@@ -38,22 +38,20 @@ static LogicalResult checkDomain(Domain &domain, Operation *op) {
   return success();
 }
 
-/// An elementwise computation compiled for one op: the program and its
-/// constants in the domain.
-template <typename Domain>
-struct Elementwise {
-  ScalarProgram program;
-  SmallVector<typename Domain::Scalar> pool;
-};
-
 template <typename Domain>
 static FailureOr<Elementwise<Domain>>
 compileElementwise(Domain &domain, Operation *op,
                    FailureOr<ScalarProgram> program) {
   if (failed(program))
     return failure();
-  Elementwise<Domain> e{std::move(*program), {}};
+  SmallVector<SmallVector<int64_t, 4>> inShapes;
+  for (Value operand : op->getOperands())
+    inShapes.emplace_back(shapeOf(operand));
+  Elementwise<Domain> e{std::move(*program), {},
+                        BroadcastPlan(shapeOf(op->getResult(0)), inShapes),
+                        {}};
   e.pool = e.program.bindConstants(domain);
+  e.regs.resize(e.program.getNumRegisters());
   if (failed(checkDomain(domain, op)))
     return failure();
   return e;
@@ -246,37 +244,44 @@ private:
     SmallVector<T *> outs;
     for (Value result : op->getResults())
       outs.push_back(&slot(result));
-    return compileCompute(
-        op, [this, ew = std::move(*ew), ins, outs](const Launch &) {
-          applyElementwise(d, ew.program, ew.pool, ins, outs);
-        });
+    auto shared = std::make_shared<Elementwise<Domain>>(std::move(*ew));
+    return compileCompute(op, [this, shared, ins, outs](const Launch &) {
+      shared->apply(d, ins, outs);
+    });
   }
 
-  /// Offsets of this block's (and iteration's) tile of a tensor: grid dim g
-  /// moves along tensor dim map[g], the iterations along `fmap`.
-  static SmallVector<int64_t, 4> tileOffsets(ArrayRef<int64_t> tileShape,
-                                             ArrayRef<int64_t> map,
-                                             int64_t fmap,
-                                             const Launch &launch) {
-    SmallVector<int64_t, 4> offsets(tileShape.size(), 0);
+  /// Where this block's (and iteration's) tile sits in a tensor, as a
+  /// flat offset: grid dim g moves along tensor dim map[g], the iterations
+  /// along `fmap`, each by one tile. Returned as the offset step per block
+  /// index along x, y, z and per iteration.
+  static std::array<int64_t, 4> tileSteps(ArrayRef<int64_t> tileShape,
+                                          ArrayRef<int64_t> map, int64_t fmap,
+                                          function_ref<int64_t(int64_t)> stride) {
+    std::array<int64_t, 4> steps = {0, 0, 0, 0};
     for (auto [g, dim] : llvm::enumerate(map))
       if (dim != -1)
-        offsets[dim] = launch.block[g] * tileShape[dim];
+        steps[g] = tileShape[dim] * stride(dim);
     if (fmap != -1)
-      offsets[fmap] = launch.iteration * tileShape[fmap];
-    return offsets;
+      steps[3] = tileShape[fmap] * stride(fmap);
+    return steps;
+  }
+  static int64_t tileOffset(const std::array<int64_t, 4> &steps,
+                            const Launch &l) {
+    return steps[0] * l.block[0] + steps[1] * l.block[1] +
+           steps[2] * l.block[2] + steps[3] * l.iteration;
   }
 
   LogicalResult compileIterator(tb::InputIteratorOp it) {
     const T *tensor = inputs[cast<BlockArgument>(it.getInput()).getArgNumber()];
     T *tile = &slot(it.getResult());
-    SmallVector<int64_t, 4> imap(it.getImap());
-    int64_t fmap = it.getFmap();
+    auto copy = std::make_shared<BoxCopy>(tensor->getShape(), tile->getShape(),
+                                          tile->getShape());
+    std::array<int64_t, 4> steps =
+        tileSteps(tile->getShape(), it.getImap(), it.getFmap(),
+                  [&](int64_t dim) { return copy->srcStride(dim); });
     perIteration.insert(it.getResult());
     addStep(it, /*inLoop=*/true, [=](const Launch &launch) {
-      SmallVector<int64_t, 4> zeros(tile->getRank(), 0);
-      copyBox(*tensor, tileOffsets(tile->getShape(), imap, fmap, launch),
-              *tile, zeros, tile->getShape());
+      copy->run(*tensor, tileOffset(steps, launch), *tile, 0);
     });
     return success();
   }
@@ -287,15 +292,16 @@ private:
     for (auto [i, value] : llvm::enumerate(yield.getValues()))
       if (value == saver.getResult())
         targets.push_back(outputs[i]);
-    SmallVector<int64_t, 4> omap(saver.getOmap());
-    int64_t fmap = saver.getFmap().value_or(-1);
+    auto copy = std::make_shared<BoxCopy>(
+        tile->getShape(), shapeOf(saver.getResult()), tile->getShape());
+    std::array<int64_t, 4> steps =
+        tileSteps(tile->getShape(), saver.getOmap(),
+                  saver.getFmap().value_or(-1),
+                  [&](int64_t dim) { return copy->dstStride(dim); });
     addStep(saver, isPerIteration(saver.getInput()),
             [=](const Launch &launch) {
-              SmallVector<int64_t, 4> zeros(tile->getRank(), 0);
-              SmallVector<int64_t, 4> offsets =
-                  tileOffsets(tile->getShape(), omap, fmap, launch);
               for (T *target : targets)
-                copyBox(*tile, zeros, *target, offsets, tile->getShape());
+                copy->run(*tile, 0, *target, tileOffset(steps, launch));
             });
     return success();
   }
@@ -366,9 +372,9 @@ private:
     auto state = std::make_shared<std::array<T, 3>>();
     for (T &t : *state)
       t.resize(s->getShape());
-    SmallVector<SmallVector<int64_t, 4>> shapes = {
-        SmallVector<int64_t, 4>(s->getShape()),
-        SmallVector<int64_t, 4>(x->getShape())};
+    auto plan = std::make_shared<BroadcastPlan>(
+        x->getShape(), SmallVector<SmallVector<int64_t, 4>>{
+                           SmallVector<int64_t, 4>(s->getShape())});
     addStep(acc, true, [=](const Launch &l) {
       auto &[m, alpha, beta] = *state;
       for (int64_t i = 0, e = s->size(); i < e; ++i) {
@@ -377,7 +383,7 @@ private:
         beta[i] = d.exp(d.sub((*s)[i], next));
         m[i] = next;
       }
-      forEachBroadcast(x->getShape(), shapes, [&](int64_t o, const int64_t *in) {
+      plan->run([&](int64_t o, const int64_t *in) {
         S added = d.mul((*x)[o], beta[in[0]]);
         (*r)[o] = first(l) ? added : d.add(d.mul((*r)[o], alpha[in[0]]), added);
       });
@@ -498,8 +504,7 @@ private:
           SmallVector<const T *> ins;
           for (Value operand : ew->getOperands())
             ins.push_back(&get(operand));
-          applyElementwise<Domain>(d, e->program, e->pool, ins,
-                                   {&get(ew->getResult(0))});
+          e->apply(d, ins, {&get(ew->getResult(0))});
           return success();
         })
         .Case([&](tk::FusedOp fused) {

@@ -15,72 +15,91 @@
 
 namespace mlir::tileopt::interp::detail {
 
-/// Calls `fn(outFlat, inFlat)` for every element of `outShape`, with
-/// `inFlat[k]` the flat index of the element of input k (of shape
-/// `inShapes[k]`, numpy-broadcast to `outShape`) it reads.
-template <typename Fn>
-void forEachBroadcast(ArrayRef<int64_t> outShape,
-                      ArrayRef<SmallVector<int64_t, 4>> inShapes, Fn fn) {
-  int64_t total = numElements(outShape);
-  size_t n = inShapes.size();
-  SmallVector<int64_t, 4> flat(n, 0);
-  if (llvm::all_of(inShapes, [&](const SmallVector<int64_t, 4> &s) {
-        return ArrayRef<int64_t>(s) == outShape;
-      })) {
-    for (int64_t o = 0; o < total; ++o) {
-      std::fill(flat.begin(), flat.end(), o);
-      fn(o, flat.data());
-    }
-    return;
-  }
-  int64_t rank = outShape.size();
-  // strides[k * rank + d]: how far input k's index moves when output dim d
-  // does; 0 along broadcast dims.
-  SmallVector<int64_t, 16> strides(n * rank, 0);
-  for (auto [k, shape] : llvm::enumerate(inShapes)) {
-    SmallVector<int64_t, 4> s = rowMajorStrides(shape);
-    int64_t offset = rank - static_cast<int64_t>(shape.size());
-    for (auto [d, extent] : llvm::enumerate(shape))
-      if (extent != 1)
-        strides[k * rank + offset + d] = s[d];
-  }
-  SmallVector<int64_t, 4> index(rank, 0);
-  for (int64_t o = 0; o < total; ++o) {
-    fn(o, flat.data());
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      for (size_t k = 0; k < n; ++k)
-        flat[k] += strides[k * rank + d];
-      if (++index[d] < outShape[d])
-        break;
-      for (size_t k = 0; k < n; ++k)
-        flat[k] -= strides[k * rank + d] * outShape[d];
-      index[d] = 0;
+/// How the inputs of an elementwise op are read when numpy-broadcast to its
+/// output. Built once per op: the block-graph interpreter runs the op for
+/// every block and iteration, and recomputing strides each time would cost
+/// more than the arithmetic on a reduced instance's small tiles.
+class BroadcastPlan {
+public:
+  BroadcastPlan(ArrayRef<int64_t> outShape,
+                ArrayRef<SmallVector<int64_t, 4>> inShapes)
+      : outShape(outShape), numInputs(inShapes.size()),
+        total(numElements(outShape)) {
+    trivial = llvm::all_of(inShapes, [&](const SmallVector<int64_t, 4> &s) {
+      return ArrayRef<int64_t>(s) == outShape;
+    });
+    int64_t rank = outShape.size();
+    // strides[k * rank + d]: how far input k's index moves when output dim
+    // d does; 0 along broadcast dims.
+    strides.assign(numInputs * rank, 0);
+    for (auto [k, shape] : llvm::enumerate(inShapes)) {
+      SmallVector<int64_t, 4> s = rowMajorStrides(shape);
+      int64_t offset = rank - static_cast<int64_t>(shape.size());
+      for (auto [d, extent] : llvm::enumerate(shape))
+        if (extent != 1)
+          strides[k * rank + offset + d] = s[d];
     }
   }
-}
 
-/// Runs `program` elementwise: inputs broadcast to the outputs' shape (all
-/// outputs have it), one output per program result.
+  /// Calls `fn(outFlat, inFlat)` for every output element, with `inFlat[k]`
+  /// the flat index of the element of input k it reads.
+  template <typename Fn>
+  void run(Fn fn) const {
+    SmallVector<int64_t, 4> flat(numInputs, 0);
+    if (trivial) {
+      for (int64_t o = 0; o < total; ++o) {
+        std::fill(flat.begin(), flat.end(), o);
+        fn(o, flat.data());
+      }
+      return;
+    }
+    int64_t rank = outShape.size();
+    SmallVector<int64_t, 4> index(rank, 0);
+    for (int64_t o = 0; o < total; ++o) {
+      fn(o, flat.data());
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        for (unsigned k = 0; k < numInputs; ++k)
+          flat[k] += strides[k * rank + d];
+        if (++index[d] < outShape[d])
+          break;
+        for (unsigned k = 0; k < numInputs; ++k)
+          flat[k] -= strides[k * rank + d] * outShape[d];
+        index[d] = 0;
+      }
+    }
+  }
+
+private:
+  SmallVector<int64_t, 4> outShape;
+  unsigned numInputs;
+  int64_t total;
+  bool trivial;
+  SmallVector<int64_t, 16> strides;
+};
+
+/// An elementwise computation ready to run: the program, its constants in
+/// the domain, the broadcast, and a register file.
 template <typename Domain>
-void applyElementwise(Domain &d, const ScalarProgram &program,
-                      ArrayRef<typename Domain::Scalar> pool,
-                      ArrayRef<const Tensor<typename Domain::Scalar> *> inputs,
-                      ArrayRef<Tensor<typename Domain::Scalar> *> outputs) {
-  using S = typename Domain::Scalar;
-  SmallVector<SmallVector<int64_t, 4>> shapes;
-  for (const Tensor<S> *input : inputs)
-    shapes.emplace_back(input->getShape());
-  SmallVector<S, 16> regs(program.getNumRegisters());
-  ArrayRef<uint32_t> results = program.getOutputs();
-  forEachBroadcast(outputs.front()->getShape(), shapes,
-                   [&](int64_t o, const int64_t *in) {
-                     for (size_t k = 0; k < inputs.size(); ++k)
-                       regs[k] = (*inputs[k])[in[k]];
-                     program.run(d, pool.data(), regs.data());
-                     for (size_t r = 0; r < outputs.size(); ++r)
-                       (*outputs[r])[o] = regs[results[r]];
-                   });
-}
+struct Elementwise {
+  ScalarProgram program;
+  SmallVector<typename Domain::Scalar> pool;
+  BroadcastPlan plan;
+  SmallVector<typename Domain::Scalar, 16> regs;
+
+  /// Runs the program elementwise: one output per program result, all of
+  /// the plan's output shape.
+  void apply(Domain &d, ArrayRef<const Tensor<typename Domain::Scalar> *> inputs,
+             ArrayRef<Tensor<typename Domain::Scalar> *> outputs) {
+    ArrayRef<uint32_t> results = program.getOutputs();
+    plan.run([&](int64_t o, const int64_t *in) {
+      for (size_t k = 0; k < inputs.size(); ++k)
+        regs[k] = (*inputs[k])[in[k]];
+      program.run(d, pool.data(), regs.data());
+      for (size_t r = 0; r < outputs.size(); ++r)
+        (*outputs[r])[o] = regs[results[r]];
+    });
+  }
+};
 
 /// Batched matrix product over the last two dims.
 template <typename Domain>
@@ -97,10 +116,10 @@ void matmul(Domain &d, const Tensor<typename Domain::Scalar> &a,
     auto *pc = &c[batch * m * n];
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j) {
-        auto acc = d.zero();
+        typename Domain::DotAccumulator acc(d);
         for (int64_t l = 0; l < k; ++l)
-          acc = d.add(acc, d.mul(pa[i * k + l], pb[l * n + j]));
-        pc[i * n + j] = acc;
+          acc.add(pa[i * k + l], pb[l * n + j]);
+        pc[i * n + j] = acc.get();
       }
   }
 }
@@ -147,35 +166,69 @@ void rmsNorm(Domain &d, const Tensor<typename Domain::Scalar> &in,
   }
 }
 
+/// Copies boxes of fixed extents between tensors of fixed shapes: how input
+/// iterators read tiles and output savers write them. The strides are
+/// computed once; a copy is then a walk over contiguous rows.
+class BoxCopy {
+public:
+  BoxCopy(ArrayRef<int64_t> srcShape, ArrayRef<int64_t> dstShape,
+          ArrayRef<int64_t> extents)
+      : srcStrides(rowMajorStrides(srcShape)),
+        dstStrides(rowMajorStrides(dstShape)), extents(extents) {
+    row = extents.empty() ? 1 : extents.back();
+    rows = row == 0 ? 0 : numElements(extents) / row;
+  }
+
+  /// Flat offset of multi-index `index` in the source / destination.
+  int64_t srcOffset(ArrayRef<int64_t> index) const {
+    return offset(index, srcStrides);
+  }
+  int64_t dstOffset(ArrayRef<int64_t> index) const {
+    return offset(index, dstStrides);
+  }
+  int64_t srcStride(int64_t dim) const { return srcStrides[dim]; }
+  int64_t dstStride(int64_t dim) const { return dstStrides[dim]; }
+
+  template <typename T>
+  void run(const Tensor<T> &src, int64_t s, Tensor<T> &dst, int64_t t) const {
+    int64_t rank = extents.size();
+    SmallVector<int64_t, 4> index(rank, 0);
+    for (int64_t r = 0; r < rows; ++r) {
+      // Tiles of reduced instances have rows of a few elements: a plain
+      // loop beats a call to memmove.
+      for (int64_t i = 0; i < row; ++i)
+        dst[t + i] = src[s + i];
+      for (int64_t dim = rank - 2; dim >= 0; --dim) {
+        s += srcStrides[dim];
+        t += dstStrides[dim];
+        if (++index[dim] < extents[dim])
+          break;
+        s -= srcStrides[dim] * extents[dim];
+        t -= dstStrides[dim] * extents[dim];
+        index[dim] = 0;
+      }
+    }
+  }
+
+private:
+  static int64_t offset(ArrayRef<int64_t> index, ArrayRef<int64_t> strides) {
+    int64_t flat = 0;
+    for (auto [i, stride] : llvm::zip(index, strides))
+      flat += i * stride;
+    return flat;
+  }
+
+  SmallVector<int64_t, 4> srcStrides, dstStrides, extents;
+  int64_t row, rows;
+};
+
 /// Copies the box of `extents` at `srcOffsets` in `src` to `dstOffsets` in
-/// `dst`: how input iterators read tiles and output savers write them.
+/// `dst`.
 template <typename T>
 void copyBox(const Tensor<T> &src, ArrayRef<int64_t> srcOffsets, Tensor<T> &dst,
              ArrayRef<int64_t> dstOffsets, ArrayRef<int64_t> extents) {
-  int64_t rank = extents.size();
-  SmallVector<int64_t, 4> srcStrides = rowMajorStrides(src.getShape());
-  SmallVector<int64_t, 4> dstStrides = rowMajorStrides(dst.getShape());
-  int64_t s = 0, t = 0;
-  for (int64_t i = 0; i < rank; ++i) {
-    s += srcOffsets[i] * srcStrides[i];
-    t += dstOffsets[i] * dstStrides[i];
-  }
-  // Rows along the last dim are contiguous on both sides.
-  int64_t row = rank ? extents.back() : 1;
-  int64_t rows = numElements(extents) / std::max<int64_t>(row, 1);
-  SmallVector<int64_t, 4> index(rank, 0);
-  for (int64_t r = 0; r < rows; ++r) {
-    std::copy_n(&src[s], row, &dst[t]);
-    for (int64_t dim = rank - 2; dim >= 0; --dim) {
-      s += srcStrides[dim];
-      t += dstStrides[dim];
-      if (++index[dim] < extents[dim])
-        break;
-      s -= srcStrides[dim] * extents[dim];
-      t -= dstStrides[dim] * extents[dim];
-      index[dim] = 0;
-    }
-  }
+  BoxCopy copy(src.getShape(), dst.getShape(), extents);
+  copy.run(src, copy.srcOffset(srcOffsets), dst, copy.dstOffset(dstOffsets));
 }
 
 /// Concatenates `ins` along `dim` into `out`.

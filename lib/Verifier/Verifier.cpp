@@ -13,13 +13,10 @@ using namespace mlir::tileopt::verifier;
 
 namespace {
 
-/// The seed of trial `i`: SplitMix64 steps, so nearby seeds draw unrelated
+/// The seed of trial `i`: a SplitMix64 step, so nearby seeds draw unrelated
 /// inputs.
 uint64_t trialSeed(uint64_t seed, uint64_t i) {
-  uint64_t x = seed + 0x9e3779b97f4a7c15ull * (i + 1);
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
+  return SplitMix64::mix(seed + SplitMix64::kGolden * (i + 1));
 }
 
 std::string indexString(ArrayRef<int64_t> shape, int64_t flat) {
@@ -48,11 +45,17 @@ std::optional<std::string> firstDifference(ArrayRef<Tensor<T>> x,
   return std::nullopt;
 }
 
-/// Runs `a` and `b` on the same inputs in `domain`.
 template <typename Domain>
-FailureOr<std::pair<SmallVector<TensorOf<Domain>>, SmallVector<TensorOf<Domain>>>>
-runBoth(func::FuncOp a, func::FuncOp b, Domain &domain, uint64_t seed) {
-  std::mt19937_64 rng(seed);
+struct Run {
+  Domain domain;
+  SmallVector<TensorOf<Domain>> a, b;
+};
+
+/// Runs `a` and `b` on the same random inputs in `domain`.
+template <typename Domain>
+FailureOr<Run<Domain>> runBoth(func::FuncOp a, func::FuncOp b, Domain domain,
+                               uint64_t seed) {
+  SplitMix64 rng(seed);
   FailureOr<SmallVector<TensorOf<Domain>>> inputs = randomInputs(a, domain, rng);
   if (failed(inputs))
     return failure();
@@ -62,22 +65,7 @@ runBoth(func::FuncOp a, func::FuncOp b, Domain &domain, uint64_t seed) {
   auto rb = interpret<Domain>(b, *inputs, domain);
   if (failed(rb))
     return failure();
-  return std::make_pair(std::move(*ra), std::move(*rb));
-}
-
-/// The per-trial false-accept bound: d/p + d'/q, with d the degree of the
-/// identity N_a D_b - N_b D_a of the results and d' the largest degree of an
-/// argument of exp or of an uninterpreted function.
-FailureOr<double> trialBound(func::FuncOp a, func::FuncOp b) {
-  DegreeDomain degrees;
-  auto results = runBoth(a, b, degrees, 0);
-  if (failed(results))
-    return failure();
-  double d = 0;
-  for (auto [x, y] : llvm::zip(results->first, results->second))
-    for (int64_t e = 0; e < x.size(); ++e)
-      d = std::max({d, x[e].num + y[e].den, y[e].num + x[e].den});
-  return d / FieldDomain::P + degrees.getMaxArgumentDegree() / FieldDomain::Q;
+  return Run<Domain>{std::move(domain), std::move(*ra), std::move(*rb)};
 }
 
 /// Diagnostics held back while a field trial runs: a zero divisor is an
@@ -104,22 +92,20 @@ private:
   ScopedDiagnosticHandler handler;
 };
 
-/// One field trial; retries draws that hit a zero divisor.
-FailureOr<std::optional<std::string>> fieldTrial(func::FuncOp a,
-                                                 func::FuncOp b,
-                                                 uint64_t seed) {
+/// One field trial; redraws when a divisor happens to be zero.
+FailureOr<Run<FieldDomain>> fieldTrial(func::FuncOp a, func::FuncOp b,
+                                       uint64_t seed) {
   constexpr unsigned kDraws = 4;
   std::vector<std::pair<Location, std::string>> errors;
   {
     HeldDiagnostics held(a.getContext());
     for (unsigned draw = 0; draw < kDraws; ++draw) {
       held.clear();
-      FieldDomain field(trialSeed(seed, draw));
-      auto results = runBoth(a, b, field, trialSeed(seed, draw));
-      if (succeeded(results))
-        return firstDifference<FieldElement>(
-            results->first, results->second,
-            [](FieldElement x, FieldElement y) { return x.sameValue(y); });
+      uint64_t drawSeed = trialSeed(seed, draw);
+      FailureOr<Run<FieldDomain>> run =
+          runBoth(a, b, FieldDomain(drawSeed), drawSeed);
+      if (succeeded(run))
+        return run;
       if (!held.onlyZeroDivisors())
         break;
     }
@@ -127,10 +113,25 @@ FailureOr<std::optional<std::string>> fieldTrial(func::FuncOp a,
   }
   for (auto &[loc, message] : errors)
     emitError(loc) << message;
-  if (errors.size() && StringRef(errors.back().second).contains("by zero"))
+  if (!errors.empty() && StringRef(errors.back().second).contains("by zero"))
     emitError(a.getLoc()) << "every draw of the field trial divided by zero: "
                              "a divisor is identically zero";
   return failure();
+}
+
+/// The per-trial false-accept bound: d/p + d'/q, with d the degree of the
+/// identity N_a D_b - N_b D_a of the results and d' the largest degree of an
+/// argument of exp or of an uninterpreted function.
+FailureOr<double> trialBound(func::FuncOp a, func::FuncOp b) {
+  FailureOr<Run<DegreeDomain>> run = runBoth(a, b, DegreeDomain(), 0);
+  if (failed(run))
+    return failure();
+  double d = 0;
+  for (auto [x, y] : llvm::zip(run->a, run->b))
+    for (int64_t e = 0; e < x.size(); ++e)
+      d = std::max({d, x[e].num + y[e].den, y[e].num + x[e].den});
+  return d / FieldDomain::P +
+         run->domain.getMaxArgumentDegree() / FieldDomain::Q;
 }
 
 bool closeEnough(double x, double y, const VerifierOptions &options) {
@@ -141,6 +142,44 @@ bool closeEnough(double x, double y, const VerifierOptions &options) {
   return std::fabs(x - y) <= options.absTolerance +
                                  options.relTolerance *
                                      std::max(std::fabs(x), std::fabs(y));
+}
+
+/// Runs the field trials; sets the verdict's trial fields, and the
+/// explanation when a trial tells the functions apart.
+LogicalResult fieldTrials(func::FuncOp a, func::FuncOp b,
+                          const VerifierOptions &options,
+                          VerificationResult &result) {
+  FailureOr<double> bound = trialBound(a, b);
+  if (failed(bound))
+    return failure();
+  double epsilon = *bound;
+  result.trialBound = epsilon;
+  unsigned needed =
+      epsilon <= 0 ? 1
+                   : std::max(1.0, std::ceil(std::log(options.targetBound) /
+                                             std::log(epsilon)));
+  if (epsilon >= 1 || needed > options.maxFieldTrials)
+    return a.emitOpError("needs more than ")
+           << options.maxFieldTrials << " field trials to bound a false "
+           << "accept by " << options.targetBound << " (per-trial bound "
+           << epsilon << " from the degrees)";
+
+  for (unsigned t = 0; t < needed; ++t) {
+    FailureOr<Run<FieldDomain>> run =
+        fieldTrial(a, b, trialSeed(options.seed, t));
+    if (failed(run))
+      return failure();
+    ++result.fieldTrials;
+    if (auto difference = firstDifference<FieldElement>(
+            run->a, run->b,
+            [](FieldElement x, FieldElement y) { return x.sameValue(y); })) {
+      result.explanation =
+          "field trial " + std::to_string(t) + ": " + *difference;
+      return success();
+    }
+  }
+  result.falseAcceptBound = std::pow(epsilon, result.fieldTrials);
+  return success();
 }
 
 } // namespace
@@ -165,44 +204,19 @@ verifier::checkEquivalence(func::FuncOp a, func::FuncOp b,
   }
 
   VerificationResult result;
-  FailureOr<double> epsilon = trialBound(a, b);
-  if (failed(epsilon))
+  if (failed(fieldTrials(a, b, options, result)))
     return failure();
-  result.trialBound = *epsilon;
-  unsigned trials =
-      *epsilon <= 0
-          ? 1
-          : std::max(1.0, std::ceil(std::log(options.targetBound) /
-                                    std::log(*epsilon)));
-  if (*epsilon >= 1 || trials > options.maxFieldTrials)
-    return a.emitOpError("needs more than ")
-           << options.maxFieldTrials << " field trials to bound a false "
-           << "accept by " << options.targetBound << " (per-trial bound "
-           << *epsilon << " from the degrees)";
-
-  for (unsigned t = 0; t < trials; ++t) {
-    FailureOr<std::optional<std::string>> difference =
-        fieldTrial(a, b, trialSeed(options.seed, t));
-    if (failed(difference))
-      return failure();
-    ++result.fieldTrials;
-    if (*difference) {
-      result.explanation = "field trial " + std::to_string(t) + ": " +
-                           **difference;
-      return result;
-    }
-  }
-  result.falseAcceptBound = std::pow(*epsilon, trials);
+  if (!result.explanation.empty())
+    return result;
 
   for (unsigned t = 0; t < options.floatTrials; ++t) {
-    F64Domain f64;
-    auto results = runBoth(a, b, f64, trialSeed(~options.seed, t));
-    if (failed(results))
+    FailureOr<Run<F64Domain>> run =
+        runBoth(a, b, F64Domain(), trialSeed(~options.seed, t));
+    if (failed(run))
       return failure();
     if (std::optional<std::string> difference = firstDifference<double>(
-            results->first, results->second, [&](double x, double y) {
-              return closeEnough(x, y, options);
-            })) {
+            run->a, run->b,
+            [&](double x, double y) { return closeEnough(x, y, options); })) {
       result.explanation = "float64 trial " + std::to_string(t) + ": " +
                            *difference + " beyond the tolerance";
       return result;

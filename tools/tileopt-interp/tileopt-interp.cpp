@@ -210,7 +210,7 @@ LogicalResult run(func::FuncOp func, llvm::SourceMgr &sourceMgr) {
     return failure();
   FailureOr<SmallVector<TensorOf<Domain>>> inputs;
   if (inputsFile.empty()) {
-    std::mt19937_64 rng(seed);
+    SplitMix64 rng(seed);
     inputs = randomInputs(func, domain, rng);
   } else {
     std::string message;

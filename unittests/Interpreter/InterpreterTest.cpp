@@ -40,7 +40,7 @@ protected:
     EXPECT_TRUE(module);
     auto func = *module->getOps<func::FuncOp>().begin();
     F64Domain domain;
-    std::mt19937_64 rng(seed);
+    SplitMix64 rng(seed);
     auto inputs = randomInputs(func, domain, rng);
     EXPECT_TRUE(succeeded(inputs));
     auto results = interpret(func, *inputs);
@@ -211,7 +211,7 @@ TEST_F(InterpreterTest, WrongInputShapeIsReported) {
 
 TEST(FieldDomainTest, ExpIsAHomomorphism) {
   FieldDomain f(7);
-  std::mt19937_64 rng(3);
+  SplitMix64 rng(3);
   for (int i = 0; i < 100; ++i) {
     FieldElement a = f.random(rng), b = f.random(rng);
     EXPECT_EQ(f.exp(f.add(a, b)).p, f.mul(f.exp(a), f.exp(b)).p);
@@ -246,7 +246,7 @@ TEST(FieldDomainTest, WhatItCannotModelIsReported) {
 
 TEST(FieldDomainTest, MaxIsASemilatticeThatPicksAnOperand) {
   FieldDomain f(11);
-  std::mt19937_64 rng(5);
+  SplitMix64 rng(5);
   int firstWins = 0;
   for (int i = 0; i < 200; ++i) {
     FieldElement a = f.random(rng), b = f.random(rng), c = f.random(rng);

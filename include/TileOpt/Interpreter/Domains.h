@@ -13,6 +13,9 @@
 //       algebraic identities hold exactly and random tests decide equivalence
 //       with a known error bound.
 //
+// Every domain also has a DotAccumulator, matmul's inner loop, which a
+// domain may compute faster than term by term (the field reduces once).
+//
 // Operations a domain cannot model do not approximate: they record an error
 // with `fail` and the interpreter reports it at the op that asked.
 //
@@ -30,6 +33,28 @@
 #include <string>
 
 namespace mlir::tileopt::interp {
+
+/// SplitMix64, the random source of inputs and trials: the verifier draws
+/// every input element of every trial, and a Mersenne Twister costs several
+/// times more per draw. `mix` is its finalizer, a bijection of 64-bit words
+/// that also keys the field's uninterpreted functions.
+class SplitMix64 {
+public:
+  using result_type = uint64_t;
+  static constexpr uint64_t kGolden = 0x9e3779b97f4a7c15ull;
+  explicit SplitMix64(uint64_t seed) : state(seed) {}
+  static constexpr result_type min() { return 0; }
+  static constexpr result_type max() { return UINT64_MAX; }
+  result_type operator()() { return mix(state += kGolden); }
+  static uint64_t mix(uint64_t x) {
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+  }
+
+private:
+  uint64_t state;
+};
 
 /// The error slot every domain shares: the first failure wins, the
 /// interpreter takes it after each op and reports it at that op.
@@ -65,6 +90,12 @@ public:
   Scalar constant(const llvm::APFloat &value) {
     return static_cast<T>(value.convertToDouble());
   }
+  struct DotAccumulator {
+    explicit DotAccumulator(FloatDomain &) {}
+    void add(T a, T b) { sum += a * b; }
+    T get() const { return sum; }
+    T sum = 0;
+  };
   /// 1/n, the factor of a mean over n elements.
   Scalar inverseCount(int64_t n) { return T(1) / static_cast<T>(n); }
 
@@ -90,7 +121,7 @@ public:
   Scalar minnum(Scalar a, Scalar b) { return std::fmin(a, b); }
 
   /// Uniform in [-1, 1]: keeps exp and products of a few terms in range.
-  Scalar random(std::mt19937_64 &rng) {
+  Scalar random(SplitMix64 &rng) {
     return std::uniform_real_distribution<T>(-1, 1)(rng);
   }
 };
@@ -159,6 +190,28 @@ public:
   }
   /// Multiplication by the inverse; a divisor 0 has none and is reported.
   Scalar div(Scalar a, Scalar b);
+  /// Sums products of residues (each below 2^62) in 64 bits, reducing only
+  /// when the sum nears overflow, instead of per term.
+  class DotAccumulator {
+  public:
+    explicit DotAccumulator(FieldDomain &) {}
+    void add(FieldElement a, FieldElement b) {
+      p += uint64_t(a.p) * b.p;
+      if (p >> 63)
+        p %= P;
+      q += uint64_t(a.q) * b.q;
+      if (q >> 63)
+        q %= Q;
+      hasQ &= a.hasQ() && b.hasQ();
+    }
+    FieldElement get() const {
+      return {uint32_t(p % P), hasQ ? uint32_t(q % Q) : FieldElement::kNoQ};
+    }
+
+  private:
+    uint64_t p = 0, q = 0;
+    bool hasQ = true;
+  };
   /// w^(a mod q): a homomorphism from (Z_q, +) to (Z_p^*, *), so
   /// exp(x + y) = exp(x) exp(y) holds exactly. Needs the residue mod q.
   Scalar exp(Scalar a);
@@ -179,7 +232,7 @@ public:
   Scalar maxnum(Scalar a, Scalar b) { return maximum(a, b); }
   Scalar minnum(Scalar a, Scalar b) { return minimum(a, b); }
 
-  Scalar random(std::mt19937_64 &rng) {
+  Scalar random(SplitMix64 &rng) {
     return {uint32_t(rng() % P), uint32_t(rng() % Q)};
   }
 
@@ -198,6 +251,7 @@ private:
   uint64_t rank(Scalar a) const;
 
   uint64_t seed;
+  FieldElement lastDivisor = {1, 1}, lastInverse = {1, 1};
 };
 
 //===----------------------------------------------------------------------===//
@@ -227,6 +281,13 @@ public:
   Scalar zero() const { return {}; }
   Scalar constant(const llvm::APFloat &) { return {}; }
   Scalar inverseCount(int64_t) { return {}; }
+  struct DotAccumulator {
+    explicit DotAccumulator(DegreeDomain &d) : d(d) {}
+    void add(Degree a, Degree b) { sum = d.add(sum, d.mul(a, b)); }
+    Degree get() const { return sum; }
+    DegreeDomain &d;
+    Degree sum;
+  };
   Scalar add(Scalar a, Scalar b) {
     if (a.den == 0 && b.den == 0)
       return {std::max(a.num, b.num), 0};
@@ -252,7 +313,7 @@ public:
   Scalar maxnum(Scalar a, Scalar b) { return maximum(a, b); }
   Scalar minnum(Scalar a, Scalar b) { return maximum(a, b); }
   /// An input is a variable.
-  Scalar random(std::mt19937_64 &) { return {1, 0}; }
+  Scalar random(SplitMix64 &) { return {1, 0}; }
 
   /// The largest degree of an argument of exp, sqrt or erf seen so far.
   double getMaxArgumentDegree() const { return maxArgumentDegree; }

@@ -42,14 +42,15 @@ FailureOr<SmallVector<SmallVector<int64_t, 4>>> getArgumentShapes(func::FuncOp f
 /// One random tensor per argument of `func`, drawn by `domain.random`.
 template <typename Domain>
 FailureOr<SmallVector<TensorOf<Domain>>>
-randomInputs(func::FuncOp func, Domain &domain, std::mt19937_64 &rng) {
+randomInputs(func::FuncOp func, Domain &domain, SplitMix64 &rng) {
   FailureOr<SmallVector<SmallVector<int64_t, 4>>> shapes = getArgumentShapes(func);
   if (failed(shapes))
     return failure();
   SmallVector<TensorOf<Domain>> inputs;
   for (ArrayRef<int64_t> shape : *shapes) {
     TensorOf<Domain> &t = inputs.emplace_back(shape);
-    t.generate([&](int64_t) { return domain.random(rng); });
+    for (auto &value : t.values())
+      value = domain.random(rng);
   }
   return inputs;
 }

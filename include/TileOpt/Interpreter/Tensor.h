@@ -14,7 +14,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 namespace mlir::tileopt::interp {
@@ -72,12 +71,6 @@ public:
   }
   const T &at(llvm::ArrayRef<int64_t> index) const {
     return const_cast<Tensor *>(this)->at(index);
-  }
-
-  /// Fills the tensor with `gen(flatIndex)`.
-  void generate(const std::function<T(int64_t)> &gen) {
-    for (int64_t i = 0, e = data.size(); i < e; ++i)
-      data[i] = gen(i);
   }
 
   bool operator==(const Tensor &other) const {
