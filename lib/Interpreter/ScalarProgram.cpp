@@ -53,10 +53,14 @@ FailureOr<ScalarProgram> ScalarProgram::compile(Block &body,
       instr.lhs = program.constants.size();
       program.constants.push_back(value.getValue());
     } else {
-      if (op.getNumOperands() >= 1)
-        instr.lhs = regs.at(op.getOperand(0));
-      if (op.getNumOperands() >= 2)
-        instr.rhs = regs.at(op.getOperand(1));
+      for (auto [i, operand] : llvm::enumerate(op.getOperands())) {
+        auto reg = regs.find(operand);
+        if (reg == regs.end())
+          return op.emitOpError("uses a value defined outside its region: "
+                                "the interpreter evaluates self-contained "
+                                "scalar code");
+        (i == 0 ? instr.lhs : instr.rhs) = reg->second;
+      }
     }
     regs[op.getResult(0)] = program.numInputs + program.code.size();
     program.code.push_back(instr);
