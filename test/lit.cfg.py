@@ -37,5 +37,5 @@ if os.access(os.path.join(cuda_home, "bin", "ptxas"), os.X_OK) or shutil.which("
     config.environment["CUDA_HOME"] = cuda_home
 
 tool_dirs = [config.tileopt_tools_dir, config.llvm_tools_dir]
-tools = ["tileopt-opt", "tileopt-compile"]
+tools = ["tileopt-compile", "tileopt-interp", "tileopt-opt"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

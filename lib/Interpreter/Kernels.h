@@ -1,0 +1,266 @@
+//===- Kernels.h - Tensor operators shared by tk and tb ---------*- C++ -*-===//
+//
+// tk and tb apply the same operators to device tensors and to shared-memory
+// tiles (they share their op kinds and shape rules); the interpreter gives
+// them the same code too. Every kernel is generic over the scalar domain and
+// writes into a result tensor the caller sized, so the block-graph
+// interpreter can reuse storage across blocks and iterations.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEOPT_LIB_INTERPRETER_KERNELS_H
+#define TILEOPT_LIB_INTERPRETER_KERNELS_H
+
+#include "ScalarProgram.h"
+#include "TileOpt/Interpreter/Tensor.h"
+
+namespace mlir::tileopt::interp::detail {
+
+/// How the inputs of an elementwise op are read when numpy-broadcast to its
+/// output. Built once per op: the block-graph interpreter runs the op for
+/// every block and iteration, and recomputing strides each time would cost
+/// more than the arithmetic on a reduced instance's small tiles.
+class BroadcastPlan {
+public:
+  BroadcastPlan(ArrayRef<int64_t> outShape,
+                ArrayRef<SmallVector<int64_t, 4>> inShapes)
+      : outShape(outShape), numInputs(inShapes.size()),
+        total(numElements(outShape)) {
+    trivial = llvm::all_of(inShapes, [&](const SmallVector<int64_t, 4> &s) {
+      return ArrayRef<int64_t>(s) == outShape;
+    });
+    int64_t rank = outShape.size();
+    // strides[k * rank + d]: how far input k's index moves when output dim
+    // d does; 0 along broadcast dims.
+    strides.assign(numInputs * rank, 0);
+    for (auto [k, shape] : llvm::enumerate(inShapes)) {
+      SmallVector<int64_t, 4> s = rowMajorStrides(shape);
+      int64_t offset = rank - static_cast<int64_t>(shape.size());
+      for (auto [d, extent] : llvm::enumerate(shape))
+        if (extent != 1)
+          strides[k * rank + offset + d] = s[d];
+    }
+  }
+
+  /// Calls `fn(outFlat, inFlat)` for every output element, with `inFlat[k]`
+  /// the flat index of the element of input k it reads.
+  template <typename Fn>
+  void run(Fn fn) const {
+    SmallVector<int64_t, 4> flat(numInputs, 0);
+    if (trivial) {
+      for (int64_t o = 0; o < total; ++o) {
+        std::fill(flat.begin(), flat.end(), o);
+        fn(o, flat.data());
+      }
+      return;
+    }
+    int64_t rank = outShape.size();
+    SmallVector<int64_t, 4> index(rank, 0);
+    for (int64_t o = 0; o < total; ++o) {
+      fn(o, flat.data());
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        for (unsigned k = 0; k < numInputs; ++k)
+          flat[k] += strides[k * rank + d];
+        if (++index[d] < outShape[d])
+          break;
+        for (unsigned k = 0; k < numInputs; ++k)
+          flat[k] -= strides[k * rank + d] * outShape[d];
+        index[d] = 0;
+      }
+    }
+  }
+
+private:
+  SmallVector<int64_t, 4> outShape;
+  unsigned numInputs;
+  int64_t total;
+  bool trivial;
+  SmallVector<int64_t, 16> strides;
+};
+
+/// An elementwise computation ready to run: the program, its constants in
+/// the domain, the broadcast, and a register file.
+template <typename Domain>
+struct Elementwise {
+  ScalarProgram program;
+  SmallVector<typename Domain::Scalar> pool;
+  BroadcastPlan plan;
+  SmallVector<typename Domain::Scalar, 16> regs;
+
+  /// Runs the program elementwise: one output per program result, all of
+  /// the plan's output shape.
+  void apply(Domain &d, ArrayRef<const Tensor<typename Domain::Scalar> *> inputs,
+             ArrayRef<Tensor<typename Domain::Scalar> *> outputs) {
+    ArrayRef<uint32_t> results = program.getOutputs();
+    plan.run([&](int64_t o, const int64_t *in) {
+      for (size_t k = 0; k < inputs.size(); ++k)
+        regs[k] = (*inputs[k])[in[k]];
+      program.run(d, pool.data(), regs.data());
+      for (size_t r = 0; r < outputs.size(); ++r)
+        (*outputs[r])[o] = regs[results[r]];
+    });
+  }
+};
+
+/// Batched matrix product over the last two dims.
+template <typename Domain>
+void matmul(Domain &d, const Tensor<typename Domain::Scalar> &a,
+            const Tensor<typename Domain::Scalar> &b,
+            Tensor<typename Domain::Scalar> &c) {
+  ArrayRef<int64_t> sa = a.getShape(), sb = b.getShape();
+  int64_t rank = sa.size(), m = sa[rank - 2], k = sa[rank - 1],
+          n = sb[rank - 1];
+  int64_t batches = numElements(sa.drop_back(2));
+  for (int64_t batch = 0; batch < batches; ++batch) {
+    const auto *pa = &a[batch * m * k];
+    const auto *pb = &b[batch * k * n];
+    auto *pc = &c[batch * m * n];
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        typename Domain::DotAccumulator acc(d);
+        for (int64_t l = 0; l < k; ++l)
+          acc.add(pa[i * k + l], pb[l * n + j]);
+        pc[i * n + j] = acc.get();
+      }
+  }
+}
+
+/// Reduces `dim` of `in` to `to` elements: each is the sum/max/mean of a
+/// group of extent/to consecutive elements (Mirage's "reduction to dimx";
+/// `to` = 1 reduces the whole dim).
+template <typename Domain>
+void reduce(Domain &d, ReduceKind kind, const Tensor<typename Domain::Scalar> &in,
+            int64_t dim, int64_t to, Tensor<typename Domain::Scalar> &out) {
+  ArrayRef<int64_t> shape = in.getShape();
+  int64_t outer = numElements(shape.take_front(dim));
+  int64_t inner = numElements(shape.drop_front(dim + 1));
+  int64_t extent = shape[dim], group = extent / to;
+  auto scale = kind == ReduceKind::mean ? d.inverseCount(group) : d.zero();
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t t = 0; t < to; ++t)
+      for (int64_t i = 0; i < inner; ++i) {
+        const auto *p = &in[(o * extent + t * group) * inner + i];
+        auto acc = p[0];
+        for (int64_t g = 1; g < group; ++g)
+          acc = kind == ReduceKind::max ? d.maximum(acc, p[g * inner])
+                                        : d.add(acc, p[g * inner]);
+        if (kind == ReduceKind::mean)
+          acc = d.mul(acc, scale);
+        out[(o * to + t) * inner + i] = acc;
+      }
+}
+
+/// x / sqrt(mean(x^2) + epsilon) over the last dim.
+template <typename Domain>
+void rmsNorm(Domain &d, const Tensor<typename Domain::Scalar> &in,
+             typename Domain::Scalar epsilon,
+             Tensor<typename Domain::Scalar> &out) {
+  int64_t n = in.getShape().back(), rows = in.size() / n;
+  auto scale = d.inverseCount(n);
+  for (int64_t r = 0; r < rows; ++r) {
+    auto acc = d.zero();
+    for (int64_t i = 0; i < n; ++i)
+      acc = d.add(acc, d.mul(in[r * n + i], in[r * n + i]));
+    auto rms = d.sqrt(d.add(d.mul(acc, scale), epsilon));
+    for (int64_t i = 0; i < n; ++i)
+      out[r * n + i] = d.div(in[r * n + i], rms);
+  }
+}
+
+/// Copies boxes of fixed extents between tensors of fixed shapes: how input
+/// iterators read tiles and output savers write them. The strides are
+/// computed once; a copy is then a walk over contiguous rows.
+class BoxCopy {
+public:
+  BoxCopy(ArrayRef<int64_t> srcShape, ArrayRef<int64_t> dstShape,
+          ArrayRef<int64_t> extents)
+      : srcStrides(rowMajorStrides(srcShape)),
+        dstStrides(rowMajorStrides(dstShape)), extents(extents) {
+    row = extents.empty() ? 1 : extents.back();
+    rows = row == 0 ? 0 : numElements(extents) / row;
+  }
+
+  /// Flat offset of multi-index `index` in the source / destination.
+  int64_t srcOffset(ArrayRef<int64_t> index) const {
+    return offset(index, srcStrides);
+  }
+  int64_t dstOffset(ArrayRef<int64_t> index) const {
+    return offset(index, dstStrides);
+  }
+  int64_t srcStride(int64_t dim) const { return srcStrides[dim]; }
+  int64_t dstStride(int64_t dim) const { return dstStrides[dim]; }
+
+  template <typename T>
+  void run(const Tensor<T> &src, int64_t s, Tensor<T> &dst, int64_t t) const {
+    int64_t rank = extents.size();
+    SmallVector<int64_t, 4> index(rank, 0);
+    for (int64_t r = 0; r < rows; ++r) {
+      // Tiles of reduced instances have rows of a few elements: a plain
+      // loop beats a call to memmove.
+      for (int64_t i = 0; i < row; ++i)
+        dst[t + i] = src[s + i];
+      for (int64_t dim = rank - 2; dim >= 0; --dim) {
+        s += srcStrides[dim];
+        t += dstStrides[dim];
+        if (++index[dim] < extents[dim])
+          break;
+        s -= srcStrides[dim] * extents[dim];
+        t -= dstStrides[dim] * extents[dim];
+        index[dim] = 0;
+      }
+    }
+  }
+
+private:
+  static int64_t offset(ArrayRef<int64_t> index, ArrayRef<int64_t> strides) {
+    int64_t flat = 0;
+    for (auto [i, stride] : llvm::zip(index, strides))
+      flat += i * stride;
+    return flat;
+  }
+
+  SmallVector<int64_t, 4> srcStrides, dstStrides, extents;
+  int64_t row, rows;
+};
+
+/// Copies the box of `extents` at `srcOffsets` in `src` to `dstOffsets` in
+/// `dst`.
+template <typename T>
+void copyBox(const Tensor<T> &src, ArrayRef<int64_t> srcOffsets, Tensor<T> &dst,
+             ArrayRef<int64_t> dstOffsets, ArrayRef<int64_t> extents) {
+  BoxCopy copy(src.getShape(), dst.getShape(), extents);
+  copy.run(src, copy.srcOffset(srcOffsets), dst, copy.dstOffset(dstOffsets));
+}
+
+/// Concatenates `ins` along `dim` into `out`.
+template <typename T>
+void concatenate(ArrayRef<const Tensor<T> *> ins, int64_t dim, Tensor<T> &out) {
+  SmallVector<int64_t, 4> offsets(out.getRank(), 0);
+  SmallVector<int64_t, 4> zeros(out.getRank(), 0);
+  for (const Tensor<T> *in : ins) {
+    copyBox(*in, zeros, out, offsets, in->getShape());
+    offsets[dim] += in->getShape()[dim];
+  }
+}
+
+/// `out` dim i is `in` dim perm[i].
+template <typename T>
+void transpose(const Tensor<T> &in, ArrayRef<int64_t> perm, Tensor<T> &out) {
+  SmallVector<int64_t, 4> inStrides = rowMajorStrides(in.getShape());
+  int64_t rank = perm.size();
+  SmallVector<int64_t, 4> index(rank, 0);
+  for (int64_t o = 0, e = out.size(); o < e; ++o) {
+    int64_t flat = 0;
+    for (int64_t i = 0; i < rank; ++i)
+      flat += index[i] * inStrides[perm[i]];
+    out[o] = in[flat];
+    for (int64_t dim = rank - 1; dim >= 0; --dim) {
+      if (++index[dim] < out.getShape()[dim])
+        break;
+      index[dim] = 0;
+    }
+  }
+}
+
+} // namespace mlir::tileopt::interp::detail
+
+#endif // TILEOPT_LIB_INTERPRETER_KERNELS_H

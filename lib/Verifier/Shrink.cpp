@@ -1,0 +1,386 @@
+//===- Shrink.cpp - Reduced instances of kernel graphs --------------------===//
+//
+// Every dim of every shaped value is a slot. An op relates slots: the dims it
+// requires equal (matmul's contraction dims, elementwise operands), or in a
+// fixed ratio (a tensor dim and the tile dim an input iterator cuts from it:
+// the ratio is the grid or for-loop division). Slots related this way form a
+// class; a class shrinks by one factor — its extents divided by their gcd u,
+// times a new unit v <= u — so every equality and every ratio, hence every
+// partition, survives, and so do sums (concat) within a class. A few slots
+// are pinned (the `to` size of a reduction) or must stay multiples of
+// something (the dim it reduces).
+//
+//===----------------------------------------------------------------------===//
+#include "TileOpt/Verifier/Shrink.h"
+
+#include "TileOpt/Dialect/TB/IR/TBOps.h"
+#include "TileOpt/Dialect/TH/IR/THOps.h"
+#include "TileOpt/Dialect/TK/IR/TKOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::tileopt;
+using namespace mlir::tileopt::verifier;
+
+namespace {
+
+class DimClasses {
+public:
+  /// Gives every dim of `v` (if shaped) a slot.
+  void addValue(Value v) {
+    auto shaped = dyn_cast<ShapedType>(v.getType());
+    if (!shaped || firstSlot.count(v))
+      return;
+    firstSlot[v] = extents.size();
+    for (int64_t extent : shaped.getShape()) {
+      classes.insert(extents.size());
+      extents.push_back(extent);
+    }
+  }
+
+  /// Relates the slots of every op nested in `func`; reports an op it
+  /// cannot see through.
+  LogicalResult constrain(func::FuncOp func);
+  /// Dims of `a` and `b` equal one by one (same rank).
+  void unifyAll(Value a, Value b) {
+    for (int64_t d = 0, e = rank(a); d < e; ++d)
+      unify(a, d, b, d);
+  }
+  void unify(Value a, int64_t da, Value b, int64_t db) {
+    classes.unionSets(slot(a, da), slot(b, db));
+  }
+
+  /// Picks the new unit of every class; then newExtent() answers.
+  void solve(const ShrinkOptions &options);
+  SmallVector<int64_t> newShape(Value v) {
+    SmallVector<int64_t> shape;
+    for (int64_t d = 0, e = rank(v); d < e; ++d)
+      shape.push_back(newExtents[slot(v, d)]);
+    return shape;
+  }
+  /// The extent every slot of extent `n` shrinks to, if they agree.
+  FailureOr<int64_t> shrunkExtent(int64_t n) const;
+
+private:
+  unsigned slot(Value v, int64_t d) {
+    assert(firstSlot.count(v) && "value without slots");
+    return firstSlot.lookup(v) + d;
+  }
+  static int64_t rank(Value v) { return cast<ShapedType>(v.getType()).getRank(); }
+  int64_t extent(Value v, int64_t d) { return extents[slot(v, d)]; }
+
+  /// numpy broadcasting: `operand`'s trailing dims line up with `result`'s;
+  /// an operand dim equal to the result's is the same dim, a 1 is broadcast.
+  void unifyBroadcast(Value operand, Value result) {
+    int64_t offset = rank(result) - rank(operand);
+    for (int64_t d = 0, e = rank(operand); d < e; ++d)
+      if (extent(operand, d) == extent(result, offset + d))
+        unify(operand, d, result, offset + d);
+  }
+  LogicalResult constrainOp(Operation *op);
+  LogicalResult constrainReshape(tk::ReshapeOp op);
+
+  llvm::DenseMap<Value, unsigned> firstSlot;
+  SmallVector<int64_t> extents, newExtents;
+  llvm::EquivalenceClasses<unsigned> classes;
+  /// Slots that keep their extent, and slots whose new extent must be a
+  /// multiple of a number.
+  SmallVector<unsigned> pinned;
+  SmallVector<std::pair<unsigned, int64_t>> multiples;
+};
+
+LogicalResult DimClasses::constrain(func::FuncOp func) {
+  // All slots first: an op may relate values defined after it in walk
+  // order (tb.yield and the results of its tk.fused).
+  for (BlockArgument arg : func.getArguments())
+    addValue(arg);
+  func.walk([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Value arg : region.getArguments())
+        addValue(arg);
+    for (Value result : op->getResults())
+      addValue(result);
+  });
+  WalkResult walk = func.walk([&](Operation *op) {
+    return failed(constrainOp(op)) ? WalkResult::interrupt()
+                                   : WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+LogicalResult DimClasses::constrainOp(Operation *op) {
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case<tk::UnaryOp, tb::UnaryOp, tk::RmsNormOp, tb::RmsNormOp,
+            tb::InputIteratorOp, tb::OutputSaverOp>([&](Operation *o) {
+        // Same dims; for iterators and savers the ratio is the partition.
+        unifyAll(o->getOperand(0), o->getResult(0));
+        return success();
+      })
+      .Case<tk::BinaryOp, tb::BinaryOp, th::GraphOp>([&](Operation *o) {
+        for (Value result : o->getResults())
+          for (Value operand : o->getOperands())
+            unifyBroadcast(operand, result);
+        return success();
+      })
+      .Case([&](tb::ForloopAccumOp acc) {
+        unifyAll(acc.getInput(), acc.getResult());
+        if (Value scale = acc.getScale())
+          unifyBroadcast(scale, acc.getResult());
+        return success();
+      })
+      .Case<tk::MatmulOp, tb::MatmulOp>([&](Operation *o) {
+        Value a = o->getOperand(0), b = o->getOperand(1), c = o->getResult(0);
+        int64_t r = rank(c);
+        for (int64_t d = 0; d < r - 2; ++d) {
+          unify(a, d, c, d);
+          unify(b, d, c, d);
+        }
+        unify(a, r - 2, c, r - 2);
+        unify(a, r - 1, b, r - 2);
+        unify(b, r - 1, c, r - 1);
+        return success();
+      })
+      .Case<tk::ReduceOp, tb::ReduceOp>([&](auto r) {
+        Value in = r.getInput(), out = r.getResult();
+        int64_t dim = r.getDim();
+        for (int64_t d = 0, e = rank(in); d < e; ++d)
+          if (d != dim)
+            unify(in, d, out, d);
+        // The `to` size is part of the partition structure: it stays, and
+        // the reduced dim stays divisible by it.
+        int64_t to = extent(out, dim);
+        pinned.push_back(slot(out, dim));
+        multiples.push_back({slot(in, dim), to});
+        return success();
+      })
+      .Case<tk::ConcatOp, tb::ConcatOp, tk::SplitOp>([&](Operation *o) {
+        // The whole and its parts share every dim, the concatenated one
+        // included: parts shrink in proportion, so their sizes still add up.
+        bool split = isa<tk::SplitOp>(o);
+        Value whole = split ? o->getOperand(0) : o->getResult(0);
+        for (Value part : split ? ValueRange(o->getResults())
+                                : ValueRange(o->getOperands()))
+          unifyAll(part, whole);
+        return success();
+      })
+      .Case([&](tk::TransposeOp t) {
+        for (auto [i, p] : llvm::enumerate(t.getPermutation()))
+          unify(t.getResult(), i, t.getInput(), p);
+        return success();
+      })
+      .Case([&](tk::ReshapeOp r) { return constrainReshape(r); })
+      .Case([&](tk::FusedOp fused) {
+        for (auto [operand, arg] :
+             llvm::zip(fused.getInputs(), fused.getBody().getArguments()))
+          unifyAll(operand, arg);
+        return success();
+      })
+      .Case([&](tb::YieldOp yield) {
+        for (auto [value, result] :
+             llvm::zip(yield.getValues(), yield->getParentOp()->getResults()))
+          unifyAll(value, result);
+        return success();
+      })
+      .Case<func::FuncOp, func::ReturnOp>([](Operation *) { return success(); })
+      .Default([](Operation *other) -> LogicalResult {
+        auto shaped = [](Type t) { return isa<ShapedType>(t); };
+        if (llvm::none_of(other->getOperandTypes(), shaped) &&
+            llvm::none_of(other->getResultTypes(), shaped))
+          return success(); // scalar code of a thread graph
+        return other->emitOpError(
+            "cannot be shrunk: the verifier does not know how it relates the "
+            "dims of its operands and results");
+      });
+}
+
+/// A reshape that only adds or drops unit dims keeps the other dims in
+/// order; one that merges or splits dims relates products, which shrinking
+/// by classes cannot preserve.
+LogicalResult DimClasses::constrainReshape(tk::ReshapeOp op) {
+  auto nonUnit = [&](Value v) {
+    SmallVector<int64_t> dims;
+    for (int64_t d = 0, e = rank(v); d < e; ++d)
+      if (extent(v, d) != 1)
+        dims.push_back(d);
+    return dims;
+  };
+  SmallVector<int64_t> in = nonUnit(op.getInput()), out = nonUnit(op.getResult());
+  bool sameDims = in.size() == out.size() &&
+                  llvm::all_of(llvm::zip(in, out), [&](auto pair) {
+                    return extent(op.getInput(), std::get<0>(pair)) ==
+                           extent(op.getResult(), std::get<1>(pair));
+                  });
+  if (!sameDims)
+    return op.emitOpError("cannot be shrunk: it merges or splits dims, and "
+                          "shrinking keeps only equalities and ratios of dims");
+  for (auto [a, b] : llvm::zip(in, out))
+    unify(op.getInput(), a, op.getResult(), b);
+  return success();
+}
+
+void DimClasses::solve(const ShrinkOptions &options) {
+  llvm::DenseMap<unsigned, SmallVector<unsigned>> members;
+  for (unsigned s = 0; s < extents.size(); ++s)
+    members[classes.getLeaderValue(s)].push_back(s);
+  llvm::DenseSet<unsigned> pinnedClasses;
+  for (unsigned s : pinned)
+    pinnedClasses.insert(classes.getLeaderValue(s));
+
+  newExtents = extents;
+  for (auto &[leader, slots] : members) {
+    int64_t unit = 0;
+    for (unsigned s : slots)
+      unit = std::gcd(unit, extents[s]);
+    if (unit <= 1 || pinnedClasses.contains(leader))
+      continue;
+    auto fits = [&](int64_t v) {
+      for (unsigned s : slots) {
+        int64_t shrunk = extents[s] / unit * v;
+        if (shrunk < std::min(extents[s], options.minExtent))
+          return false;
+      }
+      for (auto [s, m] : multiples)
+        if (classes.getLeaderValue(s) == leader &&
+            (extents[s] / unit * v) % m != 0)
+          return false;
+      return true;
+    };
+    int64_t v = 1;
+    while (!fits(v))
+      ++v; // v = unit always fits
+    for (unsigned s : slots)
+      newExtents[s] = extents[s] / unit * v;
+  }
+}
+
+FailureOr<int64_t> DimClasses::shrunkExtent(int64_t n) const {
+  std::optional<int64_t> result;
+  for (auto [before, after] : llvm::zip(extents, newExtents)) {
+    if (before != n)
+      continue;
+    if (result && *result != after)
+      return failure();
+    result = after;
+  }
+  return result.value_or(n);
+}
+
+/// If `value` is 1/N for an integer N >= 2, N.
+std::optional<int64_t> reciprocalOf(const APFloat &value) {
+  double x = value.convertToDouble();
+  if (!(x > 0) || x > 0.5)
+    return std::nullopt;
+  int64_t n = std::llround(1.0 / x);
+  APFloat exact(1.0 / static_cast<double>(n));
+  bool losesInfo;
+  exact.convert(value.getSemantics(), APFloat::rmNearestTiesToEven, &losesInfo);
+  if (exact.bitwiseIsEqual(value))
+    return n;
+  return std::nullopt;
+}
+
+/// Rewrites a mean factor 1/N of `op` to 1/N' where N shrinks to N'.
+FailureOr<FloatAttr> rescaleMeanFactor(Operation *op, FloatAttr attr,
+                                       const DimClasses &dims) {
+  std::optional<int64_t> n = reciprocalOf(attr.getValue());
+  if (!n)
+    return attr;
+  FailureOr<int64_t> shrunk = dims.shrunkExtent(*n);
+  if (failed(shrunk))
+    return op->emitOpError("cannot be shrunk: its constant ")
+           << attr.getValueAsDouble() << " = 1/" << *n
+           << " may be the factor of a mean, but dims of extent " << *n
+           << " shrink to different sizes";
+  if (*shrunk == *n)
+    return attr;
+  return FloatAttr::get(attr.getType(), 1.0 / static_cast<double>(*shrunk));
+}
+
+LogicalResult rescaleConstants(func::FuncOp func, const DimClasses &dims) {
+  WalkResult walk = func.walk([&](Operation *op) {
+    FailureOr<FloatAttr> rescaled = failure();
+    StringRef name;
+    if (auto unary = dyn_cast<tk::UnaryOp>(op); unary && unary.getScalarAttr()) {
+      name = unary.getScalarAttrName();
+      rescaled = rescaleMeanFactor(op, unary.getScalarAttr(), dims);
+    } else if (auto unary = dyn_cast<tb::UnaryOp>(op);
+               unary && unary.getScalarAttr()) {
+      name = unary.getScalarAttrName();
+      rescaled = rescaleMeanFactor(op, unary.getScalarAttr(), dims);
+    } else if (auto constant = dyn_cast<arith::ConstantOp>(op);
+               constant && isa<FloatAttr>(constant.getValue()) &&
+               isa<th::GraphOp>(op->getParentOp())) {
+      name = "value";
+      rescaled = rescaleMeanFactor(op, cast<FloatAttr>(constant.getValue()),
+                                   dims);
+    } else {
+      return WalkResult::advance();
+    }
+    if (failed(rescaled))
+      return WalkResult::interrupt();
+    op->setAttr(name, *rescaled);
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+} // namespace
+
+FailureOr<SmallVector<func::FuncOp>>
+verifier::shrink(ArrayRef<func::FuncOp> funcs, ModuleOp into,
+                 const ShrinkOptions &options) {
+  DimClasses dims;
+  for (func::FuncOp func : funcs)
+    if (failed(dims.constrain(func)))
+      return failure();
+  // The functions are compared on the same inputs and outputs.
+  func::FuncOp first = funcs.front();
+  auto results = [](func::FuncOp f) {
+    return f.getBody().front().getTerminator()->getOperands();
+  };
+  for (func::FuncOp other : funcs.drop_front()) {
+    for (auto [a, b] : llvm::zip(first.getArguments(), other.getArguments()))
+      dims.unifyAll(a, b);
+    for (auto [a, b] : llvm::zip(results(first), results(other)))
+      dims.unifyAll(a, b);
+  }
+  dims.solve(options);
+
+  SmallVector<func::FuncOp> shrunk;
+  for (auto [i, original] : llvm::enumerate(funcs)) {
+    func::FuncOp func = original;
+    IRMapping mapping;
+    func::FuncOp clone = func.clone(mapping);
+    clone.setSymName((func.getSymName() + "__shrunk" + Twine(i)).str());
+    into.push_back(clone);
+    auto retype = [&](Value v) {
+      if (auto shaped = dyn_cast<ShapedType>(v.getType()))
+        mapping.lookup(v).setType(shaped.clone(dims.newShape(v)));
+    };
+    for (BlockArgument arg : func.getArguments())
+      retype(arg);
+    func.walk([&](Operation *op) {
+      for (Region &region : op->getRegions())
+        for (Value arg : region.getArguments())
+          retype(arg);
+      for (Value result : op->getResults())
+        retype(result);
+    });
+    clone.setType(FunctionType::get(
+        func.getContext(), clone.getBody().getArgumentTypes(),
+        clone.getBody().front().getTerminator()->getOperandTypes()));
+    if (failed(rescaleConstants(clone, dims)))
+      return failure();
+    if (failed(mlir::verify(clone)))
+      return func.emitOpError("does not shrink to a valid function (see the "
+                              "errors above); the verifier needs the full size");
+    shrunk.push_back(clone);
+  }
+  return shrunk;
+}

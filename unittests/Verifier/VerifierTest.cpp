@@ -1,0 +1,171 @@
+//===- VerifierTest.cpp - Equivalence verdicts and reduced instances ------===//
+//
+// The verifier on the graphs of test/Interpreter/equivalence.mlir and the
+// bundled example: planted bugs it must catch, true equivalences it must
+// accept with the requested bound, and what shrinking does to the shapes.
+//
+//===----------------------------------------------------------------------===//
+#include "TileOpt/Dialect/TB/IR/TBOps.h"
+#include "TileOpt/Dialect/TK/IR/TKOps.h"
+#include "TileOpt/InitAllDialects.h"
+#include "TileOpt/Verifier/Verifier.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include <gtest/gtest.h>
+
+using namespace mlir;
+using namespace mlir::tileopt;
+using namespace mlir::tileopt::verifier;
+
+namespace {
+
+class VerifierTest : public ::testing::Test {
+protected:
+  VerifierTest() {
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    registry.insert<func::FuncDialect, arith::ArithDialect, math::MathDialect>();
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+    module = parseFiles({"test/Interpreter/equivalence.mlir",
+                         "examples/ugraph/rmsnorm_linear.mlir",
+                         "test/Interpreter/rmsnorm-linear.mlir"});
+  }
+
+  /// One module holding the functions of all `paths` (under the source dir).
+  OwningOpRef<ModuleOp> parseFiles(ArrayRef<StringRef> paths) {
+    std::string text;
+    for (StringRef path : paths) {
+      auto buffer = llvm::MemoryBuffer::getFile(
+          (Twine(TILEOPT_SOURCE_DIR) + "/" + path).str());
+      EXPECT_TRUE(bool(buffer)) << path.str();
+      text += (*buffer)->getBuffer().str() + "\n";
+    }
+    return parseSourceString<ModuleOp>(text, &context);
+  }
+
+  func::FuncOp lookup(StringRef name) {
+    auto func = module->lookupSymbol<func::FuncOp>(name);
+    EXPECT_TRUE(func) << name.str();
+    return func;
+  }
+
+  VerificationResult check(StringRef a, StringRef b,
+                           VerifierOptions options = {}) {
+    FailureOr<VerificationResult> result =
+        checkEquivalence(lookup(a), lookup(b), options);
+    EXPECT_TRUE(succeeded(result)) << a.str() << " vs " << b.str();
+    return succeeded(result) ? *result : VerificationResult();
+  }
+
+  /// Runs `fn` and returns the diagnostics it emitted.
+  std::string diagnosticsOf(function_ref<void()> fn) {
+    std::string text;
+    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+      text += d.str() + "\n";
+      return success();
+    });
+    fn();
+    return text;
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+};
+
+TEST_F(VerifierTest, CatchesPlantedBugs) {
+  for (auto [bad, reference] :
+       {std::pair{"grid_2d_wrong_imap", "matmul_16x32x16"},
+        std::pair{"attention_no_rescale", "attention_reference"},
+        std::pair{"swapped_operands", "square_matmul"},
+        std::pair{"scale_by_column_sums", "scale_by_row_sums"},
+        std::pair{"rmsnorm_linear_early_div", "reference"}}) {
+    // Several seeds: catching a bug must not depend on a lucky draw.
+    for (uint64_t seed = 0; seed < 4; ++seed) {
+      VerifierOptions options;
+      options.seed = seed;
+      VerificationResult result = check(bad, reference, options);
+      EXPECT_FALSE(result.equivalent) << bad << " seed " << seed;
+      EXPECT_NE(result.explanation.find("field trial"), std::string::npos)
+          << result.explanation;
+    }
+  }
+}
+
+TEST_F(VerifierTest, AcceptsTrueEquivalencesWithTheTargetBound) {
+  for (auto [a, b] : {std::pair{"mm_left", "mm_right"},
+                      std::pair{"split_k", "matmul_8x64x32"},
+                      std::pair{"grid_2d", "matmul_16x32x16"},
+                      std::pair{"attention_online", "attention_reference"},
+                      std::pair{"rmsnorm_linear", "reference"}}) {
+    VerifierOptions options;
+    options.targetBound = 1e-12;
+    VerificationResult result = check(a, b, options);
+    EXPECT_TRUE(result.equivalent) << a << ": " << result.explanation;
+    EXPECT_LE(result.falseAcceptBound, 1e-12) << a;
+    EXPECT_GE(result.fieldTrials, 1u);
+  }
+}
+
+TEST_F(VerifierTest, FullSizeAgreesWithReducedInstances) {
+  VerifierOptions options;
+  options.shrink = false;
+  EXPECT_TRUE(check("split_k", "matmul_8x64x32", options).equivalent);
+  EXPECT_FALSE(check("grid_2d_wrong_imap", "matmul_16x32x16", options).equivalent);
+}
+
+TEST_F(VerifierTest, ShrinkKeepsThePartitionAndRescalesTheMean) {
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(&context));
+  FailureOr<SmallVector<func::FuncOp>> shrunk =
+      shrink({lookup("rmsnorm_linear"), lookup("reference")}, *scratch);
+  ASSERT_TRUE(succeeded(shrunk));
+  func::FuncOp fused = (*shrunk)[0];
+  // Rows 16 -> 2; hidden 64 iterations x 64 -> 64 x 2; columns 48 blocks x
+  // 128 -> 48 x 2.
+  auto type = [](Type t) { return cast<ShapedType>(t).getShape(); };
+  EXPECT_EQ(type(fused.getArgumentTypes()[0]), ArrayRef<int64_t>({2, 128}));
+  EXPECT_EQ(type(fused.getArgumentTypes()[1]), ArrayRef<int64_t>({128, 96}));
+  EXPECT_EQ(type((*shrunk)[1].getResultTypes()[0]), ArrayRef<int64_t>({2, 96}));
+  auto kernel = *fused.getOps<tk::FusedOp>().begin();
+  EXPECT_EQ(kernel.getGridDims(), ArrayRef<int64_t>({48, 1, 1}));
+  EXPECT_EQ(kernel.getForloopRange(), 64);
+  // mul_scalar(1/4096) was the mean over the hidden dim, now 128 wide.
+  bool sawMean = false;
+  kernel.walk([&](tb::UnaryOp unary) {
+    if (unary.getKind() == UnaryKind::mul_scalar) {
+      EXPECT_EQ(unary.getScalarAttr().getValueAsDouble(), 1.0 / 128);
+      sawMean = true;
+    }
+  });
+  EXPECT_TRUE(sawMean);
+}
+
+TEST_F(VerifierTest, RefusesWhatItCannotShrink) {
+  module = parseSourceString<ModuleOp>(R"(
+    func.func @a(%x: tensor<4x8xf32>) -> tensor<32xf32> {
+      %y = tk.reshape %x : tensor<4x8xf32> -> tensor<32xf32>
+      return %y : tensor<32xf32>
+    })", &context);
+  std::string errors = diagnosticsOf([&] {
+    EXPECT_TRUE(failed(checkEquivalence(lookup("a"), lookup("a"))));
+  });
+  EXPECT_NE(errors.find("cannot be shrunk"), std::string::npos) << errors;
+  // At full size the same pair is decided.
+  VerifierOptions options;
+  options.shrink = false;
+  EXPECT_TRUE(check("a", "a", options).equivalent);
+}
+
+TEST_F(VerifierTest, RefusesMismatchedSignatures) {
+  std::string errors = diagnosticsOf([&] {
+    EXPECT_TRUE(failed(checkEquivalence(lookup("split_k"), lookup("mm_left"))));
+  });
+  EXPECT_NE(errors.find("only functions of one signature can be equivalent"),
+            std::string::npos)
+      << errors;
+}
+
+} // namespace
