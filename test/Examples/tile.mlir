@@ -98,5 +98,5 @@
 // GEMM-MANIFEST-NEXT: "ptr",
 // GEMM-MANIFEST-NEXT: "ptr",
 // GEMM-MANIFEST-NEXT: "ptr"
-// GEMM-MANIFEST: "static": 18944
+// GEMM-MANIFEST: "static": 35840
 // GEMM-MANIFEST: "reference": "gemm",

@@ -291,9 +291,7 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
   };
 
   PassManager lower(&ctx);
-  LowerTileToGPUOptions lowering;
-  lowering.numWarps = numWarps;
-  lower.addPass(createLowerTileToGPU(lowering));
+  buildTileLoweringPipeline(lower, numWarps);
   if (failed(lower.run(*module)))
     return failure();
 

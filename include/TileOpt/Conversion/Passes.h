@@ -46,7 +46,10 @@ struct TileToCubinOptions : public PassPipelineOptions<TileToCubinOptions> {
       llvm::cl::init("")};
 };
 
-/// tile -> gpu -> NVVM -> PTX -> cubin: tileopt-lower-tile, then
+/// The tile-level half: tileopt-pipeline-tile-loads, tileopt-lower-tile.
+void buildTileLoweringPipeline(OpPassManager &pm, int64_t numWarps);
+
+/// tile -> gpu -> NVVM -> PTX -> cubin: buildTileLoweringPipeline, then
 /// buildGPUToBinaryPipeline.
 void buildTileToCubinPipeline(OpPassManager &pm,
                               const TileToCubinOptions &options);

@@ -3,6 +3,7 @@
 #define TILEOPT_TRANSFORMS_PASSES_H
 
 #include "TileOpt/Dialect/TH/IR/THOps.h"
+#include "TileOpt/Dialect/Tile/IR/TileOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Pass/Pass.h"

@@ -29,4 +29,25 @@ def FuseThreadGraphs : Pass<"tileopt-fuse-thread-graphs"> {
                            "::mlir::math::MathDialect"];
 }
 
+def PipelineTileLoads : Pass<"tileopt-pipeline-tile-loads"> {
+  let summary = "Issue tile loads in loops ahead of their use, as deep as "
+                "their latency hint asks";
+  let description = [{
+    A `tile.load` in an `scf.for` whose result is consumed in the same
+    iteration makes every iteration wait for device memory. Its `latency`
+    hint (1-10) says how far ahead the load should be issued: with latency
+    L, this pass makes iteration k use the tile loaded L - 1 iterations
+    earlier and issue the load for iteration k + L - 1 in its place, so that
+    the memory latency overlaps the work of L - 1 iterations. The tiles in
+    flight are carried as loop values (registers); the first L - 1 are
+    loaded before the loop. Loads past the end of the loop read outside the
+    view (padding) or read data that is never used, and never fault.
+
+    Only loads whose view is defined outside the loop and whose indices are
+    computed from the induction variable by side-effect-free ops are
+    pipelined; others are left alone. Loads with latency 1 (or none) are
+    left alone.
+  }];
+}
+
 #endif // TILEOPT_TRANSFORMS_PASSES_TD

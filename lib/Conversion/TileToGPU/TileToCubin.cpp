@@ -1,6 +1,7 @@
 //===- TileToCubin.cpp - The tile-to-cubin pipeline -----------------------===//
 #include "TileOpt/Conversion/Passes.h"
 
+#include "TileOpt/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
@@ -19,11 +20,16 @@ std::string tileopt::findCudaToolkit(StringRef requested) {
   return "/usr/local/cuda";
 }
 
+void tileopt::buildTileLoweringPipeline(OpPassManager &pm, int64_t numWarps) {
+  pm.addPass(createPipelineTileLoads());
+  LowerTileToGPUOptions lowering;
+  lowering.numWarps = numWarps;
+  pm.addPass(createLowerTileToGPU(lowering));
+}
+
 void tileopt::buildTileToCubinPipeline(OpPassManager &pm,
                                        const TileToCubinOptions &options) {
-  LowerTileToGPUOptions lowering;
-  lowering.numWarps = options.numWarps;
-  pm.addPass(createLowerTileToGPU(lowering));
+  buildTileLoweringPipeline(pm, options.numWarps);
   buildGPUToBinaryPipeline(pm, options);
 }
 

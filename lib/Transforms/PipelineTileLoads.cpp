@@ -1,0 +1,148 @@
+//===- PipelineTileLoads.cpp - Loads issued ahead by their latency --------===//
+#include "TileOpt/Transforms/Passes.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Analysis/TopologicalSortUtils.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::tileopt {
+#define GEN_PASS_DEF_PIPELINETILELOADS
+#include "TileOpt/Transforms/Passes.h.inc"
+} // namespace mlir::tileopt
+
+using namespace mlir;
+using namespace mlir::tileopt;
+
+namespace {
+
+/// How many iterations ahead `load` in `loop` should be issued, or 0 when it
+/// is not pipelined: its latency minus one, if its view comes from outside
+/// the loop and its indices from side-effect-free ops on the induction
+/// variable.
+int64_t prefetchDistance(scf::ForOp loop, tile::LoadOp load,
+                         SetVector<Operation *> &indexSlice) {
+  IntegerAttr latency = load.getLatencyAttr();
+  if (!latency || latency.getInt() < 2 ||
+      !loop.isDefinedOutsideOfLoop(load.getView()))
+    return 0;
+  BackwardSliceOptions options;
+  options.filter = [&](Operation *op) {
+    return loop->isProperAncestor(op);
+  };
+  for (Value index : load.getIndices())
+    if (Operation *producer = index.getDefiningOp())
+      if (loop->isProperAncestor(producer) &&
+          failed(getBackwardSlice(producer, &indexSlice, options)))
+        return 0;
+  for (Value index : load.getIndices())
+    if (Operation *producer = index.getDefiningOp())
+      if (loop->isProperAncestor(producer))
+        indexSlice.insert(producer);
+  if (!llvm::all_of(indexSlice, [](Operation *op) {
+        return isPure(op) && op->getNumRegions() == 0;
+      }))
+    return 0;
+  return latency.getInt() - 1;
+}
+
+/// A copy of `load` (and of the index computation it needs) for the
+/// iteration whose induction variable is `iv`, at the builder's position.
+Value loadForIteration(OpBuilder &b, tile::LoadOp load, Value inductionVar,
+                       const SetVector<Operation *> &indexSlice, Value iv) {
+  IRMapping mapping;
+  mapping.map(inductionVar, iv);
+  for (Operation *op : topologicalSort(indexSlice))
+    b.clone(*op, mapping);
+  auto copy = cast<tile::LoadOp>(b.clone(*load, mapping));
+  // This copy is the pipelined one: it is not pipelined again.
+  copy.removeLatencyAttr();
+  return copy.getResult();
+}
+
+/// `lb + step * distance`, for the loop's index type.
+Value iterationAhead(OpBuilder &b, Location loc, Value base, Value step,
+                     int64_t distance) {
+  Value count = arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(step.getType(), distance));
+  return arith::AddIOp::create(b, loc, base,
+                               arith::MulIOp::create(b, loc, step, count));
+}
+
+void pipelineLoop(scf::ForOp loop) {
+  struct Pipelined {
+    tile::LoadOp load;
+    int64_t distance;
+    SetVector<Operation *> indexSlice;
+  };
+  SmallVector<Pipelined> pipelined;
+  for (auto load : loop.getBody()->getOps<tile::LoadOp>()) {
+    SetVector<Operation *> slice;
+    if (int64_t distance = prefetchDistance(loop, load, slice))
+      pipelined.push_back({load, distance, std::move(slice)});
+  }
+  if (pipelined.empty())
+    return;
+
+  Location loc = loop.getLoc();
+  IRRewriter rewriter(loop.getContext());
+  rewriter.setInsertionPoint(loop);
+  Value inductionVar = loop.getInductionVar();
+  SmallVector<Value> inFlight;
+  for (Pipelined &p : pipelined)
+    for (int64_t i = 0; i < p.distance; ++i)
+      inFlight.push_back(loadForIteration(
+          rewriter, p.load, inductionVar, p.indexSlice,
+          iterationAhead(rewriter, loc, loop.getLowerBound(), loop.getStep(),
+                         i)));
+
+  auto newLoop = cast<scf::ForOp>(*loop.replaceWithAdditionalYields(
+      rewriter, inFlight, /*replaceInitOperandUsesInLoop=*/false,
+      [&](OpBuilder &b, Location, ArrayRef<BlockArgument> queue) {
+        SmallVector<Value> yields;
+        Value iv = queue.front().getOwner()->getArgument(0);
+        for (Pipelined &p : pipelined) {
+          ArrayRef<BlockArgument> mine = queue.take_front(p.distance);
+          queue = queue.drop_front(p.distance);
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(p.load);
+          Value ahead = iterationAhead(b, p.load.getLoc(), iv,
+                                       loop.getStep(), p.distance);
+          // The body still reads the old induction variable here; it becomes
+          // the new loop's after the callback.
+          Value next =
+              loadForIteration(b, p.load, inductionVar, p.indexSlice, ahead);
+          p.load.getResult().replaceAllUsesWith(mine.front());
+          for (BlockArgument tile : mine.drop_front())
+            yields.push_back(tile);
+          yields.push_back(next);
+        }
+        return yields;
+      }));
+  (void)newLoop;
+  for (Pipelined &p : pipelined) {
+    rewriter.eraseOp(p.load);
+    // The index computation of the current iteration may have no other use.
+    SetVector<Operation *> slice = topologicalSort(p.indexSlice);
+    for (Operation *op : llvm::reverse(slice))
+      if (isOpTriviallyDead(op))
+        rewriter.eraseOp(op);
+  }
+}
+
+struct PipelineTileLoadsPass
+    : public tileopt::impl::PipelineTileLoadsBase<PipelineTileLoadsPass> {
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> loops;
+    getOperation()->walk([&](scf::ForOp loop) {
+      if (loop->getParentOfType<tile::KernelOp>())
+        loops.push_back(loop);
+    });
+    for (scf::ForOp loop : loops)
+      pipelineLoop(loop);
+  }
+};
+
+} // namespace

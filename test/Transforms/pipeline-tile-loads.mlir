@@ -1,0 +1,61 @@
+// RUN: tileopt-opt %s -split-input-file --tileopt-pipeline-tile-loads | FileCheck %s
+
+// latency 3: two tiles in flight. The first two are loaded before the loop
+// (iterations lb and lb + step); iteration k uses the oldest and loads the
+// one for k + 2 * step.
+// CHECK-LABEL: tile.kernel @gemm_like
+// CHECK:         %[[C1:.*]] = arith.constant 1 : index
+// CHECK:         %[[T0:.*]] = tile.load %{{.*}}[%{{.*}}, %{{.*}}] : !tile.view<256x256xbf16> -> tensor<64x32xbf16>
+// CHECK:         %[[T1:.*]] = tile.load %{{.*}}[%{{.*}}, %{{.*}}] : !tile.view<256x256xbf16> -> tensor<64x32xbf16>
+// CHECK:         scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %[[C1]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[Q0:.*]] = %[[T0]], %[[Q1:.*]] = %[[T1]])
+// CHECK:           %[[TWO:.*]] = arith.constant 2 : index
+// CHECK:           %[[D:.*]] = arith.muli %[[C1]], %[[TWO]] : index
+// CHECK:           %[[AHEAD:.*]] = arith.addi %[[K]], %[[D]] : index
+// CHECK:           %[[NEXT:.*]] = tile.load %{{.*}}[%{{.*}}, %[[AHEAD]]] : !tile.view<256x256xbf16> -> tensor<64x32xbf16>
+// CHECK-NOT:       latency
+// CHECK:           %[[E:.*]] = math.exp %[[Q0]]
+// CHECK:           scf.yield %{{.*}}, %[[Q1]], %[[NEXT]]
+tile.kernel @gemm_like(%a: !tile.view<256x256xbf16>, %c: !tile.view<256x256xbf16>) {
+  %i = tile.block_id x
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant dense<0.0> : tensor<64x32xbf16>
+  %r = scf.for %k = %c0 to %c8 step %c1 iter_args(%acc = %zero) -> (tensor<64x32xbf16>) {
+    %t = tile.load %a[%i, %k] latency 3 : !tile.view<256x256xbf16> -> tensor<64x32xbf16>
+    %e = math.exp %t : tensor<64x32xbf16>
+    %s = arith.addf %acc, %e : tensor<64x32xbf16>
+    scf.yield %s : tensor<64x32xbf16>
+  }
+  tile.store %r, %c[%i, %c0] : tensor<64x32xbf16>, !tile.view<256x256xbf16>
+  tile.return
+}
+
+// -----
+
+// Index arithmetic on the induction variable is recomputed for the
+// iteration ahead; loads without a latency above 1 stay as they are.
+// CHECK-LABEL: tile.kernel @computed_index
+// CHECK:         scf.for %[[K:[^ ]*]] =
+// CHECK:           %[[AHEAD:.*]] = arith.addi %[[K]], %{{.*}} : index
+// CHECK:           %[[TWICE:.*]] = arith.muli %[[AHEAD]], %{{.*}} : index
+// CHECK:           tile.load %{{.*}}[%{{.*}}, %[[TWICE]]] : !tile.view<256x256xf32> -> tensor<8x32xf32>
+// CHECK:           tile.load %{{.*}}[%{{.*}}, %[[K]]] latency 1 : !tile.view<256x256xf32> -> tensor<8x32xf32>
+tile.kernel @computed_index(%a: !tile.view<256x256xf32>, %c: !tile.view<256x256xf32>) {
+  %i = tile.block_id x
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant dense<0.0> : tensor<8x32xf32>
+  %r = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (tensor<8x32xf32>) {
+    %twice = arith.muli %k, %c2 : index
+    %t = tile.load %a[%i, %twice] latency 2 : !tile.view<256x256xf32> -> tensor<8x32xf32>
+    %u = tile.load %a[%i, %k] latency 1 : !tile.view<256x256xf32> -> tensor<8x32xf32>
+    %s = arith.addf %t, %u : tensor<8x32xf32>
+    %s2 = arith.addf %acc, %s : tensor<8x32xf32>
+    scf.yield %s2 : tensor<8x32xf32>
+  }
+  tile.store %r, %c[%i, %c0] : tensor<8x32xf32>, !tile.view<256x256xf32>
+  tile.return
+}
