@@ -14,11 +14,9 @@ function(tileopt_add_library name)
   target_link_libraries(${name} PUBLIC ${ARG_LINK_LIBS} MLIR LLVM)
 endfunction()
 
-# tileopt_add_dialect_docs(<td file stem> <doc name> <dialect namespace>)
-# Generates docs/ir/<doc name>.md from the dialect's ODS (target tileopt-doc).
-function(tileopt_add_dialect_docs td_stem doc_name dialect)
-  set(LLVM_TARGET_DEFINITIONS ${td_stem}.td)
-  mlir_tablegen(${doc_name}.md -gen-dialect-doc -dialect=${dialect})
+# Copies the generated <doc name>.md of the current binary directory to
+# docs/ir/ as part of the tileopt-doc target.
+function(tileopt_publish_doc doc_name)
   set(gen ${CMAKE_CURRENT_BINARY_DIR}/${doc_name}.md)
   add_custom_command(
     OUTPUT ${TILEOPT_DOCS_DIR}/${doc_name}.md
@@ -29,4 +27,20 @@ function(tileopt_add_dialect_docs td_stem doc_name dialect)
     add_custom_target(tileopt-doc)
   endif()
   add_dependencies(tileopt-doc ${doc_name}DocGen)
+endfunction()
+
+# tileopt_add_dialect_docs(<td file stem> <doc name> <dialect namespace>)
+# Generates docs/ir/<doc name>.md from the dialect's ODS.
+function(tileopt_add_dialect_docs td_stem doc_name dialect)
+  set(LLVM_TARGET_DEFINITIONS ${td_stem}.td)
+  mlir_tablegen(${doc_name}.md -gen-dialect-doc -dialect=${dialect})
+  tileopt_publish_doc(${doc_name})
+endfunction()
+
+# tileopt_add_pass_docs(<doc name>)
+# Generates docs/ir/<doc name>.md from the Passes.td of the current directory.
+function(tileopt_add_pass_docs doc_name)
+  set(LLVM_TARGET_DEFINITIONS Passes.td)
+  mlir_tablegen(${doc_name}.md -gen-pass-doc)
+  tileopt_publish_doc(${doc_name})
 endfunction()

@@ -764,6 +764,32 @@ Value paddingValue(OpBuilder &b, Location loc, Type type,
   return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
 }
 
+/// Calls `access(first, coords, width)` for every access the current thread
+/// makes for its fragment: one per chunk (`width` = the chunk width) when
+/// chunks are aligned and wholly inside or outside the view, else one per
+/// element (`width` = 1). `first` is the fragment index of the first element,
+/// `coords` its position in the view.
+void forEachAccess(
+    OpBuilder &b, TileAccess &access, Value tid,
+    function_ref<void(int64_t, ArrayRef<Value>, int64_t)> visit) {
+  const FragmentLayout &layout = access.layout;
+  int64_t width = layout.vectorWidth;
+  for (int64_t first = 0; first < layout.fragmentSize(); first += width) {
+    SmallVector<Value> coords =
+        access.viewCoords(layout.linearIndex(b, access.loc, tid, first));
+    if (access.chunksAligned) {
+      visit(first, coords, width);
+      continue;
+    }
+    for (int64_t i = 0; i < width; ++i) {
+      SmallVector<Value> at(coords);
+      at.back() = arith::AddIOp::create(b, access.loc, at.back(),
+                                        indexConstant(b, access.loc, i));
+      visit(first + i, at, 1);
+    }
+  }
+}
+
 struct LoadLowering : public TilePattern<tile::LoadOp> {
   using TilePattern::TilePattern;
 
@@ -778,30 +804,17 @@ struct LoadLowering : public TilePattern<tile::LoadOp> {
     FragmentLayout out = layout(tileType);
     TileAccess access(rewriter, loc, op.getView().getType(), *params,
                       adaptor.getIndices(), tileType, out);
-    Type elementType = tileType.getElementType();
-    Value pad = paddingValue(rewriter, loc, elementType, op.getPadding());
-    Value tid = threadIdOf(rewriter, loc);
-
-    SmallVector<Value> chunks;
-    int64_t width = out.vectorWidth;
-    for (int64_t first = 0; first < out.fragmentSize(); first += width) {
-      Value linear = out.linearIndex(rewriter, loc, tid, first);
-      SmallVector<Value> coords = access.viewCoords(linear);
-      if (access.chunksAligned) {
-        chunks.push_back(loadChunk(rewriter, access, coords, pad, width));
-        continue;
-      }
-      SmallVector<Value> elements;
-      for (int64_t i = 0; i < width; ++i) {
-        SmallVector<Value> at(coords);
-        at.back() = arith::AddIOp::create(rewriter, loc, at.back(),
-                                          indexConstant(rewriter, loc, i));
-        elements.push_back(extractElement(
-            rewriter, loc, loadChunk(rewriter, access, at, pad, 1), 0));
-      }
-      chunks.push_back(fromElements(rewriter, loc, elements));
-    }
-    rewriter.replaceOp(op, concat(rewriter, loc, chunks));
+    Value pad = paddingValue(rewriter, loc, tileType.getElementType(),
+                             op.getPadding());
+    SmallVector<Value> pieces;
+    forEachAccess(rewriter, access, threadIdOf(rewriter, loc),
+                  [&](int64_t, ArrayRef<Value> coords, int64_t width) {
+                    pieces.push_back(
+                        loadChunk(rewriter, access, coords, pad, width));
+                  });
+    // Element-wise accesses give one-element vectors: concatenating them in
+    // order rebuilds the fragment either way.
+    rewriter.replaceOp(op, concat(rewriter, loc, pieces));
     return success();
   }
 
@@ -850,31 +863,19 @@ struct StoreLowering : public TilePattern<tile::StoreOp> {
                       adaptor.getIndices(), tileType, in);
     Value fragment = adaptor.getValue();
     Value tid = threadIdOf(rewriter, loc);
-
     // Of a replicated tile, only the first copy is written.
     Value writer;
     if (in.replicated)
       writer = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::ult, tid,
           indexConstant(rewriter, loc, in.numElements));
-
-    int64_t width = in.vectorWidth;
-    for (int64_t first = 0; first < in.fragmentSize(); first += width) {
-      Value linear = in.linearIndex(rewriter, loc, tid, first);
-      SmallVector<Value> coords = access.viewCoords(linear);
-      Value chunk = extractSlice(rewriter, loc, fragment, first, width);
-      if (access.chunksAligned) {
-        storeChunk(rewriter, access, coords, chunk, width, writer);
-        continue;
-      }
-      for (int64_t i = 0; i < width; ++i) {
-        SmallVector<Value> at(coords);
-        at.back() = arith::AddIOp::create(rewriter, loc, at.back(),
-                                          indexConstant(rewriter, loc, i));
-        storeChunk(rewriter, access, at,
-                   extractSlice(rewriter, loc, chunk, i, 1), 1, writer);
-      }
-    }
+    forEachAccess(rewriter, access, tid,
+                  [&](int64_t first, ArrayRef<Value> coords, int64_t width) {
+                    storeChunk(rewriter, access, coords,
+                               extractSlice(rewriter, loc, fragment, first,
+                                            width),
+                               width, writer);
+                  });
     rewriter.eraseOp(op);
     return success();
   }
