@@ -279,7 +279,7 @@ LogicalResult checkSupported(tile::KernelOp kernel, int64_t numThreads) {
       return op->emitOpError("is not supported by the code generator yet");
     if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
       auto input = reduce.getInput().getType();
-      if (reduce.getDim() != input.getRank() - 1)
+      if (static_cast<int64_t>(reduce.getDim()) != input.getRank() - 1)
         return op->emitOpError("reduces dim ")
                << reduce.getDim()
                << "; the code generator reduces the last dim only (permute "

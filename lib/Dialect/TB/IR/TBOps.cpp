@@ -79,8 +79,9 @@ LogicalResult InputIteratorOp::verify() {
   auto tensorType = cast<RankedTensorType>(getInput().getType());
   int64_t rank = tensorType.getRank();
   SmallVector<StringRef> mappedBy;
+  int64_t fmap = getFmapAttr().getInt();
   if (failed(verifyGridMap(*this, "imap", getImap(), rank, mappedBy)) ||
-      failed(verifyForloopMap(*this, getFmap(), rank, mappedBy)))
+      failed(verifyForloopMap(*this, fmap, rank, mappedBy)))
     return failure();
 
   SmallVector<int64_t> tile(tensorType.getShape());
@@ -98,8 +99,8 @@ LogicalResult InputIteratorOp::verify() {
         failed(divide(tensorDim, graph.getGridDims()[gridDim],
                       Twine("grid dim ") + kGridDimNames[gridDim])))
       return failure();
-  if (getFmap() != -1 &&
-      failed(divide(getFmap(), graph.getForloopRange(), "the for-loop range")))
+  if (fmap != -1 &&
+      failed(divide(fmap, graph.getForloopRange(), "the for-loop range")))
     return failure();
 
   TileType result = getResult().getType();
