@@ -16,7 +16,8 @@ for example in softmax rms_norm elementwise gemm; do
   sed -e 's/8192x8192x/256x8192x/g' -e 's/grid \[8192, 1, 1\]/grid [256, 1, 1]/' \
       -e 's/grid \[2048, 8, 1\]/grid [64, 8, 1]/' \
       -e 's/4096x4096x/512x512x/g' -e 's/grid \[32, 32, 1\]/grid [4, 4, 1]/' \
-      -e 's/arith.constant 128 : index/arith.constant 16 : index/' "$src" > "$small"
+      -e 's/%steps = arith.constant [0-9]* : index/%steps = arith.constant 8 : index/' \
+      "$src" > "$small"
   "$BUILD_DIR/bin/tileopt-compile" "$small" -o "$out/$example-small"
   rm "$small"
 done
