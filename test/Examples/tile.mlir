@@ -88,7 +88,7 @@
 // GEMM: .entry gemm(
 // GEMM: .shared .align 16 .b8
 // GEMM: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// GEMM: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+// GEMM: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // GEMM: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // GEMM-NOT: ld.local
 // GEMM-MEM-DAG: ld.global.v4.b32

@@ -1210,13 +1210,22 @@ struct MmaLowering : public TilePattern<tile::MmaOp> {
         Value at = add(mul(row, lhsStride), add(laneHalf, constant(kk * 16)));
         aRegs.push_back(loadMatrix(rewriter, loc, staging, at, 4, false));
       }
-      // B: rows 16kk..16kk+15, cols c..c+7, transposed into the column
-      // operand; lanes 0-15 point at the rows.
-      for (int64_t nj = 0; nj < tileCols; ++nj) {
+      // B: rows 16kk..16kk+15, transposed into the column operand, two
+      // n8 tiles per ldmatrix.x4 (lanes 0-15 point at the rows of the
+      // first, 16-31 at those of the second), one with .x2 if the warp has
+      // an odd count.
+      for (int64_t nj = 0; nj < tileCols; nj += 2) {
+        bool pair = nj + 1 < tileCols;
         Value row = add(laneRow, constant(kk * 16));
-        Value at = add(constant(rhsBase),
-                       add(mul(row, rhsStride), add(warpCol, constant(nj * 8))));
-        bRegs.push_back(loadMatrix(rewriter, loc, staging, at, 2, true));
+        Value col = add(warpCol, constant(nj * 8));
+        if (pair)
+          col = add(col, laneHalf);
+        Value at = add(constant(rhsBase), add(mul(row, rhsStride), col));
+        SmallVector<Value> regs =
+            loadMatrix(rewriter, loc, staging, at, pair ? 4 : 2, true);
+        bRegs.push_back({regs[0], regs[1]});
+        if (pair)
+          bRegs.push_back({regs[2], regs[3]});
       }
       for (int64_t mi = 0; mi < tileRows; ++mi)
         for (int64_t nj = 0; nj < tileCols; ++nj) {
