@@ -41,6 +41,11 @@ for example in softmax rms_norm elementwise gemm; do
   done
 done
 
+step "code generator checks against torch"
+PYTHONPATH="$root/python" TILEOPT_RUNTIME_LIB="$rt_build/lib/libtileopt_runtime.so" \
+  python3 "$root/bench/tile/checks.py" "$artifacts/checks" 2>&1 | tee "$logs/checks.log" ||
+  failed=1
+
 step "benchmark against torch"
 PYTHONPATH="$root/python" TILEOPT_RUNTIME_LIB="$rt_build/lib/libtileopt_runtime.so" \
   python3 "$root/bench/tile/bench.py" "$artifacts" 2>&1 | tee "$logs/bench.log" ||

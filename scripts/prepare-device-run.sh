@@ -21,4 +21,7 @@ for example in softmax rms_norm elementwise gemm; do
   "$BUILD_DIR/bin/tileopt-compile" "$small" -o "$out/$example-small"
   rm "$small"
 done
+for check in "$TILEOPT_ROOT"/bench/tile/checks/*.mlir; do
+  "$BUILD_DIR/bin/tileopt-compile" "$check" -o "$out/checks/$(basename "$check" .mlir)"
+done
 log "artifacts in $out"

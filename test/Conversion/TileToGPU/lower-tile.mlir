@@ -130,3 +130,20 @@ func.func @main(%x: memref<64x1024xf32>, %y: memref<64x1024xf32> {tileopt.output
   tile.launch @scale grid [16, 1, 1] (%x, %y, %a) : memref<64x1024xf32>, memref<64x1024xf32>, f32
   return
 }
+
+// -----
+
+// A reshape between tiles whose blocked layouts agree (same element count,
+// same chunk width) moves nothing: no shared memory, no barrier.
+// CHECK-LABEL: gpu.func @free_reshape
+// CHECK-NOT:     workgroup
+// CHECK-NOT:     gpu.barrier
+// CHECK:         gpu.return
+tile.kernel @free_reshape(%x: !tile.view<?x64xf32>, %y: !tile.view<?x16xf32>) {
+  %i = tile.block_id x
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%i, %c0] : !tile.view<?x64xf32> -> tensor<16x64xf32>
+  %r = tile.reshape %t : tensor<16x64xf32> -> tensor<64x16xf32>
+  tile.store %r, %y[%i, %c0] : tensor<64x16xf32>, !tile.view<?x16xf32>
+  tile.return
+}

@@ -53,8 +53,11 @@ struct FragmentLayout {
     return VectorType::get({fragmentSize()}, elementType);
   }
 
+  /// Whether both put every row-major position in the same place. A
+  /// blocked layout depends on the shape only through the element count and
+  /// the chunk width, so a reshape between equal layouts moves nothing.
   bool operator==(const FragmentLayout &other) const {
-    return isMma == other.isMma && shape == other.shape &&
+    return isMma == other.isMma && (!isMma || shape == other.shape) &&
            numThreads == other.numThreads &&
            vectorWidth == other.vectorWidth &&
            chunksPerThread == other.chunksPerThread &&
