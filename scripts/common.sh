@@ -6,10 +6,12 @@ TILEOPT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=${TILEOPT_BUILD_DIR:-$TILEOPT_ROOT/build}
 LLVM_PREFIX=/usr/lib/llvm-22
 
-# Debian 12 packages the build needs. mlir-22-tools is required by
-# find_package(MLIR) even though libmlir-22-dev does not pull it in.
+# Debian 12 packages the build and the tests need. mlir-22-tools is required
+# by find_package(MLIR) even though libmlir-22-dev does not pull it in; NumPy
+# and pytest run python/tests (the interpreter against NumPy).
 PACKAGES=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
-          ninja-build cmake g++ ccache libgtest-dev python3)
+          ninja-build cmake g++ ccache libgtest-dev python3
+          python3-numpy python3-pytest)
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds everything, and runs every test: the lit
-# suite (check-tileopt) and the GoogleTest unit tests, through ctest. Exits
+# suite (check-tileopt), the GoogleTest unit tests and the Python tests
+# (python-tests), through ctest. Exits
 # non-zero on any failure, and when docs/ir no longer matches the ODS.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
