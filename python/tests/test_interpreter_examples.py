@@ -10,9 +10,7 @@ as a mismatch.
 
 Each example runs twice: with its dims rewritten to small odd sizes (no
 power of two anywhere, so tiling/remainder assumptions cannot hide), and at
-the benchmark shapes where the inputs are small enough to pass through the
-text format quickly (the others have 4096x4096 or 4096x6144 weights: 16-25M
-values, too slow to print and parse for a unit test).
+the benchmark shapes where that takes seconds (FULL_SIZE_EXAMPLES).
 
 Run: TILEOPT_BUILD_DIR=build python3 -m pytest -q python/tests
 (ctest runs it so, as `python-tests`.)
