@@ -315,17 +315,20 @@ private:
       for (int64_t i = 0, e = r->size(); i < e; ++i)
         (*r)[i] = fn((*r)[i], (*x)[i]);
     };
+    // Same shapes: only the values move (a Tensor assignment would copy the
+    // shape too, every iteration).
+    auto assign = [r, x] { llvm::copy(x->values(), r->values().begin()); };
 
     switch (acc.getKind()) {
     case tb::AccumKind::none:
       perIteration.insert(acc.getResult());
-      addStep(acc, true, [=](const Launch &) { *r = *x; });
+      addStep(acc, true, [=](const Launch &) { assign(); });
       break;
     case tb::AccumKind::sum:
     case tb::AccumKind::mean:
       addStep(acc, true, [=](const Launch &l) {
         if (first(l))
-          *r = *x;
+          assign();
         else
           elementwise([&](S a, S b) { return d.add(a, b); });
       });
@@ -340,7 +343,7 @@ private:
     case tb::AccumKind::max:
       addStep(acc, true, [=](const Launch &l) {
         if (first(l))
-          *r = *x;
+          assign();
         else
           elementwise([&](S a, S b) { return d.maximum(a, b); });
       });

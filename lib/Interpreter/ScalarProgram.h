@@ -19,6 +19,7 @@
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/ErrorHandling.h"
 
 namespace mlir::tileopt::interp::detail {
 
@@ -78,26 +79,37 @@ public:
            typename Domain::Scalar *regs) const {
     typename Domain::Scalar *out = regs + numInputs;
     for (const ScalarInstr &in : code) {
-      auto a = regs[in.lhs], b = regs[in.rhs];
-      switch (in.opcode) {
-      case ScalarOpcode::Constant: *out = pool[in.lhs]; break;
-      case ScalarOpcode::Add: *out = d.add(a, b); break;
-      case ScalarOpcode::Sub: *out = d.sub(a, b); break;
-      case ScalarOpcode::Mul: *out = d.mul(a, b); break;
-      case ScalarOpcode::Div: *out = d.div(a, b); break;
-      case ScalarOpcode::Neg: *out = d.neg(a); break;
-      case ScalarOpcode::Exp: *out = d.exp(a); break;
-      case ScalarOpcode::Sqrt: *out = d.sqrt(a); break;
-      case ScalarOpcode::Rsqrt: *out = d.rsqrt(a); break;
-      case ScalarOpcode::Erf: *out = d.erf(a); break;
-      case ScalarOpcode::Pow: *out = d.pow(a, b); break;
-      case ScalarOpcode::Maximum: *out = d.maximum(a, b); break;
-      case ScalarOpcode::Minimum: *out = d.minimum(a, b); break;
-      case ScalarOpcode::MaxNum: *out = d.maxnum(a, b); break;
-      case ScalarOpcode::MinNum: *out = d.minnum(a, b); break;
-      }
+      if (in.opcode == ScalarOpcode::Constant)
+        *out = pool[in.lhs];
+      else
+        withOperation(d, in.opcode, [&](auto op) {
+          *out = op(regs[in.lhs], regs[in.rhs]);
+        });
       ++out;
     }
+  }
+
+  /// A program of one instruction on its inputs (a tb.unary or tb.binary
+  /// of most kinds): the caller may run it over whole arrays.
+  bool isSingleInstruction() const {
+    return code.size() == 1 && code.front().opcode != ScalarOpcode::Constant &&
+           outputs.size() == 1 && outputs.front() == numInputs;
+  }
+  /// Runs a single-instruction program over `n` elements of `inputs`
+  /// (arrays of the output's shape) into `out`. The opcode is dispatched
+  /// once per array instead of once per element: on the reduced instances'
+  /// small tiles that dispatch is most of the cost of an element.
+  template <typename Domain>
+  void runOnArrays(Domain &d,
+                   ArrayRef<const typename Domain::Scalar *> inputs,
+                   typename Domain::Scalar *out, int64_t n) const {
+    assert(isSingleInstruction() && "not a single-instruction program");
+    const ScalarInstr &in = code.front();
+    const auto *a = inputs[in.lhs], *b = inputs[in.rhs];
+    withOperation(d, in.opcode, [&](auto op) {
+      for (int64_t i = 0; i < n; ++i)
+        out[i] = op(a[i], b[i]);
+    });
   }
 
   unsigned getNumInputs() const { return numInputs; }
@@ -105,6 +117,35 @@ public:
   ArrayRef<uint32_t> getOutputs() const { return outputs; }
 
 private:
+  /// Calls `body(op)` with `op(a, b)` the domain's operation for `opcode`
+  /// (unary ones ignore `b`); the one place opcodes meet the domain.
+  template <typename Domain, typename Body>
+  static void withOperation(Domain &d, ScalarOpcode opcode, Body body) {
+    using S = typename Domain::Scalar;
+    switch (opcode) {
+    case ScalarOpcode::Constant: llvm_unreachable("constants read the pool");
+    case ScalarOpcode::Add: return body([&](S a, S b) { return d.add(a, b); });
+    case ScalarOpcode::Sub: return body([&](S a, S b) { return d.sub(a, b); });
+    case ScalarOpcode::Mul: return body([&](S a, S b) { return d.mul(a, b); });
+    case ScalarOpcode::Div: return body([&](S a, S b) { return d.div(a, b); });
+    case ScalarOpcode::Neg: return body([&](S a, S) { return d.neg(a); });
+    case ScalarOpcode::Exp: return body([&](S a, S) { return d.exp(a); });
+    case ScalarOpcode::Sqrt: return body([&](S a, S) { return d.sqrt(a); });
+    case ScalarOpcode::Rsqrt: return body([&](S a, S) { return d.rsqrt(a); });
+    case ScalarOpcode::Erf: return body([&](S a, S) { return d.erf(a); });
+    case ScalarOpcode::Pow: return body([&](S a, S b) { return d.pow(a, b); });
+    case ScalarOpcode::Maximum:
+      return body([&](S a, S b) { return d.maximum(a, b); });
+    case ScalarOpcode::Minimum:
+      return body([&](S a, S b) { return d.minimum(a, b); });
+    case ScalarOpcode::MaxNum:
+      return body([&](S a, S b) { return d.maxnum(a, b); });
+    case ScalarOpcode::MinNum:
+      return body([&](S a, S b) { return d.minnum(a, b); });
+    }
+    llvm_unreachable("unknown opcode");
+  }
+
   unsigned numInputs = 0;
   SmallVector<ScalarInstr> code;
   SmallVector<APFloat> constants;

@@ -3,8 +3,11 @@
 
 #include "TileOpt/Interpreter/Interpreter.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OperationSupport.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cmath>
+#include <map>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::tileopt;
@@ -45,27 +48,70 @@ std::optional<std::string> firstDifference(ArrayRef<Tensor<T>> x,
   return std::nullopt;
 }
 
-template <typename Domain>
-struct Run {
-  Domain domain;
-  SmallVector<TensorOf<Domain>> a, b;
+} // namespace
+
+/// The reference's side of every trial on one reduced instance of it.
+struct EquivalenceChecker::ReducedReference {
+  /// The trial inputs of one seed, the reference's results on them, and the
+  /// domain as the reference's run left it (the degree domain's largest
+  /// argument degree so far): the candidate runs on a copy of that domain,
+  /// exactly as if both had run one after the other in one domain.
+  template <typename Domain>
+  struct Run {
+    Domain domain;
+    SmallVector<TensorOf<Domain>> inputs, results;
+  };
+  /// Keyed by seed: every caller derives the domain from the seed alone.
+  template <typename Domain>
+  using Runs = std::map<uint64_t, Run<Domain>>;
+
+  OwningOpRef<func::FuncOp> func;
+  std::tuple<Runs<DegreeDomain>, Runs<FieldDomain>, Runs<F64Domain>> runs;
 };
 
-/// Runs `a` and `b` on the same random inputs in `domain`.
+namespace {
+
+using ReducedReference = EquivalenceChecker::ReducedReference;
+
+/// The reference's and the candidate's results on the same inputs.
 template <typename Domain>
-FailureOr<Run<Domain>> runBoth(func::FuncOp a, func::FuncOp b, Domain domain,
-                               uint64_t seed) {
-  SplitMix64 rng(seed);
-  FailureOr<SmallVector<TensorOf<Domain>>> inputs = randomInputs(a, domain, rng);
-  if (failed(inputs))
+struct Trial {
+  /// After both runs.
+  Domain domain;
+  ArrayRef<TensorOf<Domain>> reference;
+  SmallVector<TensorOf<Domain>> candidate;
+};
+
+/// Runs `candidate` on the random inputs of `seed` in `domain`, and the
+/// reference too unless `reference` already holds its run for that seed.
+/// A failed reference run is not kept: its diagnostics belong to the check
+/// that hit it, and the next check reports them again.
+template <typename Domain>
+FailureOr<Trial<Domain>> runTrial(ReducedReference &reference,
+                                  func::FuncOp candidate, Domain domain,
+                                  uint64_t seed) {
+  auto &runs = std::get<ReducedReference::Runs<Domain>>(reference.runs);
+  auto it = runs.find(seed);
+  if (it == runs.end()) {
+    SplitMix64 rng(seed);
+    FailureOr<SmallVector<TensorOf<Domain>>> inputs =
+        randomInputs(*reference.func, domain, rng);
+    if (failed(inputs))
+      return failure();
+    auto results = interpret<Domain>(*reference.func, *inputs, domain);
+    if (failed(results))
+      return failure();
+    it = runs.try_emplace(seed, ReducedReference::Run<Domain>{
+                                    domain, std::move(*inputs),
+                                    std::move(*results)})
+             .first;
+  }
+  Trial<Domain> trial{it->second.domain, it->second.results, {}};
+  auto results = interpret<Domain>(candidate, it->second.inputs, trial.domain);
+  if (failed(results))
     return failure();
-  auto ra = interpret<Domain>(a, *inputs, domain);
-  if (failed(ra))
-    return failure();
-  auto rb = interpret<Domain>(b, *inputs, domain);
-  if (failed(rb))
-    return failure();
-  return Run<Domain>{std::move(domain), std::move(*ra), std::move(*rb)};
+  trial.candidate = std::move(*results);
+  return trial;
 }
 
 /// Diagnostics held back while a field trial runs: a zero divisor is an
@@ -93,19 +139,20 @@ private:
 };
 
 /// One field trial; redraws when a divisor happens to be zero.
-FailureOr<Run<FieldDomain>> fieldTrial(func::FuncOp a, func::FuncOp b,
-                                       uint64_t seed) {
+FailureOr<Trial<FieldDomain>> fieldTrial(ReducedReference &reference,
+                                         func::FuncOp candidate,
+                                         uint64_t seed) {
   constexpr unsigned kDraws = 4;
   std::vector<std::pair<Location, std::string>> errors;
   {
-    HeldDiagnostics held(a.getContext());
+    HeldDiagnostics held(candidate.getContext());
     for (unsigned draw = 0; draw < kDraws; ++draw) {
       held.clear();
       uint64_t drawSeed = trialSeed(seed, draw);
-      FailureOr<Run<FieldDomain>> run =
-          runBoth(a, b, FieldDomain(drawSeed), drawSeed);
-      if (succeeded(run))
-        return run;
+      FailureOr<Trial<FieldDomain>> trial =
+          runTrial(reference, candidate, FieldDomain(drawSeed), drawSeed);
+      if (succeeded(trial))
+        return trial;
       if (!held.onlyZeroDivisors())
         break;
     }
@@ -114,24 +161,27 @@ FailureOr<Run<FieldDomain>> fieldTrial(func::FuncOp a, func::FuncOp b,
   for (auto &[loc, message] : errors)
     emitError(loc) << message;
   if (!errors.empty() && StringRef(errors.back().second).contains("by zero"))
-    emitError(a.getLoc()) << "every draw of the field trial divided by zero: "
-                             "a divisor is identically zero";
+    emitError(reference.func->getLoc())
+        << "every draw of the field trial divided by zero: a divisor is "
+           "identically zero";
   return failure();
 }
 
 /// The per-trial false-accept bound: d/p + d'/q, with d the degree of the
 /// identity N_a D_b - N_b D_a of the results and d' the largest degree of an
 /// argument of exp or of an uninterpreted function.
-FailureOr<double> trialBound(func::FuncOp a, func::FuncOp b) {
-  FailureOr<Run<DegreeDomain>> run = runBoth(a, b, DegreeDomain(), 0);
-  if (failed(run))
+FailureOr<double> trialBound(ReducedReference &reference,
+                             func::FuncOp candidate) {
+  FailureOr<Trial<DegreeDomain>> trial =
+      runTrial(reference, candidate, DegreeDomain(), 0);
+  if (failed(trial))
     return failure();
   double d = 0;
-  for (auto [x, y] : llvm::zip(run->a, run->b))
+  for (auto [x, y] : llvm::zip(trial->reference, trial->candidate))
     for (int64_t e = 0; e < x.size(); ++e)
       d = std::max({d, x[e].num + y[e].den, y[e].num + x[e].den});
   return d / FieldDomain::P +
-         run->domain.getMaxArgumentDegree() / FieldDomain::Q;
+         trial->domain.getMaxArgumentDegree() / FieldDomain::Q;
 }
 
 bool closeEnough(double x, double y, const VerifierOptions &options) {
@@ -146,10 +196,10 @@ bool closeEnough(double x, double y, const VerifierOptions &options) {
 
 /// Runs the field trials; sets the verdict's trial fields, and the
 /// explanation when a trial tells the functions apart.
-LogicalResult fieldTrials(func::FuncOp a, func::FuncOp b,
+LogicalResult fieldTrials(ReducedReference &reference, func::FuncOp candidate,
                           const VerifierOptions &options,
                           VerificationResult &result) {
-  FailureOr<double> bound = trialBound(a, b);
+  FailureOr<double> bound = trialBound(reference, candidate);
   if (failed(bound))
     return failure();
   double epsilon = *bound;
@@ -159,19 +209,19 @@ LogicalResult fieldTrials(func::FuncOp a, func::FuncOp b,
                    : std::max(1.0, std::ceil(std::log(options.targetBound) /
                                              std::log(epsilon)));
   if (epsilon >= 1 || needed > options.maxFieldTrials)
-    return a.emitOpError("needs more than ")
+    return reference.func->emitOpError("needs more than ")
            << options.maxFieldTrials << " field trials to bound a false "
            << "accept by " << options.targetBound << " (per-trial bound "
            << epsilon << " from the degrees)";
 
   for (unsigned t = 0; t < needed; ++t) {
-    FailureOr<Run<FieldDomain>> run =
-        fieldTrial(a, b, trialSeed(options.seed, t));
-    if (failed(run))
+    FailureOr<Trial<FieldDomain>> trial =
+        fieldTrial(reference, candidate, trialSeed(options.seed, t));
+    if (failed(trial))
       return failure();
     ++result.fieldTrials;
     if (auto difference = firstDifference<FieldElement>(
-            run->a, run->b,
+            trial->reference, trial->candidate,
             [](FieldElement x, FieldElement y) { return x.sameValue(y); })) {
       result.explanation =
           "field trial " + std::to_string(t) + ": " + *difference;
@@ -184,38 +234,59 @@ LogicalResult fieldTrials(func::FuncOp a, func::FuncOp b,
 
 } // namespace
 
-FailureOr<VerificationResult>
-verifier::checkEquivalence(func::FuncOp a, func::FuncOp b,
-                           const VerifierOptions &options) {
-  if (a.getFunctionType() != b.getFunctionType())
-    return b.emitOpError("has signature ")
-           << b.getFunctionType() << " but @" << a.getSymName() << " has "
-           << a.getFunctionType() << ": only functions of one signature can "
-           << "be equivalent";
+EquivalenceChecker::EquivalenceChecker(func::FuncOp reference,
+                                       const VerifierOptions &options)
+    : reference(reference), options(options) {}
 
-  OwningOpRef<ModuleOp> scratch = ModuleOp::create(a.getLoc());
+EquivalenceChecker::~EquivalenceChecker() = default;
+
+EquivalenceChecker::ReducedReference &
+EquivalenceChecker::lookupOrAdd(func::FuncOp reducedReference) {
+  // Equal IR (names, types, attributes, region by region) runs the same on
+  // the same inputs; locations only place diagnostics.
+  for (const std::unique_ptr<ReducedReference> &kept : reduced)
+    if (OperationEquivalence::isEquivalentTo(
+            *kept->func, reducedReference,
+            OperationEquivalence::IgnoreLocations))
+      return *kept;
+  reduced.push_back(std::make_unique<ReducedReference>());
+  reduced.back()->func = reducedReference.clone();
+  return *reduced.back();
+}
+
+FailureOr<VerificationResult>
+EquivalenceChecker::check(func::FuncOp candidate) {
+  if (reference.getFunctionType() != candidate.getFunctionType())
+    return candidate.emitOpError("has signature ")
+           << candidate.getFunctionType() << " but @" << reference.getSymName()
+           << " has " << reference.getFunctionType()
+           << ": only functions of one signature can be equivalent";
+
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(candidate.getLoc());
+  func::FuncOp reducedReference = reference;
   if (options.shrink) {
     FailureOr<SmallVector<func::FuncOp>> shrunk =
-        shrink({a, b}, *scratch, options.shrinkOptions);
+        shrink({reference, candidate}, *scratch, options.shrinkOptions);
     if (failed(shrunk))
       return failure();
-    a = (*shrunk)[0];
-    b = (*shrunk)[1];
+    reducedReference = (*shrunk)[0];
+    candidate = (*shrunk)[1];
   }
+  ReducedReference &kept = lookupOrAdd(reducedReference);
 
   VerificationResult result;
-  if (failed(fieldTrials(a, b, options, result)))
+  if (failed(fieldTrials(kept, candidate, options, result)))
     return failure();
   if (!result.explanation.empty())
     return result;
 
   for (unsigned t = 0; t < options.floatTrials; ++t) {
-    FailureOr<Run<F64Domain>> run =
-        runBoth(a, b, F64Domain(), trialSeed(~options.seed, t));
-    if (failed(run))
+    FailureOr<Trial<F64Domain>> trial =
+        runTrial(kept, candidate, F64Domain(), trialSeed(~options.seed, t));
+    if (failed(trial))
       return failure();
     if (std::optional<std::string> difference = firstDifference<double>(
-            run->a, run->b,
+            trial->reference, trial->candidate,
             [&](double x, double y) { return closeEnough(x, y, options); })) {
       result.explanation = "float64 trial " + std::to_string(t) + ": " +
                            *difference + " beyond the tolerance";
@@ -224,4 +295,10 @@ verifier::checkEquivalence(func::FuncOp a, func::FuncOp b,
   }
   result.equivalent = true;
   return result;
+}
+
+FailureOr<VerificationResult>
+verifier::checkEquivalence(func::FuncOp a, func::FuncOp b,
+                           const VerifierOptions &options) {
+  return EquivalenceChecker(a, options).check(b);
 }

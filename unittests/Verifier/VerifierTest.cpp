@@ -110,6 +110,91 @@ TEST_F(VerifierTest, AcceptsTrueEquivalencesWithTheTargetBound) {
   }
 }
 
+TEST_F(VerifierTest, PreparedCheckerGivesTheVerdictsOfFreshChecks) {
+  // Per reference, the candidates the search could send it: planted bugs
+  // and true equivalences, in an order where each checker is reused (kept
+  // reference runs are hit) and sees more than one candidate.
+  struct Case {
+    const char *reference;
+    std::vector<const char *> candidates;
+  };
+  for (const Case &c :
+       {Case{"matmul_16x32x16", {"grid_2d", "grid_2d_wrong_imap", "grid_2d"}},
+        Case{"attention_reference",
+             {"attention_online", "attention_no_rescale", "attention_online"}},
+        Case{"square_matmul", {"swapped_operands", "swapped_operands"}},
+        Case{"scale_by_row_sums", {"scale_by_column_sums"}},
+        Case{"reference",
+             {"rmsnorm_linear", "rmsnorm_linear_early_div", "rmsnorm_linear"}},
+        Case{"mm_right", {"mm_left"}},
+        Case{"matmul_8x64x32", {"split_k", "split_k"}}}) {
+    for (uint64_t seed = 0; seed < 2; ++seed) {
+      VerifierOptions options;
+      options.seed = seed;
+      EquivalenceChecker checker(lookup(c.reference), options);
+      for (const char *candidate : c.candidates) {
+        FailureOr<VerificationResult> kept = checker.check(lookup(candidate));
+        VerificationResult fresh = check(c.reference, candidate, options);
+        ASSERT_TRUE(succeeded(kept)) << candidate;
+        EXPECT_EQ(kept->equivalent, fresh.equivalent) << candidate;
+        EXPECT_EQ(kept->falseAcceptBound, fresh.falseAcceptBound) << candidate;
+        EXPECT_EQ(kept->trialBound, fresh.trialBound) << candidate;
+        EXPECT_EQ(kept->fieldTrials, fresh.fieldTrials) << candidate;
+        EXPECT_EQ(kept->explanation, fresh.explanation) << candidate;
+      }
+      // Candidates of one partition share the reference's kept runs.
+      EXPECT_EQ(checker.getNumReducedReferences(), 1u) << c.reference;
+    }
+  }
+}
+
+TEST_F(VerifierTest, PreparedCheckerKeepsOneEntryPerReducedReference) {
+  // Two candidates that shrink the reference differently: the second must
+  // not reuse the first one's runs.
+  module = parseSourceString<ModuleOp>(R"(
+    func.func @ref(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+      %y = tk.unary square %x : tensor<8x64xf32>
+      return %y : tensor<8x64xf32>
+    }
+    func.func @blocks_of_32(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+      %y = tk.fused grid [2, 1, 1] block [32, 1, 1] forloop 1
+             (%a = %x : tensor<8x64xf32>) -> tensor<8x64xf32> {
+        %t = tb.input_iterator %a imap [1, -1, -1] fmap -1
+               : tensor<8x64xf32> -> !tb.tile<8x32xf32>
+        %q = tb.unary square %t : !tb.tile<8x32xf32>
+        %s = tb.forloop_accum sum %q
+               : (!tb.tile<8x32xf32>) -> !tb.tile<8x32xf32>
+        %o = tb.output_saver %s omap [1, -1, -1]
+               : !tb.tile<8x32xf32> -> tensor<8x64xf32>
+        tb.yield %o : tensor<8x64xf32>
+      }
+      return %y : tensor<8x64xf32>
+    }
+    func.func @blocks_of_4(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+      %y = tk.fused grid [16, 1, 1] block [32, 1, 1] forloop 1
+             (%a = %x : tensor<8x64xf32>) -> tensor<8x64xf32> {
+        %t = tb.input_iterator %a imap [1, -1, -1] fmap -1
+               : tensor<8x64xf32> -> !tb.tile<8x4xf32>
+        %q = tb.unary square %t : !tb.tile<8x4xf32>
+        %s = tb.forloop_accum sum %q
+               : (!tb.tile<8x4xf32>) -> !tb.tile<8x4xf32>
+        %o = tb.output_saver %s omap [1, -1, -1]
+               : !tb.tile<8x4xf32> -> tensor<8x64xf32>
+        tb.yield %o : tensor<8x64xf32>
+      }
+      return %y : tensor<8x64xf32>
+    })", &context);
+  ASSERT_TRUE(module);
+  EquivalenceChecker checker(lookup("ref"));
+  for (const char *candidate : {"blocks_of_32", "blocks_of_4", "blocks_of_32"}) {
+    FailureOr<VerificationResult> result = checker.check(lookup(candidate));
+    ASSERT_TRUE(succeeded(result)) << candidate;
+    EXPECT_TRUE(result->equivalent) << candidate << ": " << result->explanation;
+  }
+  // 64 columns shrink to 2 x 2 and to 16 x 2: two reduced references.
+  EXPECT_EQ(checker.getNumReducedReferences(), 2u);
+}
+
 TEST_F(VerifierTest, FullSizeAgreesWithReducedInstances) {
   VerifierOptions options;
   options.shrink = false;

@@ -173,9 +173,11 @@ public:
   Scalar constant(const llvm::APFloat &value);
   Scalar inverseCount(int64_t n);
 
+  /// Residues are reduced, so a sum needs at most one subtraction (cheaper
+  /// than a division: additions fill the interpreter's inner loops).
   Scalar add(Scalar a, Scalar b) {
-    return {uint32_t((uint64_t(a.p) + b.p) % P),
-            a.hasQ() && b.hasQ() ? uint32_t((uint64_t(a.q) + b.q) % Q)
+    return {reduceOnce(a.p + b.p, P),
+            a.hasQ() && b.hasQ() ? reduceOnce(a.q + b.q, Q)
                                  : FieldElement::kNoQ};
   }
   Scalar neg(Scalar a) {
@@ -245,6 +247,10 @@ private:
   static constexpr uint64_t kOrderKey = 0xc2b2ae3d27d4eb4full;
 
   static Scalar constantOne() { return {1, 1}; }
+  /// x mod m for x < 2m (both residues below 2^31: no overflow).
+  static uint32_t reduceOnce(uint32_t x, uint64_t m) {
+    return x >= m ? uint32_t(x - m) : x;
+  }
   Scalar uninterpreted(Scalar a, uint64_t key);
   /// Position of `a` in the random order: a bijection of the residue mod p,
   /// so only values with equal residues tie (and then `a` wins).

@@ -14,7 +14,9 @@
 
 #include "TileOpt/Verifier/Shrink.h"
 
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace mlir::tileopt::verifier {
 
@@ -48,10 +50,50 @@ struct VerificationResult {
   std::string explanation;
 };
 
-/// Compares `a` and `b`. Fails, with a diagnostic at the op responsible, on
-/// signatures that differ, ops the interpreter or the field domain cannot
-/// model, shapes that cannot be shrunk, or a target bound it cannot reach:
-/// never a silent "equivalent".
+/// Checks candidates against one reference program, the way the search uses
+/// the verifier: many candidates, one input program. The reference's side of
+/// every trial — the trial inputs, its degree run, its field and float64
+/// results — is computed the first time a check needs it and kept, so a
+/// check only interprets the candidate. Interpretation is deterministic, so
+/// a kept result is exactly what running the reference again would give:
+/// verdicts, bounds and explanations are those of `checkEquivalence`.
+///
+/// What is kept depends on the reduced instance of the reference, which
+/// depends on the candidate too (the two are shrunk together; Shrink.h):
+/// one entry per distinct reduced reference, told apart by structural
+/// equivalence of the IR. Candidates of one partition share an entry; each
+/// new partition pays for the reference's runs once.
+class EquivalenceChecker {
+public:
+  explicit EquivalenceChecker(func::FuncOp reference,
+                              const VerifierOptions &options = {});
+  ~EquivalenceChecker();
+  EquivalenceChecker(const EquivalenceChecker &) = delete;
+  EquivalenceChecker &operator=(const EquivalenceChecker &) = delete;
+
+  /// Compares `candidate` with the reference. Fails, with a diagnostic at
+  /// the op responsible, on signatures that differ, ops the interpreter or
+  /// the field domain cannot model, shapes that cannot be shrunk, or a target
+  /// bound it cannot reach: never a silent "equivalent".
+  FailureOr<VerificationResult> check(func::FuncOp candidate);
+
+  /// Distinct reduced references kept so far.
+  size_t getNumReducedReferences() const { return reduced.size(); }
+
+  /// What is kept per reduced reference (defined in Verifier.cpp).
+  struct ReducedReference;
+
+private:
+  /// The kept entry for `reducedReference` (a clone the checker may take
+  /// over), created if new.
+  ReducedReference &lookupOrAdd(func::FuncOp reducedReference);
+
+  func::FuncOp reference;
+  VerifierOptions options;
+  std::vector<std::unique_ptr<ReducedReference>> reduced;
+};
+
+/// Compares `a` (the reference) and `b` once: a fresh EquivalenceChecker.
 FailureOr<VerificationResult>
 checkEquivalence(func::FuncOp a, func::FuncOp b,
                  const VerifierOptions &options = {});
