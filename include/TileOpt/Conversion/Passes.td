@@ -79,6 +79,11 @@ def LowerTileToGPU : Pass<"tileopt-lower-tile", "::mlir::ModuleOp"> {
     * `tile.reduce` (over the last dim): a reduction inside each thread, a
       butterfly of warp shuffles across the threads that share a row, and
       shared memory across warps;
+    * `tile.scan` (over the last dim, either direction): a scan inside each
+      chunk, then a per-row Hillis-Steele scan of the chunk totals in shared
+      memory;
+    * `tile.mma`: mma.sync m16n8k16 on operands staged in shared memory and
+      loaded with ldmatrix; accumulators live in the mma layout;
     * `tile.broadcast`, `tile.reshape`, `tile.permute`: the fragments are
       re-dealt through shared memory (or nothing at all when the layouts
       agree);
@@ -87,10 +92,10 @@ def LowerTileToGPU : Pass<"tileopt-lower-tile", "::mlir::ModuleOp"> {
     Views become kernel parameters: a global pointer (`!llvm.ptr<1>`, 16-byte
     aligned) and one i64 per dynamic dim, in argument order; scalars stay
     scalars. All scratch shares one workgroup buffer sized for the largest
-    use. What the code generator cannot take yet (`tile.mma`, `tile.scan`,
-    reductions over other than the last dim, 64-bit data in shared memory,
-    fragments over 256 elements per thread) is an error naming the op, not
-    wrong code.
+    use. What the code generator cannot take yet (mma other than f16/bf16
+    into f32, reductions and scans over other than the last dim, 64-bit
+    data in shared memory, fragments over 256 elements per thread) is an
+    error naming the op, not wrong code.
   }];
   let options = [
     Option<"numWarps", "num-warps", "int64_t", /*default=*/"4",

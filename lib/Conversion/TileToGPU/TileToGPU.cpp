@@ -175,6 +175,10 @@ int64_t scratchWords(Operation *op, int64_t numThreads) {
     int64_t warpsPerRow = std::min(chunksPerRow, numThreads) / lanes;
     return rows * warpsPerRow;
   }
+  if (auto scan = dyn_cast<tile::ScanOp>(op)) {
+    FragmentLayout in = layoutOf(scan.getInput().getType(), numThreads);
+    return in.numElements / in.vectorWidth;
+  }
   if (isa<tile::BroadcastOp, tile::ReshapeOp, tile::PermuteOp>(op)) {
     FragmentLayout in = layoutOf(op->getOperand(0).getType(), numThreads);
     FragmentLayout out = layoutOf(op->getResult(0).getType(), numThreads);
@@ -220,6 +224,23 @@ vector::CombiningKind vectorKind(CombineKind kind, bool isFloat) {
                    : vector::CombiningKind::MINSI;
   }
   llvm_unreachable("unknown combine kind");
+}
+
+/// The neutral element of `kind` for scalars of `type`.
+Value identityOf(OpBuilder &b, Location loc, CombineKind kind, Type type) {
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &sem = floatType.getFloatSemantics();
+    APFloat value = kind == CombineKind::sum    ? APFloat::getZero(sem)
+                    : kind == CombineKind::prod ? APFloat::getOne(sem)
+                    : APFloat::getInf(sem, /*Negative=*/kind == CombineKind::max);
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+  }
+  unsigned width = type.getIntOrFloatBitWidth();
+  APInt value = kind == CombineKind::sum    ? APInt::getZero(width)
+                : kind == CombineKind::prod ? APInt(width, 1)
+                : kind == CombineKind::max  ? APInt::getSignedMinValue(width)
+                                            : APInt::getSignedMaxValue(width);
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
 }
 
 /// The enclosing kernel's workgroup buffer of `elementType` elements: the
@@ -275,8 +296,18 @@ LogicalResult checkSupported(tile::KernelOp kernel, int64_t numThreads) {
                << " and K of 16 for mma.sync m16n8k16 on " << warpsM << "x"
                << warpsN << " warps";
     }
-    if (isa<tile::ScanOp>(op))
-      return op->emitOpError("is not supported by the code generator yet");
+    if (auto scan = dyn_cast<tile::ScanOp>(op)) {
+      auto input = scan.getInput().getType();
+      if (static_cast<int64_t>(scan.getDim()) != input.getRank() - 1)
+        return op->emitOpError("scans dim ")
+               << scan.getDim()
+               << "; the code generator scans the last dim only (permute "
+                  "first)";
+      if (layoutOf(input, numThreads).replicated)
+        return op->emitOpError("input has ")
+               << input.getNumElements() << " elements, fewer than the "
+               << numThreads << " threads of a block";
+    }
     if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
       auto input = reduce.getInput().getType();
       if (static_cast<int64_t>(reduce.getDim()) != input.getRank() - 1)
@@ -1025,6 +1056,134 @@ struct ReduceLowering : public TilePattern<tile::ReduceOp> {
   }
 };
 
+/// tile.scan over the last dim: an inclusive scan inside each chunk, then a
+/// segmented (per row) Hillis-Steele scan of the chunk totals in shared
+/// memory, log2(chunks per row) steps, from which each chunk takes the
+/// combination of the chunks before it (after it, with `reverse`).
+struct ScanLowering : public TilePattern<tile::ScanOp> {
+  using TilePattern::TilePattern;
+
+  LogicalResult
+  matchAndRewrite(tile::ScanOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FragmentLayout in = layout(op.getType());
+    CombineKind kind = op.getKind();
+    bool reverse = op.getReverse();
+    Type elementType = op.getType().getElementType();
+    bool isFloat = isa<FloatType>(elementType);
+    Type accType = isFloat ? Type(rewriter.getF32Type())
+                           : Type(rewriter.getI32Type());
+    int64_t width = in.vectorWidth;
+    int64_t chunksPerRow = in.shape.back() / width;
+    Value tid = threadIdOf(rewriter, loc);
+    Value scratch = scratchOf(op);
+    Value identity = identityOf(rewriter, loc, kind, accType);
+    auto constant = [&](int64_t v) { return indexConstant(rewriter, loc, v); };
+    // In scan order, `earlier` comes before `later`.
+    auto combineInOrder = [&](Value earlier, Value later) {
+      return reverse ? combine(rewriter, loc, kind, later, earlier)
+                     : combine(rewriter, loc, kind, earlier, later);
+    };
+    auto widen = [&](Value v) -> Value {
+      if (v.getType() == accType)
+        return v;
+      return isFloat ? Value(arith::ExtFOp::create(rewriter, loc, accType, v))
+                     : Value(arith::ExtSIOp::create(rewriter, loc, accType, v));
+    };
+
+    // Inclusive scans inside the chunks.
+    SmallVector<SmallVector<Value>> scanned(in.chunksPerThread);
+    SmallVector<Value> chunkIds, totals;
+    for (int64_t j = 0; j < in.chunksPerThread; ++j) {
+      SmallVector<Value> elements;
+      for (int64_t i = 0; i < width; ++i)
+        elements.push_back(
+            widen(extractElement(rewriter, loc, adaptor.getInput(),
+                                 j * width + i)));
+      scanned[j].resize(width);
+      Value running;
+      for (int64_t step = 0; step < width; ++step) {
+        int64_t i = reverse ? width - 1 - step : step;
+        running = running ? combineInOrder(running, elements[i]) : elements[i];
+        scanned[j][i] = running;
+      }
+      totals.push_back(running);
+      chunkIds.push_back(arith::AddIOp::create(rewriter, loc, tid,
+                                               constant(j * numThreads)));
+    }
+
+    // Segmented scan of the chunk totals.
+    gpu::BarrierOp::create(rewriter, loc);
+    for (auto [id, total] : llvm::zip(chunkIds, totals))
+      memref::StoreOp::create(rewriter, loc,
+                              toScratchWord(rewriter, loc, total), scratch, id);
+    gpu::BarrierOp::create(rewriter, loc);
+    SmallVector<Value> positions;
+    for (Value id : chunkIds)
+      positions.push_back(
+          arith::RemUIOp::create(rewriter, loc, id, constant(chunksPerRow)));
+    // The chunk `distance` away in scan order, in the same row, if any.
+    auto neighbour = [&](Value id, Value position,
+                         int64_t distance) -> std::pair<Value, Value> {
+      Value exists =
+          reverse ? arith::CmpIOp::create(
+                        rewriter, loc, arith::CmpIPredicate::ult,
+                        arith::AddIOp::create(rewriter, loc, position,
+                                              constant(distance)),
+                        constant(chunksPerRow))
+                  : arith::CmpIOp::create(rewriter, loc,
+                                          arith::CmpIPredicate::uge, position,
+                                          constant(distance));
+      Value other =
+          reverse ? arith::AddIOp::create(rewriter, loc, id, constant(distance))
+                        .getResult()
+                  : arith::SubIOp::create(rewriter, loc, id, constant(distance))
+                        .getResult();
+      // Read a valid address either way; the select below drops it.
+      Value at = arith::SelectOp::create(rewriter, loc, exists, other, id);
+      Value word = memref::LoadOp::create(rewriter, loc, scratch, at);
+      return {exists, fromScratchWord(rewriter, loc, word, accType)};
+    };
+    for (int64_t distance = 1; distance < chunksPerRow; distance *= 2) {
+      SmallVector<Value> updated;
+      for (auto [id, position] : llvm::zip(chunkIds, positions)) {
+        Value mine = fromScratchWord(
+            rewriter, loc, memref::LoadOp::create(rewriter, loc, scratch, id),
+            accType);
+        auto [exists, other] = neighbour(id, position, distance);
+        updated.push_back(arith::SelectOp::create(
+            rewriter, loc, exists, combineInOrder(other, mine), mine));
+      }
+      gpu::BarrierOp::create(rewriter, loc);
+      for (auto [id, value] : llvm::zip(chunkIds, updated))
+        memref::StoreOp::create(rewriter, loc,
+                                toScratchWord(rewriter, loc, value), scratch,
+                                id);
+      gpu::BarrierOp::create(rewriter, loc);
+    }
+
+    // Each element: the chunks before its chunk, then its in-chunk scan.
+    SmallVector<Value> results;
+    for (int64_t j = 0; j < in.chunksPerThread; ++j) {
+      auto [exists, before] = neighbour(chunkIds[j], positions[j], 1);
+      Value carry = arith::SelectOp::create(rewriter, loc, exists, before,
+                                            identity);
+      for (Value element : scanned[j]) {
+        Value v = combineInOrder(carry, element);
+        if (v.getType() != elementType)
+          v = isFloat ? Value(arith::TruncFOp::create(rewriter, loc,
+                                                      elementType, v))
+                      : Value(arith::TruncIOp::create(rewriter, loc,
+                                                      elementType, v));
+        results.push_back(v);
+      }
+    }
+    rewriter.replaceOp(op, fromElements(rewriter, loc, results));
+    return success();
+  }
+};
+
 /// Moves a tile between layouts through shared memory: each thread writes
 /// its elements at their row-major position in the source, then reads, for
 /// every element of its result fragment, the source position `sourceOf`
@@ -1332,7 +1491,7 @@ struct LowerTileToGPUPass
     patterns.add<ElementwiseLowering>(converter, ctx);
     patterns.add<BlockIdLowering, NumBlocksLowering, SplatLowering,
                  IotaLowering, LoadLowering, StoreLowering, ReduceLowering,
-                 MmaLowering,
+                 ScanLowering, MmaLowering,
                  ReshapeLowering, BroadcastLowering, PermuteLowering>(
         converter, ctx, numThreads);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,

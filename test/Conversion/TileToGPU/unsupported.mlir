@@ -1,11 +1,11 @@
 // RUN: tileopt-opt %s -split-input-file --tileopt-lower-tile -verify-diagnostics
 
-tile.kernel @scan(%a: !tile.view<?xf32>) {
+tile.kernel @scan_first_dim(%a: !tile.view<?x?xf32>) {
   %i = tile.block_id x
-  %t = tile.load %a[%i] : !tile.view<?xf32> -> tensor<1024xf32>
-  // expected-error @+1 {{'tile.scan' op is not supported by the code generator yet}}
-  %s = tile.scan sum %t dim 0 : tensor<1024xf32>
-  tile.store %s, %a[%i] : tensor<1024xf32>, !tile.view<?xf32>
+  %t = tile.load %a[%i, %i] : !tile.view<?x?xf32> -> tensor<64x64xf32>
+  // expected-error @+1 {{'tile.scan' op scans dim 0; the code generator scans the last dim only (permute first)}}
+  %s = tile.scan sum %t dim 0 : tensor<64x64xf32>
+  tile.store %s, %a[%i, %i] : tensor<64x64xf32>, !tile.view<?x?xf32>
   tile.return
 }
 
