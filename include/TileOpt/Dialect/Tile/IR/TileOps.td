@@ -203,9 +203,11 @@ def Tile_LoadOp : Tile_Op<"load", [Tile_InKernel,
     `neg_inf` and `neg_zero` need floating-point tiles. A tile may be larger
     than a static view: the padding covers the rest.
 
-    Hints: `latency` (1-10) is how many loads ahead the code generator
-    should issue this load in a loop (the depth of its software pipeline);
-    `allow_tma` lets it use the Hopper tensor memory accelerator.
+    Hints: `latency` (1-10) is how deep the software pipeline of this load
+    in a loop should be: with latency L, the load for iteration k + L - 1 is
+    issued in iteration k (`tileopt-pipeline-tile-loads`); 1 means no
+    prefetch. `allow_tma` allows the Hopper tensor memory accelerator (not
+    used by the code generator yet).
   }];
   let arguments = (ins Tile_TensorViewType:$view, Variadic<Index>:$indices,
                        OptionalAttr<I32Attr>:$latency, UnitAttr:$allow_tma,
