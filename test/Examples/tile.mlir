@@ -100,3 +100,9 @@
 // GEMM-MANIFEST-NEXT: "ptr"
 // GEMM-MANIFEST: "static": 35840
 // GEMM-MANIFEST: "reference": "gemm",
+
+// Without a host function there is no launch sequence: an error at the
+// kernel.
+// RUN: not tileopt-compile %S/../Conversion/TileToGPU/scan.mlir -o %t/none 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NO-HOST
+// NO-HOST: scan.mlir:{{[0-9]+}}:1: error: no func.func launches a kernel with tile.launch

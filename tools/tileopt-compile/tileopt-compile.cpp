@@ -99,9 +99,16 @@ FailureOr<func::FuncOp> findEntry(ModuleOp module) {
              << entry.getSymName() << "): an artifact has one launch sequence";
     entry = func;
   }
-  if (!entry)
-    return module.emitError("no func.func launches a kernel with tile.launch: "
-                            "nothing says how to run the kernels");
+  if (!entry) {
+    // Point at a kernel that nothing launches, if there is one.
+    Operation *at = module;
+    for (auto kernel : module.getOps<tile::KernelOp>()) {
+      at = kernel;
+      break;
+    }
+    return at->emitError("no func.func launches a kernel with tile.launch: "
+                         "nothing says how to run the kernels");
+  }
   return entry;
 }
 
