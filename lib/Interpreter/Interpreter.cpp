@@ -17,6 +17,8 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <variant>
+
 using namespace mlir;
 using namespace mlir::tileopt;
 using namespace mlir::tileopt::interp;
@@ -105,9 +107,156 @@ class BlockGraphRunner {
     std::array<int64_t, 3> block;
     int64_t iteration;
   };
+  static bool first(const Launch &l) { return l.iteration == 0; }
+
+  /// Where this block's (and iteration's) tile sits in a tensor, as a flat
+  /// offset: the offset step per block index along x, y, z and per
+  /// iteration (see `tileSteps`).
+  struct TilePlacement {
+    std::array<int64_t, 4> steps;
+    int64_t offset(const Launch &l) const {
+      return steps[0] * l.block[0] + steps[1] * l.block[1] +
+             steps[2] * l.block[2] + steps[3] * l.iteration;
+    }
+  };
+
+  // The steps a block graph compiles to, one struct per kind of work with
+  // the operands it needs resolved to tensors. A reduced instance runs
+  // thousands of steps on tiny tiles per interpretation, so the dispatch is
+  // a std::visit over a variant (one jump) rather than a std::function call
+  // through a heap-allocated closure.
+
+  /// tb.input_iterator: copies this block's and iteration's tile in.
+  struct ReadTile {
+    BoxCopy copy;
+    TilePlacement placement;
+    const T *tensor;
+    T *tile;
+    void run(Domain &, const Launch &l) {
+      copy.run(*tensor, placement.offset(l), *tile, 0);
+    }
+  };
+  /// tb.output_saver: writes the tile to every yielded result it feeds.
+  struct WriteTile {
+    BoxCopy copy;
+    TilePlacement placement;
+    const T *tile;
+    SmallVector<T *, 1> targets;
+    void run(Domain &, const Launch &l) {
+      for (T *target : targets)
+        copy.run(*tile, 0, *target, placement.offset(l));
+    }
+  };
+  struct Matmul {
+    const T *a, *b;
+    T *c;
+    void run(Domain &d, const Launch &) { matmul(d, *a, *b, *c); }
+  };
+  struct Reduce {
+    ReduceKind kind;
+    int64_t dim, to;
+    const T *in;
+    T *out;
+    void run(Domain &d, const Launch &) { reduce(d, kind, *in, dim, to, *out); }
+  };
+  struct RmsNorm {
+    S epsilon;
+    const T *in;
+    T *out;
+    void run(Domain &d, const Launch &) { rmsNorm(d, *in, epsilon, *out); }
+  };
+  struct Concat {
+    SmallVector<const T *> ins;
+    int64_t dim;
+    T *out;
+    void run(Domain &, const Launch &) { concatenate<S>(ins, dim, *out); }
+  };
+  struct ApplyElementwise {
+    Elementwise<Domain> elementwise;
+    SmallVector<const T *> ins;
+    SmallVector<T *> outs;
+    void run(Domain &d, const Launch &) { elementwise.apply(d, ins, outs); }
+  };
+  /// The in-loop part of tb.forloop_accum other than sum_rescale: combines
+  /// iteration `i`'s tile `x` into `r`.
+  struct Accumulate {
+    tb::AccumKind kind;
+    const T *x;
+    T *r;
+    void run(Domain &d, const Launch &l) {
+      S *acc = r->values().data();
+      const S *in = x->values().data();
+      int64_t n = r->size();
+      // Same shapes: only the values move (a Tensor assignment would copy
+      // the shape too, every iteration).
+      if (kind == tb::AccumKind::none ||
+          (first(l) && kind != tb::AccumKind::rms)) {
+        std::copy(in, in + n, acc);
+        return;
+      }
+      switch (kind) {
+      case tb::AccumKind::sum:
+      case tb::AccumKind::mean:
+        for (int64_t i = 0; i < n; ++i)
+          acc[i] = d.add(acc[i], in[i]);
+        break;
+      case tb::AccumKind::rms:
+        for (int64_t i = 0; i < n; ++i)
+          acc[i] = first(l) ? d.mul(in[i], in[i])
+                            : d.add(acc[i], d.mul(in[i], in[i]));
+        break;
+      case tb::AccumKind::max:
+        for (int64_t i = 0; i < n; ++i)
+          acc[i] = d.maximum(acc[i], in[i]);
+        break;
+      case tb::AccumKind::none:
+      case tb::AccumKind::sum_rescale:
+        llvm_unreachable("copied above / a step of its own");
+      }
+    }
+  };
+  /// After the loop: a `mean` or `rms` accumulator divides by the count.
+  struct FinishAccumulate {
+    bool rms;
+    S inverseCount;
+    T *r;
+    void run(Domain &d, const Launch &) {
+      for (S &a : r->values())
+        a = rms ? d.sqrt(d.mul(a, inverseCount)) : d.mul(a, inverseCount);
+    }
+  };
+  /// sum_i exp(s_i - M) x_i with M = max_i s_i, computed online as
+  /// FlashAttention does: with m the running maximum, each iteration
+  /// rescales the sum by exp(m - m') and adds exp(s_i - m') x_i. The
+  /// factors telescope to the definition exactly in a field (exp is a
+  /// homomorphism there) and up to rounding in floating point.
+  struct SumRescale {
+    const T *x, *s;
+    T *r;
+    /// The running maximum and the two factors, in the scale's shape.
+    T m, alpha, beta;
+    BroadcastPlan plan;
+    void run(Domain &d, const Launch &l) {
+      for (int64_t i = 0, e = s->size(); i < e; ++i) {
+        S next = first(l) ? (*s)[i] : d.maximum(m[i], (*s)[i]);
+        alpha[i] = first(l) ? d.zero() : d.exp(d.sub(m[i], next));
+        beta[i] = d.exp(d.sub((*s)[i], next));
+        m[i] = next;
+      }
+      plan.run([&](int64_t o, const int64_t *in) {
+        S added = d.mul((*x)[o], beta[in[0]]);
+        (*r)[o] =
+            first(l) ? added : d.add(d.mul((*r)[o], alpha[in[0]]), added);
+      });
+    }
+  };
+
+  using Action = std::variant<ReadTile, WriteTile, Matmul, Reduce, RmsNorm,
+                              Concat, ApplyElementwise, Accumulate,
+                              FinishAccumulate, SumRescale>;
   struct Step {
     Operation *op;
-    std::function<void(const Launch &)> run;
+    Action action;
   };
 
 public:
@@ -136,10 +285,12 @@ public:
   }
 
 private:
-  LogicalResult runSteps(ArrayRef<Step> steps, const Launch &launch) {
-    for (const Step &step : steps) {
-      step.run(launch);
-      if (d.failed())
+  LogicalResult runSteps(MutableArrayRef<Step> steps, const Launch &launch) {
+    for (Step &step : steps) {
+      std::visit([&](auto &action) { action.run(d, launch); }, step.action);
+      // A domain failure (a zero divisor, a second exp) is reported at the
+      // op whose step hit it: one predictable branch per step.
+      if (LLVM_UNLIKELY(d.failed()))
         return checkDomain(d, step.op);
     }
     return success();
@@ -151,11 +302,8 @@ private:
   /// accumulator; a `none` accumulator keeps it so.
   bool isPerIteration(Value v) { return perIteration.contains(v); }
 
-  static bool first(const Launch &l) { return l.iteration == 0; }
-
-  void addStep(Operation *op, bool inLoop,
-               std::function<void(const Launch &)> fn) {
-    (inLoop ? loopSteps : postSteps).push_back({op, std::move(fn)});
+  void addStep(Operation *op, bool inLoop, Action action) {
+    (inLoop ? loopSteps : postSteps).push_back({op, std::move(action)});
   }
 
   LogicalResult compile() {
@@ -179,36 +327,26 @@ private:
                 return compileSaver(saver, yield);
               })
               .Case([&](tb::MatmulOp mm) {
-                const T *a = &slot(mm.getLhs()), *b = &slot(mm.getRhs());
-                T *c = &slot(mm.getResult());
-                return compileCompute(
-                    mm, [=](const Launch &) { matmul(d, *a, *b, *c); });
+                return compileCompute(mm, Matmul{&slot(mm.getLhs()),
+                                                 &slot(mm.getRhs()),
+                                                 &slot(mm.getResult())});
               })
               .Case([&](tb::ReduceOp r) {
-                const T *in = &slot(r.getInput());
-                T *out = &slot(r.getResult());
-                ReduceKind kind = r.getKind();
-                int64_t dim = r.getDim(), to = r.getTo().value_or(1);
-                return compileCompute(r, [=](const Launch &) {
-                  reduce(d, kind, *in, dim, to, *out);
-                });
+                return compileCompute(
+                    r, Reduce{r.getKind(), r.getDim(), r.getTo().value_or(1),
+                              &slot(r.getInput()), &slot(r.getResult())});
               })
               .Case([&](tb::RmsNormOp r) {
-                const T *in = &slot(r.getInput());
-                T *out = &slot(r.getResult());
-                S epsilon = d.constant(r.getEpsilon());
-                return compileCompute(r, [=](const Launch &) {
-                  rmsNorm(d, *in, epsilon, *out);
-                });
+                return compileCompute(r, RmsNorm{d.constant(r.getEpsilon()),
+                                                 &slot(r.getInput()),
+                                                 &slot(r.getResult())});
               })
               .Case([&](tb::ConcatOp c) {
                 SmallVector<const T *> ins;
                 for (Value in : c.getInputs())
                   ins.push_back(&slot(in));
-                T *out = &slot(c.getResult());
-                int64_t dim = c.getDim();
                 return compileCompute(
-                    c, [=](const Launch &) { concatenate<S>(ins, dim, *out); });
+                    c, Concat{std::move(ins), c.getDim(), &slot(c.getResult())});
               })
               .template Case<tb::UnaryOp, tb::BinaryOp, th::GraphOp>(
                   [&](Operation *ew) { return compileElementwiseStep(ew); })
@@ -223,14 +361,13 @@ private:
   }
 
   /// A compute op runs in the loop when its operands are per-iteration.
-  LogicalResult compileCompute(Operation *op,
-                               std::function<void(const Launch &)> fn) {
+  LogicalResult compileCompute(Operation *op, Action action) {
     bool inLoop = llvm::any_of(op->getOperands(),
                                [&](Value v) { return isPerIteration(v); });
     if (inLoop)
       for (Value result : op->getResults())
         perIteration.insert(result);
-    addStep(op, inLoop, std::move(fn));
+    addStep(op, inLoop, std::move(action));
     return checkDomain(d, op);
   }
 
@@ -244,154 +381,87 @@ private:
     SmallVector<T *> outs;
     for (Value result : op->getResults())
       outs.push_back(&slot(result));
-    auto shared = std::make_shared<Elementwise<Domain>>(std::move(*ew));
-    return compileCompute(op, [this, shared, ins, outs](const Launch &) {
-      shared->apply(d, ins, outs);
-    });
+    return compileCompute(
+        op, ApplyElementwise{std::move(*ew), std::move(ins), std::move(outs)});
   }
 
-  /// Where this block's (and iteration's) tile sits in a tensor, as a
-  /// flat offset: grid dim g moves along tensor dim map[g], the iterations
-  /// along `fmap`, each by one tile. Returned as the offset step per block
-  /// index along x, y, z and per iteration.
-  static std::array<int64_t, 4> tileSteps(ArrayRef<int64_t> tileShape,
-                                          ArrayRef<int64_t> map, int64_t fmap,
-                                          function_ref<int64_t(int64_t)> stride) {
-    std::array<int64_t, 4> steps = {0, 0, 0, 0};
+  /// The placement of a tile in a tensor: grid dim g moves along tensor dim
+  /// map[g], the iterations along `fmap`, each by one tile.
+  static TilePlacement placeTile(ArrayRef<int64_t> tileShape,
+                                 ArrayRef<int64_t> map, int64_t fmap,
+                                 function_ref<int64_t(int64_t)> stride) {
+    TilePlacement placement{{0, 0, 0, 0}};
     for (auto [g, dim] : llvm::enumerate(map))
       if (dim != -1)
-        steps[g] = tileShape[dim] * stride(dim);
+        placement.steps[g] = tileShape[dim] * stride(dim);
     if (fmap != -1)
-      steps[3] = tileShape[fmap] * stride(fmap);
-    return steps;
-  }
-  static int64_t tileOffset(const std::array<int64_t, 4> &steps,
-                            const Launch &l) {
-    return steps[0] * l.block[0] + steps[1] * l.block[1] +
-           steps[2] * l.block[2] + steps[3] * l.iteration;
+      placement.steps[3] = tileShape[fmap] * stride(fmap);
+    return placement;
   }
 
   LogicalResult compileIterator(tb::InputIteratorOp it) {
     const T *tensor = inputs[cast<BlockArgument>(it.getInput()).getArgNumber()];
     T *tile = &slot(it.getResult());
-    auto copy = std::make_shared<BoxCopy>(tensor->getShape(), tile->getShape(),
-                                          tile->getShape());
-    std::array<int64_t, 4> steps =
-        tileSteps(tile->getShape(), it.getImap(), it.getFmap(),
-                  [&](int64_t dim) { return copy->srcStride(dim); });
+    BoxCopy copy(tensor->getShape(), tile->getShape(), tile->getShape());
+    TilePlacement placement =
+        placeTile(tile->getShape(), it.getImap(), it.getFmap(),
+                  [&](int64_t dim) { return copy.srcStride(dim); });
     perIteration.insert(it.getResult());
-    addStep(it, /*inLoop=*/true, [=](const Launch &launch) {
-      copy->run(*tensor, tileOffset(steps, launch), *tile, 0);
-    });
+    addStep(it, /*inLoop=*/true,
+            ReadTile{std::move(copy), placement, tensor, tile});
     return success();
   }
 
   LogicalResult compileSaver(tb::OutputSaverOp saver, tb::YieldOp yield) {
     const T *tile = &slot(saver.getInput());
-    SmallVector<T *> targets;
+    SmallVector<T *, 1> targets;
     for (auto [i, value] : llvm::enumerate(yield.getValues()))
       if (value == saver.getResult())
         targets.push_back(outputs[i]);
-    auto copy = std::make_shared<BoxCopy>(
-        tile->getShape(), shapeOf(saver.getResult()), tile->getShape());
-    std::array<int64_t, 4> steps =
-        tileSteps(tile->getShape(), saver.getOmap(),
+    BoxCopy copy(tile->getShape(), shapeOf(saver.getResult()),
+                 tile->getShape());
+    TilePlacement placement =
+        placeTile(tile->getShape(), saver.getOmap(),
                   saver.getFmap().value_or(-1),
-                  [&](int64_t dim) { return copy->dstStride(dim); });
+                  [&](int64_t dim) { return copy.dstStride(dim); });
     addStep(saver, isPerIteration(saver.getInput()),
-            [=](const Launch &launch) {
-              for (T *target : targets)
-                copy->run(*tile, 0, *target, tileOffset(steps, launch));
-            });
+            WriteTile{std::move(copy), placement, tile, std::move(targets)});
     return success();
   }
 
   LogicalResult compileAccum(tb::ForloopAccumOp acc) {
     const T *x = &slot(acc.getInput());
     T *r = &slot(acc.getResult());
-    int64_t iterations = graph.getForloopRange();
-    S inverseCount = d.inverseCount(iterations);
-    auto elementwise = [r, x](auto fn) {
-      for (int64_t i = 0, e = r->size(); i < e; ++i)
-        (*r)[i] = fn((*r)[i], (*x)[i]);
-    };
-    // Same shapes: only the values move (a Tensor assignment would copy the
-    // shape too, every iteration).
-    auto assign = [r, x] { llvm::copy(x->values(), r->values().begin()); };
-
-    switch (acc.getKind()) {
-    case tb::AccumKind::none:
+    tb::AccumKind kind = acc.getKind();
+    if (kind == tb::AccumKind::none)
       perIteration.insert(acc.getResult());
-      addStep(acc, true, [=](const Launch &) { assign(); });
-      break;
-    case tb::AccumKind::sum:
-    case tb::AccumKind::mean:
-      addStep(acc, true, [=](const Launch &l) {
-        if (first(l))
-          assign();
-        else
-          elementwise([&](S a, S b) { return d.add(a, b); });
-      });
-      break;
-    case tb::AccumKind::rms:
-      addStep(acc, true, [=](const Launch &l) {
-        elementwise([&](S a, S b) {
-          return first(l) ? d.mul(b, b) : d.add(a, d.mul(b, b));
-        });
-      });
-      break;
-    case tb::AccumKind::max:
-      addStep(acc, true, [=](const Launch &l) {
-        if (first(l))
-          assign();
-        else
-          elementwise([&](S a, S b) { return d.maximum(a, b); });
-      });
-      break;
-    case tb::AccumKind::sum_rescale:
+    if (kind == tb::AccumKind::sum_rescale)
       compileSumRescale(acc, x, r);
-      break;
-    }
-
-    if (acc.getKind() == tb::AccumKind::mean)
-      addStep(acc, false, [=](const Launch &) {
-        elementwise([&](S a, S) { return d.mul(a, inverseCount); });
-      });
-    if (acc.getKind() == tb::AccumKind::rms)
-      addStep(acc, false, [=](const Launch &) {
-        elementwise([&](S a, S) { return d.sqrt(d.mul(a, inverseCount)); });
-      });
+    else
+      addStep(acc, true, Accumulate{kind, x, r});
+    if (kind == tb::AccumKind::mean || kind == tb::AccumKind::rms)
+      addStep(acc, false,
+              FinishAccumulate{kind == tb::AccumKind::rms,
+                               d.inverseCount(graph.getForloopRange()), r});
     return checkDomain(d, acc);
   }
 
-  /// sum_i exp(s_i - M) x_i with M = max_i s_i, computed online as
-  /// FlashAttention does: with m the running maximum, each iteration
-  /// rescales the sum by exp(m - m') and adds exp(s_i - m') x_i. The
-  /// factors telescope to the definition exactly in a field (exp is a
-  /// homomorphism there) and up to rounding in floating point.
   void compileSumRescale(tb::ForloopAccumOp acc, const T *x, T *r) {
     const T *s = &slot(acc.getScale());
-    // Running maximum and the two factors, in the scale's shape.
-    auto state = std::make_shared<std::array<T, 3>>();
-    for (T &t : *state)
-      t.resize(s->getShape());
-    auto plan = std::make_shared<BroadcastPlan>(
-        x->getShape(), SmallVector<SmallVector<int64_t, 4>>{
-                           SmallVector<int64_t, 4>(s->getShape())});
-    addStep(acc, true, [=](const Launch &l) {
-      auto &[m, alpha, beta] = *state;
-      for (int64_t i = 0, e = s->size(); i < e; ++i) {
-        S next = first(l) ? (*s)[i] : d.maximum(m[i], (*s)[i]);
-        alpha[i] = first(l) ? d.zero() : d.exp(d.sub(m[i], next));
-        beta[i] = d.exp(d.sub((*s)[i], next));
-        m[i] = next;
-      }
-      plan->run([&](int64_t o, const int64_t *in) {
-        S added = d.mul((*x)[o], beta[in[0]]);
-        (*r)[o] = first(l) ? added : d.add(d.mul((*r)[o], alpha[in[0]]), added);
-      });
-    });
+    SumRescale step{x,
+                    s,
+                    r,
+                    {},
+                    {},
+                    {},
+                    BroadcastPlan(x->getShape(),
+                                  SmallVector<SmallVector<int64_t, 4>>{
+                                      SmallVector<int64_t, 4>(s->getShape())})};
+    for (T *t : {&step.m, &step.alpha, &step.beta})
+      t->resize(s->getShape());
+    addStep(acc, true, std::move(step));
   }
+
   Domain &d;
   tb::BlockGraphOpInterface graph;
   ArrayRef<const T *> inputs;
@@ -399,7 +469,7 @@ private:
   llvm::DenseMap<Value, unsigned> slotOf;
   std::vector<T> slots;
   llvm::DenseSet<Value> perIteration;
-  SmallVector<Step> loopSteps, postSteps;
+  std::vector<Step> loopSteps, postSteps;
 };
 
 //===----------------------------------------------------------------------===//
