@@ -333,7 +333,8 @@ private:
               })
               .Case([&](tb::ReduceOp r) {
                 return compileCompute(
-                    r, Reduce{r.getKind(), r.getDim(), r.getTo().value_or(1),
+                    r, Reduce{r.getKind(), r.getDimAttr().getInt(),
+                              r.getToAttr() ? r.getToAttr().getInt() : 1,
                               &slot(r.getInput()), &slot(r.getResult())});
               })
               .Case([&](tb::RmsNormOp r) {
@@ -346,7 +347,8 @@ private:
                 for (Value in : c.getInputs())
                   ins.push_back(&slot(in));
                 return compileCompute(
-                    c, Concat{std::move(ins), c.getDim(), &slot(c.getResult())});
+                    c, Concat{std::move(ins), c.getDimAttr().getInt(),
+                              &slot(c.getResult())});
               })
               .template Case<tb::UnaryOp, tb::BinaryOp, th::GraphOp>(
                   [&](Operation *ew) { return compileElementwiseStep(ew); })
