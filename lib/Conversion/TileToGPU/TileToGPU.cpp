@@ -261,6 +261,22 @@ Value scratchOf(Operation *op) {
 // What the code generator takes
 //===----------------------------------------------------------------------===//
 
+/// tile.reduce and tile.scan combine along the last dim of a tile that every
+/// thread holds a part of (`verb` names the op in the message).
+LogicalResult checkLastDimCombine(Operation *op, RankedTensorType input,
+                                  int64_t dim, StringRef verb,
+                                  int64_t numThreads) {
+  if (dim != input.getRank() - 1)
+    return op->emitOpError() << verb << "s dim " << dim
+                             << "; the code generator " << verb
+                             << "s the last dim only (permute first)";
+  if (layoutOf(input, numThreads).replicated)
+    return op->emitOpError("input has ")
+           << input.getNumElements() << " elements, fewer than the "
+           << numThreads << " threads of a block";
+  return success();
+}
+
 /// Reports, at the op, the first thing in `kernel` the lowering cannot take.
 LogicalResult checkSupported(tile::KernelOp kernel, int64_t numThreads) {
   WalkResult walk = kernel.walk([&](Operation *op) -> WalkResult {
@@ -296,30 +312,16 @@ LogicalResult checkSupported(tile::KernelOp kernel, int64_t numThreads) {
                << " and K of 16 for mma.sync m16n8k16 on " << warpsM << "x"
                << warpsN << " warps";
     }
-    if (auto scan = dyn_cast<tile::ScanOp>(op)) {
-      auto input = scan.getInput().getType();
-      if (static_cast<int64_t>(scan.getDim()) != input.getRank() - 1)
-        return op->emitOpError("scans dim ")
-               << scan.getDim()
-               << "; the code generator scans the last dim only (permute "
-                  "first)";
-      if (layoutOf(input, numThreads).replicated)
-        return op->emitOpError("input has ")
-               << input.getNumElements() << " elements, fewer than the "
-               << numThreads << " threads of a block";
-    }
-    if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
-      auto input = reduce.getInput().getType();
-      if (static_cast<int64_t>(reduce.getDim()) != input.getRank() - 1)
-        return op->emitOpError("reduces dim ")
-               << reduce.getDim()
-               << "; the code generator reduces the last dim only (permute "
-                  "first)";
-      if (layoutOf(input, numThreads).replicated)
-        return op->emitOpError("input has ")
-               << input.getNumElements() << " elements, fewer than the "
-               << numThreads << " threads of a block";
-    }
+    if (auto scan = dyn_cast<tile::ScanOp>(op))
+      if (failed(checkLastDimCombine(op, scan.getInput().getType(),
+                                     scan.getDimAttr().getInt(), "scan",
+                                     numThreads)))
+        return WalkResult::interrupt();
+    if (auto reduce = dyn_cast<tile::ReduceOp>(op))
+      if (failed(checkLastDimCombine(op, reduce.getInput().getType(),
+                                     reduce.getDimAttr().getInt(), "reduce",
+                                     numThreads)))
+        return WalkResult::interrupt();
     if (scratchWords(op, numThreads) > 0)
       for (Type type : op->getOperandTypes())
         if (!fitsScratchWord(getElementTypeOrSelf(type)))
