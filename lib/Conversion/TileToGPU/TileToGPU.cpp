@@ -756,7 +756,21 @@ public:
                                ValueRange{offset64});
   }
 
-  Value zeroIndex() { return indexConstant(b, loc, 0); }
+  /// Calls `visit(address, offset, piece, bytes)` for each memory
+  /// instruction of an access of `width` elements from `coords`: `piece`
+  /// elements starting at element `offset`, `bytes`-aligned.
+  void forEachPiece(
+      ArrayRef<Value> coords, int64_t width,
+      function_ref<void(Value, int64_t, int64_t, int64_t)> visit) {
+    int64_t piece = std::min(pieceWidth, width);
+    int64_t bytes = piece * tileType.getElementTypeBitWidth() / 8;
+    for (int64_t offset = 0; offset < width; offset += piece) {
+      SmallVector<Value> at(coords);
+      at.back() = arith::AddIOp::create(b, loc, at.back(),
+                                        indexConstant(b, loc, offset));
+      visit(address(at), offset, piece, bytes);
+    }
+  }
 
   OpBuilder &b;
   Location loc;
@@ -797,6 +811,18 @@ Value paddingValue(OpBuilder &b, Location loc, Type type,
   return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
 }
 
+/// The addressing of `tileType` at tile `indices` of the kernel-argument view
+/// `view` (as adapted by the conversion), or failure for any other view.
+FailureOr<TileAccess> tileAccess(OpBuilder &b, Location loc, Value view,
+                                 ValueRange indices, RankedTensorType tileType,
+                                 const FragmentLayout &layout) {
+  FailureOr<ViewParams> params = viewParams(b, loc, view);
+  if (failed(params))
+    return failure();
+  return TileAccess(b, loc, cast<tile::TensorViewType>(view.getType()),
+                    *params, indices, tileType, layout);
+}
+
 /// Calls `access(first, coords, width)` for every access the current thread
 /// makes for its fragment: one per chunk (`width` = the chunk width) when
 /// chunks are aligned and wholly inside or outside the view, else one per
@@ -830,20 +856,19 @@ struct LoadLowering : public TilePattern<tile::LoadOp> {
   matchAndRewrite(tile::LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    FailureOr<ViewParams> params = viewParams(rewriter, loc, adaptor.getView());
-    if (failed(params))
-      return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
     RankedTensorType tileType = op.getType();
     FragmentLayout out = layout(tileType);
-    TileAccess access(rewriter, loc, op.getView().getType(), *params,
-                      adaptor.getIndices(), tileType, out);
+    FailureOr<TileAccess> access = tileAccess(
+        rewriter, loc, adaptor.getView(), adaptor.getIndices(), tileType, out);
+    if (failed(access))
+      return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
     Value pad = paddingValue(rewriter, loc, tileType.getElementType(),
                              op.getPadding());
     SmallVector<Value> pieces;
-    forEachAccess(rewriter, access, threadIdOf(rewriter, loc),
+    forEachAccess(rewriter, *access, threadIdOf(rewriter, loc),
                   [&](int64_t, ArrayRef<Value> coords, int64_t width) {
                     pieces.push_back(
-                        loadChunk(rewriter, access, coords, pad, width));
+                        loadChunk(rewriter, *access, coords, pad, width));
                   });
     // Element-wise accesses give one-element vectors: concatenating them in
     // order rebuilds the fragment either way.
@@ -861,17 +886,14 @@ struct LoadLowering : public TilePattern<tile::LoadOp> {
                                   /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
-    int64_t piece = std::min(access.pieceWidth, width);
-    auto pieceType = VectorType::get({piece}, pad.getType());
-    int64_t bytes = piece * pad.getType().getIntOrFloatBitWidth() / 8;
     SmallVector<Value> pieces;
-    for (int64_t i = 0; i < width; i += piece) {
-      SmallVector<Value> at(coords);
-      at.back() = arith::AddIOp::create(b, loc, at.back(),
-                                        indexConstant(b, loc, i));
-      pieces.push_back(LLVM::LoadOp::create(b, loc, pieceType,
-                                            access.address(at), bytes));
-    }
+    access.forEachPiece(coords, width,
+                        [&](Value address, int64_t, int64_t piece,
+                            int64_t bytes) {
+                          pieces.push_back(LLVM::LoadOp::create(
+                              b, loc, VectorType::get({piece}, pad.getType()),
+                              address, bytes));
+                        });
     scf::YieldOp::create(b, loc, concat(b, loc, pieces));
     b.setInsertionPointToStart(ifOp.elseBlock());
     scf::YieldOp::create(
@@ -887,13 +909,12 @@ struct StoreLowering : public TilePattern<tile::StoreOp> {
   matchAndRewrite(tile::StoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    FailureOr<ViewParams> params = viewParams(rewriter, loc, adaptor.getView());
-    if (failed(params))
-      return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
     RankedTensorType tileType = op.getValue().getType();
     FragmentLayout in = layout(tileType);
-    TileAccess access(rewriter, loc, op.getView().getType(), *params,
-                      adaptor.getIndices(), tileType, in);
+    FailureOr<TileAccess> access = tileAccess(
+        rewriter, loc, adaptor.getView(), adaptor.getIndices(), tileType, in);
+    if (failed(access))
+      return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
     Value fragment = adaptor.getValue();
     Value tid = threadIdOf(rewriter, loc);
     // Of a replicated tile, only the first copy is written.
@@ -902,9 +923,9 @@ struct StoreLowering : public TilePattern<tile::StoreOp> {
       writer = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::ult, tid,
           indexConstant(rewriter, loc, in.numElements));
-    forEachAccess(rewriter, access, tid,
+    forEachAccess(rewriter, *access, tid,
                   [&](int64_t first, ArrayRef<Value> coords, int64_t width) {
-                    storeChunk(rewriter, access, coords,
+                    storeChunk(rewriter, *access, coords,
                                extractSlice(rewriter, loc, fragment, first,
                                             width),
                                width, writer);
@@ -924,16 +945,13 @@ struct StoreLowering : public TilePattern<tile::StoreOp> {
                                   /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
-    int64_t piece = std::min(access.pieceWidth, width);
-    Type elementType = cast<VectorType>(chunk.getType()).getElementType();
-    int64_t bytes = piece * elementType.getIntOrFloatBitWidth() / 8;
-    for (int64_t i = 0; i < width; i += piece) {
-      SmallVector<Value> at(coords);
-      at.back() = arith::AddIOp::create(b, loc, at.back(),
-                                        indexConstant(b, loc, i));
-      LLVM::StoreOp::create(b, loc, extractSlice(b, loc, chunk, i, piece),
-                            access.address(at), bytes);
-    }
+    access.forEachPiece(coords, width,
+                        [&](Value address, int64_t offset, int64_t piece,
+                            int64_t bytes) {
+                          LLVM::StoreOp::create(
+                              b, loc, extractSlice(b, loc, chunk, offset, piece),
+                              address, bytes);
+                        });
   }
 };
 
