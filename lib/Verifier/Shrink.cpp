@@ -306,11 +306,12 @@ LogicalResult rescaleConstants(func::FuncOp func, const DimClasses &dims) {
   WalkResult walk = func.walk([&](Operation *op) {
     FailureOr<FloatAttr> rescaled = failure();
     StringRef name;
-    if (auto unary = dyn_cast<tk::UnaryOp>(op); unary && unary.getScalarAttr()) {
+    if (auto unary = dyn_cast<tk::UnaryOp>(op);
+        unary && unary.getKind() == UnaryKind::mul_scalar) {
       name = unary.getScalarAttrName();
       rescaled = rescaleMeanFactor(op, unary.getScalarAttr(), dims);
     } else if (auto unary = dyn_cast<tb::UnaryOp>(op);
-               unary && unary.getScalarAttr()) {
+               unary && unary.getKind() == UnaryKind::mul_scalar) {
       name = unary.getScalarAttrName();
       rescaled = rescaleMeanFactor(op, unary.getScalarAttr(), dims);
     } else if (auto constant = dyn_cast<arith::ConstantOp>(op);

@@ -90,7 +90,7 @@ protected:
 
   double unary(UnaryKind kind, double x, double scalar = 0.0) {
     std::optional<APFloat> s;
-    if (kind == UnaryKind::mul_scalar)
+    if (kind == UnaryKind::mul_scalar || kind == UnaryKind::add_scalar)
       s = APFloat(scalar);
     return evaluate(
         [&](OpBuilder &b, Value xv, Value) {
@@ -121,6 +121,7 @@ TEST_F(ElementwiseBuilderTest, UnaryKindsMatchTheirDefinitions) {
     EXPECT_DOUBLE_EQ(unary(UnaryKind::square, x), x * x);
     EXPECT_DOUBLE_EQ(unary(UnaryKind::neg, x), -x);
     EXPECT_DOUBLE_EQ(unary(UnaryKind::mul_scalar, x, 0.125), 0.125 * x);
+    EXPECT_DOUBLE_EQ(unary(UnaryKind::add_scalar, x, 0.125), x + 0.125);
   }
   for (double x : {0.25, 1.0, 9.0}) {
     SCOPED_TRACE(x);

@@ -25,7 +25,7 @@ struct ShrinkOptions {
 /// same way in all of them: the dims of one equivalence class (dims that must
 /// stay equal or in a fixed ratio because an op relates them) shrink by one
 /// common factor, so every shape rule of every op still holds. A constant
-/// 1/N (mul_scalar, or a float constant of a thread graph) where N is an
+/// 1/N (a mul_scalar factor, or a float constant of a thread graph) where N is an
 /// extent that shrinks to N' becomes 1/N': it is the factor of a mean over
 /// that dim. Reports, at the op responsible, what it cannot shrink.
 FailureOr<SmallVector<func::FuncOp>> shrink(ArrayRef<func::FuncOp> funcs,

@@ -54,6 +54,9 @@ Value tileopt::buildUnary(OpBuilder &b, Location loc, UnaryKind kind, Value x,
   case UnaryKind::mul_scalar:
     return arith::MulFOp::create(
         b, loc, x, constantLike(b, loc, x, scalar->convertToDouble()));
+  case UnaryKind::add_scalar:
+    return arith::AddFOp::create(
+        b, loc, x, constantLike(b, loc, x, scalar->convertToDouble()));
   }
   llvm_unreachable("unknown unary kind");
 }

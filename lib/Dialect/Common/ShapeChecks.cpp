@@ -145,11 +145,12 @@ LogicalResult tileopt::verifyPermutation(Operation *op, ShapedType in,
 
 LogicalResult tileopt::verifyUnaryScalar(Operation *op, UnaryKind kind,
                                          std::optional<APFloat> scalar) {
-  bool needsScalar = kind == UnaryKind::mul_scalar;
+  bool needsScalar =
+      kind == UnaryKind::mul_scalar || kind == UnaryKind::add_scalar;
   if (needsScalar && !scalar)
-    return op->emitOpError("mul_scalar needs a scalar");
+    return op->emitOpError() << stringifyUnaryKind(kind) << " needs a scalar";
   if (!needsScalar && scalar)
-    return op->emitOpError("only mul_scalar takes a scalar, not ")
+    return op->emitOpError("only mul_scalar and add_scalar take a scalar, not ")
            << stringifyUnaryKind(kind);
   return success();
 }

@@ -902,7 +902,7 @@ func.func @scalar_on_exp(%X: tensor<16x64xf32>)
       -> tensor<16x64xf32> {
     %xt = tb.input_iterator %x imap [-1, -1, -1] fmap -1
             : tensor<16x64xf32> -> !tb.tile<16x64xf32>
-    // expected-error @+1 {{only mul_scalar takes a scalar, not exp}}
+    // expected-error @+1 {{only mul_scalar and add_scalar take a scalar, not exp}}
     %u = tb.unary exp(2.0) %xt : !tb.tile<16x64xf32>
     %a = tb.forloop_accum sum %xt
            : (!tb.tile<16x64xf32>) -> !tb.tile<16x64xf32>

@@ -88,8 +88,16 @@ func.func @unary_mul_scalar_without_scalar(%x: tensor<8x16xf32>) {
 
 // -----
 
+func.func @unary_add_scalar_without_scalar(%x: tensor<8x16xf32>) {
+  // expected-error @+1 {{'tk.unary' op add_scalar needs a scalar}}
+  %0 = tk.unary add_scalar %x : tensor<8x16xf32>
+  return
+}
+
+// -----
+
 func.func @unary_scalar_on_exp(%x: tensor<8x16xf32>) {
-  // expected-error @+1 {{'tk.unary' op only mul_scalar takes a scalar, not exp}}
+  // expected-error @+1 {{'tk.unary' op only mul_scalar and add_scalar take a scalar, not exp}}
   %0 = tk.unary exp(2.0) %x : tensor<8x16xf32>
   return
 }
@@ -97,7 +105,7 @@ func.func @unary_scalar_on_exp(%x: tensor<8x16xf32>) {
 // -----
 
 func.func @unary_scalar_on_relu_generic(%x: tensor<8x16xf32>) {
-  // expected-error @+1 {{'tk.unary' op only mul_scalar takes a scalar, not relu}}
+  // expected-error @+1 {{'tk.unary' op only mul_scalar and add_scalar take a scalar, not relu}}
   %0 = "tk.unary"(%x) <{kind = #tk<unary relu>, scalar = 1.0 : f32}> : (tensor<8x16xf32>) -> tensor<8x16xf32>
   return
 }

@@ -35,7 +35,8 @@ func.func @matmul_batched(%a: tensor<2x3x16x64xf32>, %b: tensor<2x3x64x32xf32>) 
 // CHECK: %[[N:.*]] = tk.unary neg %[[SQ]] : tensor<8x16xf32>
 // CHECK: %[[M:.*]] = tk.unary mul_scalar(1.250000e-01) %[[N]] : tensor<8x16xf32>
 // CHECK: %[[M2:.*]] = tk.unary mul_scalar(-2.000000e+00) %[[M]] : tensor<8x16xf32>
-// CHECK: return %[[M2]]
+// CHECK: %[[A:.*]] = tk.unary add_scalar(9.99999974E-6) %[[M2]] : tensor<8x16xf32>
+// CHECK: return %[[A]]
 func.func @unary(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
   %0 = tk.unary exp %x : tensor<8x16xf32>
   %1 = tk.unary silu %0 : tensor<8x16xf32>
@@ -47,7 +48,8 @@ func.func @unary(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
   %7 = tk.unary neg %6 : tensor<8x16xf32>
   %8 = tk.unary mul_scalar(0.125) %7 : tensor<8x16xf32>
   %9 = tk.unary mul_scalar(-2.0) %8 : tensor<8x16xf32>
-  return %9 : tensor<8x16xf32>
+  %10 = tk.unary add_scalar(1.0e-5) %9 : tensor<8x16xf32>
+  return %10 : tensor<8x16xf32>
 }
 
 // -----

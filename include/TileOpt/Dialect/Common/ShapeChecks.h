@@ -49,7 +49,7 @@ LogicalResult verifyConcatShapes(Operation *op, ArrayRef<ShapedType> parts,
 LogicalResult verifyPermutation(Operation *op, ShapedType in, ShapedType out,
                                 ArrayRef<int64_t> perm);
 
-/// `mul_scalar` carries a scalar and no other unary kind does.
+/// `mul_scalar` and `add_scalar` carry a scalar and no other unary kind does.
 LogicalResult verifyUnaryScalar(Operation *op, UnaryKind kind,
                                 std::optional<APFloat> scalar);
 

@@ -25,7 +25,8 @@ def TileOpt_UnaryKind : I32Enum<"UnaryKind",
       I32EnumCase<"rsqrt", 5>,
       I32EnumCase<"square", 6>,
       I32EnumCase<"neg", 7>,
-      I32EnumCase<"mul_scalar", 8>
+      I32EnumCase<"mul_scalar", 8>,
+      I32EnumCase<"add_scalar", 9>
     ]> {
   let cppNamespace = "::mlir::tileopt";
 }

@@ -139,8 +139,9 @@ def TB_MatmulOp : TB_ComputeOp<"matmul"> {
 def TB_UnaryOp : TB_ComputeOp<"unary", [SameOperandsAndResultType]> {
   let summary = "elementwise unary operator on a tile";
   let description = [{
-    `mul_scalar` multiplies by the scalar in parentheses:
-    `tb.unary mul_scalar(1.250000e-01) %s : !tb.tile<64x64xf32>`.
+    `mul_scalar` multiplies by the scalar in parentheses and `add_scalar`
+    adds it: `tb.unary mul_scalar(1.250000e-01) %s : !tb.tile<64x64xf32>`.
+    `add_scalar` is how a block graph adds an rms_norm's epsilon.
   }];
   let arguments = (ins TB_UnaryKindAttr:$kind, TB_TileType:$input,
                        OptionalAttr<F32Attr>:$scalar);

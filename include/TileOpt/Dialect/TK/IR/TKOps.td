@@ -70,8 +70,9 @@ def TK_MatmulOp : TK_Op<"matmul"> {
 def TK_UnaryOp : TK_Op<"unary", [SameOperandsAndResultType]> {
   let summary = "elementwise unary operator";
   let description = [{
-    exp, silu, gelu, relu, sqrt, rsqrt, square, neg, and multiplication by a
-    scalar written in parentheses: `tk.unary mul_scalar(1.250000e-01) %x`.
+    exp, silu, gelu, relu, sqrt, rsqrt, square, neg, and multiplication by
+    or addition of a scalar written in parentheses:
+    `tk.unary mul_scalar(1.250000e-01) %x`, `tk.unary add_scalar(1.0e-05) %x`.
   }];
   let arguments = (ins TK_UnaryKindAttr:$kind, TK_Tensor:$input,
                        OptionalAttr<F32Attr>:$scalar);
