@@ -203,10 +203,10 @@ double accumulateFlops(tb::AccumKind kind) {
 void setTime(KernelCost &cost, double busiestShare, const GpuTarget &target) {
   double smShare = busiestShare * target.numSMs;
   double viaL2 = cost.dramBytes + cost.l2Bytes;
-  double memory = std::max({cost.dramBytes / target.dramBytesPerSecond,
-                            viaL2 / target.l2BytesPerSecond,
-                            viaL2 * busiestShare /
-                                target.dramBytesPerSecondPerSM});
+  double memory =
+      std::max({cost.dramBytes / target.dramBytesPerSecond,
+                viaL2 / target.l2BytesPerSecond,
+                viaL2 * busiestShare / target.dramBytesPerSecondPerSM});
   std::pair<double, StringRef> components[] = {
       {memory, "memory"},
       {cost.tensorCoreFlops * smShare / target.tensorCoreFlopsPerSecond,
@@ -291,8 +291,7 @@ FailureOr<KernelCost> fusedCost(tk::FusedOp kernel, const GpuTarget &target) {
               // same tiles again: from L2 when the tensor fits in it.
               double reReads = perBlock * (blocks - readingBlocks);
               cost.dramBytes += perBlock * readingBlocks;
-              if (bytesOf(iterator.getInput().getType()) <=
-                  target.l2CacheBytes)
+              if (bytesOf(iterator.getInput().getType()) <= target.l2CacheBytes)
                 cost.l2Bytes += reReads;
               else
                 cost.dramBytes += reReads;
@@ -369,8 +368,8 @@ FailureOr<KernelCost> fusedCost(tk::FusedOp kernel, const GpuTarget &target) {
       {target.maxBlocksPerSM, target.maxThreadsPerSM / threads,
        target.registersPerSM / (registersPerThread * threads)});
   if (cost.sharedMemoryBytes > 0)
-    blocksPerSM = std::min<int64_t>(
-        blocksPerSM, target.sharedMemoryPerSM / cost.sharedMemoryBytes);
+    blocksPerSM = std::min<int64_t>(blocksPerSM, target.sharedMemoryPerSM /
+                                                     cost.sharedMemoryBytes);
   if (blocksPerSM == 0)
     return kernel.emitOpError("a block of ")
            << threads << " threads does not fit on one SM of " << target.name;
@@ -449,13 +448,12 @@ mlir::tileopt::superopt::estimateCost(func::FuncOp program,
 
 void ProgramCost::print(raw_ostream &os) const {
   for (const KernelCost &kernel : kernels) {
-    os << llvm::format("%-10s %9.3f us  %-13s  dram %.4g MB  l2 %.4g MB  "
-                       "tensor %.4g GFLOP  cuda %.4g GFLOP",
-                       kernel.op->getName().getStringRef().str().c_str(),
-                       kernel.seconds * 1e6, kernel.bound.c_str(),
-                       kernel.dramBytes * 1e-6, kernel.l2Bytes * 1e-6,
-                       kernel.tensorCoreFlops * 1e-9,
-                       kernel.cudaCoreFlops * 1e-9);
+    os << llvm::format(
+        "%-10s %9.3f us  %-13s  dram %.4g MB  l2 %.4g MB  "
+        "tensor %.4g GFLOP  cuda %.4g GFLOP",
+        kernel.op->getName().getStringRef().str().c_str(), kernel.seconds * 1e6,
+        kernel.bound.c_str(), kernel.dramBytes * 1e-6, kernel.l2Bytes * 1e-6,
+        kernel.tensorCoreFlops * 1e-9, kernel.cudaCoreFlops * 1e-9);
     if (isa<tk::FusedOp>(kernel.op))
       os << llvm::format("  smem %lld B/block  blocks %lld (%g per SM, %lld "
                          "waves)  reductions %u",

@@ -6,9 +6,9 @@
 // predefined kernels, a grid spread over the SMs beats one block.
 //
 //===----------------------------------------------------------------------===//
+#include "TileOpt/Superopt/CostModel.h"
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
 #include "TileOpt/InitAllDialects.h"
-#include "TileOpt/Superopt/CostModel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -143,7 +143,8 @@ protected:
   CostModelTest() {
     DialectRegistry registry;
     registerAllDialects(registry);
-    registry.insert<func::FuncDialect, arith::ArithDialect, math::MathDialect>();
+    registry
+        .insert<func::FuncDialect, arith::ArithDialect, math::MathDialect>();
     context.appendDialectRegistry(registry);
     context.loadAllAvailableDialects();
     auto example = llvm::MemoryBuffer::getFile(
@@ -238,8 +239,8 @@ TEST_F(CostModelTest, FusedRmsNormLinear) {
   // square and reduce make a pass; after the loop: three small passes and
   // the 16x128 tile saved.
   EXPECT_DOUBLE_EQ(kernel.sharedMemoryTraffic,
-                   48.0 * (64 * (2048 + 16384 + 18432 + 4096 + 2080) + 64 +
-                           64 + 8224 + 4096));
+                   48.0 * (64 * (2048 + 16384 + 18432 + 4096 + 2080) + 64 + 64 +
+                           8224 + 4096));
   EXPECT_EQ(kernel.sharedMemoryBytes, 45088);
   EXPECT_EQ(kernel.reductionPasses, 1u);
   // Shared memory allows 5 blocks per SM (233472 / 45088); all 48 fit in
@@ -267,10 +268,10 @@ TEST_F(CostModelTest, MatmulHeavyIsTensorCoreBound) {
   ProgramCost predefined = cost("big_matmul");
   ASSERT_EQ(predefined.kernels.size(), 1u);
   EXPECT_EQ(predefined.kernels[0].bound, "tensor core");
-  EXPECT_DOUBLE_EQ(predefined.kernels[0].tensorCoreFlops, 2.0 * 4096 * 4096 * 4096);
+  EXPECT_DOUBLE_EQ(predefined.kernels[0].tensorCoreFlops,
+                   2.0 * 4096 * 4096 * 4096);
   EXPECT_DOUBLE_EQ(predefined.kernels[0].dramBytes, 3.0 * 4096 * 4096 * 2);
-  expectSeconds(predefined.seconds,
-                2e-6 + 2.0 * 4096 * 4096 * 4096 / 683e12);
+  expectSeconds(predefined.seconds, 2e-6 + 2.0 * 4096 * 4096 * 4096 / 683e12);
 
   ProgramCost fused = cost("big_matmul_fused");
   ASSERT_EQ(fused.kernels.size(), 1u);
@@ -289,8 +290,8 @@ TEST_F(CostModelTest, MatmulHeavyIsTensorCoreBound) {
   EXPECT_EQ(kernel.sharedMemoryBytes, 2 * 32768 + 2 * 16384 + 65536 + 65536);
   EXPECT_DOUBLE_EQ(kernel.blocksPerSM, 1);
   EXPECT_EQ(kernel.waves, 4);
-  expectSeconds(kernel.seconds, 2e-6 + 4 * 2.0 * 256 * 128 * 4096 /
-                                           (683e12 / 132));
+  expectSeconds(kernel.seconds,
+                2e-6 + 4 * 2.0 * 256 * 128 * 4096 / (683e12 / 132));
   EXPECT_GT(fused.seconds, predefined.seconds);
 }
 
