@@ -1,0 +1,99 @@
+//===- CostModel.h - Estimated run time of a µGraph on a GPU ----*- C++ -*-===//
+//
+// The superoptimizer ranks the verified candidates of a program by an
+// analytic estimate of their run time on one GPU: per kernel launch, device
+// memory traffic, flops at tensor-core or CUDA-core rate, shared-memory
+// traffic, and how the kernel's blocks spread over the SMs. The formulas and
+// the reasons for them are in docs/superoptimizer.md, section "Cost model".
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEOPT_SUPEROPT_COSTMODEL_H
+#define TILEOPT_SUPEROPT_COSTMODEL_H
+
+#include "TileOpt/Dialect/TK/IR/TKOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <string>
+
+namespace mlir::tileopt::superopt {
+
+/// What the cost model needs to know about a GPU. `h200()` gives the numbers
+/// of the machine TileOpt is benchmarked on, each with its source.
+struct GpuTarget {
+  std::string name;
+  unsigned numSMs;
+  /// The most shared memory one block can have (the opt-in maximum).
+  int64_t sharedMemoryPerBlock;
+  int64_t sharedMemoryPerSM;
+  unsigned maxThreadsPerSM;
+  unsigned maxBlocksPerSM;
+  /// 32-bit registers.
+  int64_t registersPerSM;
+  double dramBytesPerSecond;
+  /// The most one SM can move to or from device memory: a kernel whose
+  /// blocks sit on few SMs cannot use the whole device bandwidth.
+  double dramBytesPerSecondPerSM;
+  /// Re-reads of a tensor that fits in L2 are served from it.
+  int64_t l2CacheBytes;
+  double l2BytesPerSecond;
+  /// Flops (a multiply-add counts two) of the whole device.
+  double tensorCoreFlopsPerSecond;
+  double cudaCoreFlopsPerSecond;
+  double sharedMemoryBytesPerSecondPerSM;
+  /// The fixed cost of one kernel launch, paid even by an empty kernel.
+  double launchSeconds;
+
+  static GpuTarget h200();
+};
+
+/// The estimate for one kernel launch and what it is made of. Totals are over
+/// all blocks of the kernel.
+struct KernelCost {
+  Operation *op = nullptr;
+  double seconds = 0;
+  /// Bytes to and from device memory, and re-reads served by L2.
+  double dramBytes = 0;
+  double l2Bytes = 0;
+  double tensorCoreFlops = 0;
+  double cudaCoreFlops = 0;
+  /// Per block; 0 for predefined kernels, whose tiling is the library's.
+  int64_t sharedMemoryBytes = 0;
+  /// Bytes moved through shared memory by all blocks.
+  double sharedMemoryTraffic = 0;
+  /// Predefined kernels are assumed to spread over every SM.
+  int64_t blocks = 0;
+  /// Occupancy: blocks one SM can hold at once.
+  double blocksPerSM = 0;
+  int64_t waves = 0;
+  /// Reductions over a dim (tk.reduce, tk.rms_norm, tb.reduce, tb.rms_norm).
+  unsigned reductionPasses = 0;
+  /// The component that takes longest: "memory", "tensor core",
+  /// "CUDA core", "shared memory", or "launch" when the kernel does no work.
+  std::string bound;
+};
+
+struct ProgramCost {
+  double seconds = 0;
+  SmallVector<KernelCost> kernels;
+
+  /// One line per kernel, then the total.
+  void print(raw_ostream &os) const;
+};
+
+/// Estimates the run time of `program`, a function of tk ops, on `target`:
+/// the sum of its kernels' times. tk.reshape is free and launches nothing.
+/// Fails with a diagnostic at the op (never crashes) on ops it cannot model,
+/// and on a tk.fused whose tiles do not fit the target's shared memory.
+FailureOr<ProgramCost> estimateCost(func::FuncOp program,
+                                    const GpuTarget &target);
+
+/// The shared memory one block of `kernel` needs, in bytes: the tiles live at
+/// once in program order, input iterators double-buffered when the for-loop
+/// gives them a new tile every iteration. The search uses it to drop
+/// candidates early.
+int64_t estimateSharedMemory(tk::FusedOp kernel);
+
+} // namespace mlir::tileopt::superopt
+
+#endif // TILEOPT_SUPEROPT_COSTMODEL_H

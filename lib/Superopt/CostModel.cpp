@@ -1,0 +1,467 @@
+//===- CostModel.cpp - Estimated run time of a µGraph on a GPU ------------===//
+//
+// Every kernel is priced from totals over its blocks (device bytes, flops per
+// unit, shared-memory bytes) and from how its blocks spread over the SMs; the
+// kernel takes a launch plus its longest component, since memory and compute
+// of resident blocks overlap. docs/superoptimizer.md ("Cost model") gives the
+// formulas and the reasons for them.
+//
+//===----------------------------------------------------------------------===//
+#include "TileOpt/Superopt/CostModel.h"
+
+#include "TileOpt/Dialect/TB/IR/TBOps.h"
+#include "TileOpt/Dialect/TH/IR/THOps.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <optional>
+
+using namespace mlir;
+using namespace mlir::tileopt;
+using namespace mlir::tileopt::superopt;
+
+GpuTarget GpuTarget::h200() {
+  // The H200 SXM runs its SMs at up to 1.98 GHz (NVIDIA's datasheet); the
+  // per-clock widths below become rates through it.
+  constexpr double kClock = 1.98e9;
+  GpuTarget target;
+  target.name = "H200";
+  target.numSMs = 132; // BENCHMARKS.md
+  // CUDA C++ Programming Guide, compute capability 9.0: 227 KiB per block
+  // when opted in, 228 KiB, 2048 threads, 32 blocks and 64K registers per SM.
+  target.sharedMemoryPerBlock = 227 * 1024;
+  target.sharedMemoryPerSM = 228 * 1024;
+  target.maxThreadsPerSM = 2048;
+  target.maxBlocksPerSM = 32;
+  target.registersPerSM = 64 * 1024;
+  // Device-to-device copy measured on this H200 (BENCHMARKS.md).
+  target.dramBytesPerSecond = 4.26e12;
+  // An SM's port to L2 moves 64 bytes per clock (published microbenchmarks
+  // of A100 and H100; not measured here): about three times an SM's even
+  // share of device bandwidth, so a third of the SMs can saturate it.
+  target.dramBytesPerSecondPerSM = 64 * kClock;
+  // 50 MB of L2 as on the H100 SXM (same GH100 die); its bandwidth is an
+  // assumption, about 2.5x device memory as microbenchmarks of H100 report.
+  target.l2CacheBytes = 50 * 1000 * 1000;
+  target.l2BytesPerSecond = 10e12;
+  // bf16 8192^3 matmul through cuBLAS on this H200 (BENCHMARKS.md): what a
+  // real kernel reaches, not the 989 TFLOP/s of the datasheet.
+  target.tensorCoreFlopsPerSecond = 683e12;
+  // 128 FP32 lanes per SM, one fused multiply-add (two flops) per clock:
+  // 67 TFLOP/s, the datasheet's FP32 figure.
+  target.cudaCoreFlopsPerSecond = 132 * 128 * 2 * kClock;
+  // 32 banks of 4 bytes per clock.
+  target.sharedMemoryBytesPerSecondPerSM = 32 * 4 * kClock;
+  // Not measured in isolation: BENCHMARKS.md's lora at b=1 takes 5.9 us in a
+  // CUDA graph for a few tiny kernels (floor 0.6 us), about 2 us each.
+  target.launchSeconds = 2e-6;
+  return target;
+}
+
+namespace {
+
+/// Bytes of a statically shaped tensor or tile; sub-byte elements take a
+/// byte each.
+int64_t bytesOf(Type type) {
+  auto shaped = cast<ShapedType>(type);
+  return shaped.getNumElements() *
+         llvm::divideCeil(shaped.getElementType().getIntOrFloatBitWidth(), 8);
+}
+
+int64_t elementsOf(Value value) {
+  return cast<ShapedType>(value.getType()).getNumElements();
+}
+
+double product(ArrayRef<int64_t> dims) {
+  double result = 1;
+  for (int64_t dim : dims)
+    result *= dim;
+  return result;
+}
+
+/// Whether `iterator` reads a new tile every for-loop iteration (its fmap
+/// names a tensor dim) rather than the same tile (fmap -1).
+bool walksForloop(tb::InputIteratorOp iterator) {
+  return iterator.getFmapAttr().getInt() >= 0;
+}
+
+/// Every value of `op` must have a size in bytes for the model to price it.
+LogicalResult checkSizedValues(Operation *op) {
+  auto sized = [](Type type) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    return shaped && shaped.hasStaticShape() &&
+           shaped.getElementType().isIntOrFloat();
+  };
+  if (llvm::all_of(op->getOperandTypes(), sized) &&
+      llvm::all_of(op->getResultTypes(), sized))
+    return success();
+  return op->emitOpError("has a value the cost model cannot size: it prices "
+                         "statically shaped tensors and tiles of integers or "
+                         "floats");
+}
+
+/// The arithmetic of one execution of an op.
+struct Arithmetic {
+  double tensorCoreFlops = 0;
+  double cudaCoreFlops = 0;
+  unsigned reductionPasses = 0;
+};
+
+Arithmetic onCudaCores(double flops, unsigned reductionPasses = 0) {
+  return {0, flops, reductionPasses};
+}
+
+/// A (batched) product runs on tensor cores when its elements are f16 or
+/// bf16 and that is faster than CUDA cores: mma.sync m16n8k16 pads M to 16,
+/// N to 8 and K to 16, so a thin product (a GEMV) can waste more tensor-core
+/// flops than their higher rate wins back. The padded flops are the ones
+/// counted, since the tensor cores execute them.
+Arithmetic matmulArithmetic(ShapedType lhs, ShapedType rhs,
+                            const GpuTarget &target) {
+  ArrayRef<int64_t> lhsShape = lhs.getShape();
+  double batch = product(lhsShape.drop_back(2));
+  int64_t m = lhsShape[lhsShape.size() - 2], k = lhsShape.back(),
+          n = rhs.getShape().back();
+  double flops = 2 * batch * m * n * k;
+  Type element = lhs.getElementType();
+  if (element.isF16() || element.isBF16()) {
+    double padded = 2 * batch * llvm::alignTo(m, 16) * llvm::alignTo(n, 8) *
+                    llvm::alignTo(k, 16);
+    if (padded / target.tensorCoreFlopsPerSecond <
+        flops / target.cudaCoreFlopsPerSecond)
+      return {padded, 0, 0};
+  }
+  return onCudaCores(flops);
+}
+
+/// The arithmetic of the compute ops of both levels: tk ops on device tensors
+/// and tb/th ops on tiles apply the same operators, so one rule serves both.
+/// An elementwise operator counts one flop per element; reductions one per
+/// input element; rms_norm three (square, sum, scale). std::nullopt for ops
+/// that are not compute ops of the µGraph dialects.
+std::optional<Arithmetic> arithmeticOf(Operation *op, const GpuTarget &target) {
+  using Result = std::optional<Arithmetic>;
+  return llvm::TypeSwitch<Operation *, Result>(op)
+      .Case<tk::MatmulOp, tb::MatmulOp>([&](auto matmul) -> Result {
+        return matmulArithmetic(cast<ShapedType>(matmul.getLhs().getType()),
+                                cast<ShapedType>(matmul.getRhs().getType()),
+                                target);
+      })
+      .Case<tk::UnaryOp, tb::UnaryOp, tk::BinaryOp, tb::BinaryOp>(
+          [](auto elementwise) -> Result {
+            return onCudaCores(elementsOf(elementwise.getResult()));
+          })
+      .Case<tk::ReduceOp, tb::ReduceOp>([](auto reduce) -> Result {
+        return onCudaCores(elementsOf(reduce.getInput()), 1);
+      })
+      .Case<tk::RmsNormOp, tb::RmsNormOp>([](auto norm) -> Result {
+        return onCudaCores(3 * elementsOf(norm.getInput()), 1);
+      })
+      .Case([](th::GraphOp graph) -> Result {
+        // Operands broadcast to the results' shape; every scalar op of the
+        // region but its constants runs once per element of it.
+        if (graph.getResults().empty())
+          return Arithmetic();
+        double scalarOps = llvm::count_if(
+            graph.getBody().front().without_terminator(), [](Operation &op) {
+              return !op.hasTrait<OpTrait::ConstantLike>();
+            });
+        return onCudaCores(scalarOps * elementsOf(graph.getResult(0)));
+      })
+      .Case<tk::ConcatOp, tk::SplitOp, tk::TransposeOp, tb::ConcatOp>(
+          [](auto) -> Result { return Arithmetic(); })
+      .Default([](Operation *) -> Result { return std::nullopt; });
+}
+
+/// Flops per element and iteration of folding a tile into an accumulator.
+double accumulateFlops(tb::AccumKind kind) {
+  switch (kind) {
+  case tb::AccumKind::none:
+    return 0;
+  case tb::AccumKind::sum:
+  case tb::AccumKind::mean:
+  case tb::AccumKind::max:
+    return 1;
+  case tb::AccumKind::rms:
+    return 2; // square, add
+  case tb::AccumKind::sum_rescale:
+    return 4; // new maximum, exp of the difference, rescale, add
+  }
+  llvm_unreachable("unknown accumulator kind");
+}
+
+/// Sets the time and bound of `cost` from its totals. `busiestShare` is the
+/// fraction of the kernel's blocks that the busiest SM runs: an SM's tensor
+/// cores, CUDA cores, shared memory and port to L2 are its own, so that SM's
+/// share of the work sets their time. Device memory and L2 are shared by all
+/// SMs and limit the kernel as a whole; every byte passes through L2, only
+/// the misses reach device memory.
+void setTime(KernelCost &cost, double busiestShare, const GpuTarget &target) {
+  double smShare = busiestShare * target.numSMs;
+  double viaL2 = cost.dramBytes + cost.l2Bytes;
+  double memory =
+      std::max({cost.dramBytes / target.dramBytesPerSecond,
+                viaL2 / target.l2BytesPerSecond,
+                viaL2 * busiestShare / target.dramBytesPerSecondPerSM});
+  std::pair<double, StringRef> components[] = {
+      {memory, "memory"},
+      {cost.tensorCoreFlops * smShare / target.tensorCoreFlopsPerSecond,
+       "tensor core"},
+      {cost.cudaCoreFlops * smShare / target.cudaCoreFlopsPerSecond,
+       "CUDA core"},
+      {cost.sharedMemoryTraffic * busiestShare /
+           target.sharedMemoryBytesPerSecondPerSM,
+       "shared memory"}};
+  auto *longest = llvm::max_element(
+      components, [](auto &a, auto &b) { return a.first < b.first; });
+  cost.bound = longest->first > 0 ? longest->second.str() : "launch";
+  cost.seconds = target.launchSeconds + longest->first;
+}
+
+/// A predefined kernel reads each input once and writes each output once,
+/// spread evenly over every SM (a library picks its own tiling).
+FailureOr<KernelCost> predefinedCost(Operation *op, const GpuTarget &target) {
+  std::optional<Arithmetic> arithmetic = arithmeticOf(op, target);
+  if (!arithmetic)
+    return op->emitOpError("is not modelled by the cost model");
+  KernelCost cost;
+  cost.op = op;
+  for (Type type : op->getOperandTypes())
+    cost.dramBytes += bytesOf(type);
+  for (Type type : op->getResultTypes())
+    cost.dramBytes += bytesOf(type);
+  cost.tensorCoreFlops = arithmetic->tensorCoreFlops;
+  cost.cudaCoreFlops = arithmetic->cudaCoreFlops;
+  cost.reductionPasses = arithmetic->reductionPasses;
+  cost.blocks = target.numSMs;
+  cost.blocksPerSM = 1;
+  cost.waves = 1;
+  setTime(cost, 1.0 / target.numSMs, target);
+  return cost;
+}
+
+/// Registers a thread needs besides its accumulators: addresses, indices,
+/// the loop state and operand fragments (an assumption).
+constexpr int64_t kBaseRegistersPerThread = 32;
+
+FailureOr<KernelCost> fusedCost(tk::FusedOp kernel, const GpuTarget &target) {
+  auto graph = cast<tb::BlockGraphOpInterface>(kernel.getOperation());
+  ArrayRef<int64_t> grid = graph.getGridDims();
+  int64_t blocks = product(grid);
+  int64_t threads = product(graph.getBlockDims());
+  int64_t iterations = graph.getForloopRange();
+
+  KernelCost cost;
+  cost.op = kernel;
+  cost.blocks = blocks;
+  // Per block, except device bytes, which are totals.
+  double tensorCoreFlops = 0, cudaCoreFlops = 0, sharedMemoryTraffic = 0;
+  int64_t accumulatorElements = 0;
+  // Values that change every for-loop iteration: an op on one of them runs
+  // once per iteration, an op after a reducing accumulator once per block.
+  llvm::DenseSet<Value> perIteration;
+  auto variesPerIteration = [&](Operation *op) {
+    return llvm::any_of(op->getOperands(),
+                        [&](Value v) { return perIteration.contains(v); });
+  };
+  auto executions = [&](Operation *op) -> int64_t {
+    return variesPerIteration(op) ? iterations : 1;
+  };
+
+  for (Operation &op : graph.getBlockGraph().without_terminator()) {
+    if (failed(checkSizedValues(&op)))
+      return failure();
+    LogicalResult modelled =
+        llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+            .Case([&](tb::InputIteratorOp iterator) {
+              // A tile the loop does not walk over (fmap -1) is loaded once
+              // and kept in shared memory.
+              int64_t loads = walksForloop(iterator) ? iterations : 1;
+              double perBlock = bytesOf(iterator.getType()) * loads;
+              double readingBlocks = 1;
+              for (auto [gridDim, tensorDim] :
+                   llvm::zip(grid, iterator.getImap()))
+                if (tensorDim >= 0)
+                  readingBlocks *= gridDim;
+              // The blocks along a replicated grid dim (imap -1) read the
+              // same tiles again: from L2 when the tensor fits in it.
+              double reReads = perBlock * (blocks - readingBlocks);
+              cost.dramBytes += perBlock * readingBlocks;
+              if (bytesOf(iterator.getInput().getType()) <= target.l2CacheBytes)
+                cost.l2Bytes += reReads;
+              else
+                cost.dramBytes += reReads;
+              sharedMemoryTraffic += perBlock;
+              perIteration.insert(iterator.getResult());
+              return success();
+            })
+            .Case([&](tb::ForloopAccumOp accum) {
+              // Accumulators live in registers: no shared-memory traffic.
+              cudaCoreFlops += elementsOf(accum.getInput()) *
+                               accumulateFlops(accum.getKind()) * iterations;
+              if (accum.getKind() == tb::AccumKind::none)
+                perIteration.insert(accum.getResult());
+              else
+                accumulatorElements += elementsOf(accum.getResult());
+              return success();
+            })
+            .Case([&](tb::OutputSaverOp saver) {
+              // After a `none` accumulator a block writes one tile per
+              // iteration.
+              double perBlock =
+                  bytesOf(saver.getInput().getType()) * executions(saver);
+              cost.dramBytes += perBlock * blocks;
+              sharedMemoryTraffic += perBlock;
+              return success();
+            })
+            .Default([&](Operation *compute) -> LogicalResult {
+              std::optional<Arithmetic> arithmetic =
+                  arithmeticOf(compute, target);
+              if (!arithmetic)
+                return compute->emitOpError(
+                    "is not modelled by the cost model");
+              int64_t times = executions(compute);
+              tensorCoreFlops += arithmetic->tensorCoreFlops * times;
+              cudaCoreFlops += arithmetic->cudaCoreFlops * times;
+              cost.reductionPasses += arithmetic->reductionPasses;
+              // One pass over shared memory: read the operand tiles, write
+              // the results. A th.graph is one pass for its whole chain. A
+              // tb.matmul leaves its result in registers (mma fragments).
+              for (Type type : compute->getOperandTypes())
+                sharedMemoryTraffic += bytesOf(type) * times;
+              if (!isa<tb::MatmulOp>(compute))
+                for (Type type : compute->getResultTypes())
+                  sharedMemoryTraffic += bytesOf(type) * times;
+              if (variesPerIteration(compute))
+                perIteration.insert(compute->result_begin(),
+                                    compute->result_end());
+              return success();
+            });
+    if (failed(modelled))
+      return failure();
+  }
+  cost.tensorCoreFlops = tensorCoreFlops * blocks;
+  cost.cudaCoreFlops = cudaCoreFlops * blocks;
+  cost.sharedMemoryTraffic = sharedMemoryTraffic * blocks;
+
+  cost.sharedMemoryBytes = estimateSharedMemory(kernel);
+  if (cost.sharedMemoryBytes > target.sharedMemoryPerBlock)
+    return kernel.emitOpError("needs ")
+           << cost.sharedMemoryBytes
+           << " bytes of shared memory per block for the tiles live at once, "
+              "more than the "
+           << target.sharedMemoryPerBlock << " bytes a block can have on "
+           << target.name;
+
+  // Occupancy. Accumulators stay in registers for the whole loop, one f32
+  // word per element (the tile code generator keeps mma accumulators
+  // there). A thread gets at most its share of the SM's registers: beyond
+  // that the compiler spills, which the model does not price.
+  int64_t registersPerThread = std::min<int64_t>(
+      kBaseRegistersPerThread + llvm::divideCeil(accumulatorElements, threads),
+      target.registersPerSM / threads);
+  int64_t blocksPerSM = std::min<int64_t>(
+      {target.maxBlocksPerSM, target.maxThreadsPerSM / threads,
+       target.registersPerSM / (registersPerThread * threads)});
+  if (cost.sharedMemoryBytes > 0)
+    blocksPerSM = std::min<int64_t>(blocksPerSM, target.sharedMemoryPerSM /
+                                                     cost.sharedMemoryBytes);
+  if (blocksPerSM == 0)
+    return kernel.emitOpError("a block of ")
+           << threads << " threads does not fit on one SM of " << target.name;
+  cost.blocksPerSM = blocksPerSM;
+  cost.waves = llvm::divideCeil(blocks, target.numSMs * blocksPerSM);
+
+  // Blocks are handed to SMs in turn, so the busiest SM runs
+  // ceil(blocks / SMs) of them. Blocks resident at once share its units, so
+  // waves add no time of their own: what counts is how evenly the blocks
+  // spread, and a kernel of fewer blocks than SMs leaves the rest idle.
+  double busiestShare =
+      double(llvm::divideCeil(blocks, target.numSMs)) / blocks;
+  setTime(cost, busiestShare, target);
+  return cost;
+}
+
+} // namespace
+
+int64_t mlir::tileopt::superopt::estimateSharedMemory(tk::FusedOp kernel) {
+  auto graph = cast<tb::BlockGraphOpInterface>(kernel.getOperation());
+  Block &body = graph.getBlockGraph();
+  bool loops = graph.getForloopRange() > 1;
+
+  llvm::DenseMap<Operation *, int64_t> position;
+  int64_t numOps = 0;
+  for (Operation &op : body)
+    position[&op] = numOps++;
+  // Bytes live at each position in program order.
+  SmallVector<int64_t> live(numOps, 0);
+  for (Operation &op : body) {
+    for (Value value : op.getResults()) {
+      if (!isa<tb::TileType>(value.getType()))
+        continue;
+      int64_t bytes = bytesOf(value.getType());
+      int64_t first = position[&op], last = first;
+      for (Operation *user : value.getUsers())
+        last = std::max(last, position[body.findAncestorOpInBlock(*user)]);
+      // Iterator buffers and accumulators exist for the whole loop: an
+      // accumulator holds its partial result from the first iteration on,
+      // and an iterator whose tile changes every iteration loads the next
+      // tile into a second buffer while the current one is in use.
+      if (isa<tb::InputIteratorOp, tb::ForloopAccumOp>(op))
+        first = 0;
+      if (auto iterator = dyn_cast<tb::InputIteratorOp>(op);
+          iterator && loops && walksForloop(iterator))
+        bytes *= 2;
+      for (int64_t i = first; i <= last; ++i)
+        live[i] += bytes;
+    }
+  }
+  return live.empty() ? 0 : *llvm::max_element(live);
+}
+
+FailureOr<ProgramCost>
+mlir::tileopt::superopt::estimateCost(func::FuncOp program,
+                                      const GpuTarget &target) {
+  if (program.isExternal())
+    return program.emitOpError("has no body whose cost could be estimated");
+  ProgramCost total;
+  for (Operation &op : program.getBody().getOps()) {
+    // A reshape reinterprets a row-major tensor: no data moves, no launch.
+    if (isa<func::ReturnOp, tk::ReshapeOp>(op))
+      continue;
+    if (failed(checkSizedValues(&op)))
+      return failure();
+    FailureOr<KernelCost> kernel =
+        isa<tk::FusedOp>(op) ? fusedCost(cast<tk::FusedOp>(op), target)
+                             : predefinedCost(&op, target);
+    if (failed(kernel))
+      return failure();
+    total.seconds += kernel->seconds;
+    total.kernels.push_back(std::move(*kernel));
+  }
+  return total;
+}
+
+void ProgramCost::print(raw_ostream &os) const {
+  for (const KernelCost &kernel : kernels) {
+    os << llvm::format(
+        "%-10s %9.3f us  %-13s  dram %.4g MB  l2 %.4g MB  "
+        "tensor %.4g GFLOP  cuda %.4g GFLOP",
+        kernel.op->getName().getStringRef().str().c_str(), kernel.seconds * 1e6,
+        kernel.bound.c_str(), kernel.dramBytes * 1e-6, kernel.l2Bytes * 1e-6,
+        kernel.tensorCoreFlops * 1e-9, kernel.cudaCoreFlops * 1e-9);
+    if (isa<tk::FusedOp>(kernel.op))
+      os << llvm::format("  smem %lld B/block  blocks %lld (%g per SM, %lld "
+                         "waves)  reductions %u",
+                         (long long)kernel.sharedMemoryBytes,
+                         (long long)kernel.blocks, kernel.blocksPerSM,
+                         (long long)kernel.waves, kernel.reductionPasses);
+    os << "\n";
+  }
+  os << llvm::format("total      %9.3f us in %zu kernels\n", seconds * 1e6,
+                     kernels.size());
+}

@@ -1,0 +1,370 @@
+//===- CostModelTest.cpp - Estimated run times of µGraphs on the H200 -----===//
+//
+// The cost model on small programs whose bytes, flops, blocks and times are
+// worked out by hand from docs/superoptimizer.md ("Cost model"), and the
+// orderings the search relies on: the fused rmsnorm_linear beats the
+// predefined kernels, a grid spread over the SMs beats one block.
+//
+//===----------------------------------------------------------------------===//
+#include "TileOpt/Superopt/CostModel.h"
+#include "TileOpt/Dialect/TK/IR/TKOps.h"
+#include "TileOpt/InitAllDialects.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include <gtest/gtest.h>
+
+using namespace mlir;
+using namespace mlir::tileopt;
+using namespace mlir::tileopt::superopt;
+
+namespace {
+
+constexpr StringLiteral kPrograms = R"mlir(
+// rmsnorm_linear at b = 8 as predefined kernels.
+func.func @unfused(%X: tensor<16x4096xf16>, %W: tensor<4096x6144xf16>)
+    -> tensor<16x6144xf16> {
+  %n = tk.rms_norm %X : tensor<16x4096xf16>
+  %y = tk.matmul %n, %W
+         : tensor<16x4096xf16>, tensor<4096x6144xf16> -> tensor<16x6144xf16>
+  return %y : tensor<16x6144xf16>
+}
+
+func.func @big_matmul(%A: tensor<4096x4096xbf16>, %B: tensor<4096x4096xbf16>)
+    -> tensor<4096x4096xbf16> {
+  %c = tk.matmul %A, %B : tensor<4096x4096xbf16>, tensor<4096x4096xbf16>
+         -> tensor<4096x4096xbf16>
+  return %c : tensor<4096x4096xbf16>
+}
+
+// The same product with 256x128 output tiles, walking K in steps of 64.
+func.func @big_matmul_fused(%A: tensor<4096x4096xbf16>,
+                            %B: tensor<4096x4096xbf16>)
+    -> tensor<4096x4096xbf16> {
+  %C = tk.fused grid [32, 16, 1] block [128, 1, 1] forloop 64
+         (%a = %A : tensor<4096x4096xbf16>, %b = %B : tensor<4096x4096xbf16>)
+         -> tensor<4096x4096xbf16> {
+    %at = tb.input_iterator %a imap [-1, 0, -1] fmap 1
+            : tensor<4096x4096xbf16> -> !tb.tile<256x64xbf16>
+    %bt = tb.input_iterator %b imap [1, -1, -1] fmap 0
+            : tensor<4096x4096xbf16> -> !tb.tile<64x128xbf16>
+    %p = tb.matmul %at, %bt
+           : !tb.tile<256x64xbf16>, !tb.tile<64x128xbf16> -> !tb.tile<256x128xbf16>
+    %acc = tb.forloop_accum sum %p
+             : (!tb.tile<256x128xbf16>) -> !tb.tile<256x128xbf16>
+    %c = tb.output_saver %acc omap [1, 0, -1]
+           : !tb.tile<256x128xbf16> -> tensor<4096x4096xbf16>
+    tb.yield %c : tensor<4096x4096xbf16>
+  }
+  return %C : tensor<4096x4096xbf16>
+}
+
+// A GEMV: padding M from 1 to 16 would waste more than tensor cores gain.
+func.func @gemv(%x: tensor<1x4096xf16>, %W: tensor<4096x6144xf16>)
+    -> tensor<1x6144xf16> {
+  %y = tk.matmul %x, %W
+         : tensor<1x4096xf16>, tensor<4096x6144xf16> -> tensor<1x6144xf16>
+  return %y : tensor<1x6144xf16>
+}
+
+// One 256x1024 f16 tile (512 KiB) and its accumulator.
+func.func @too_big(%X: tensor<256x1024xf16>) -> tensor<256x1024xf16> {
+  %Y = tk.fused grid [1, 1, 1] block [128, 1, 1] forloop 1
+         (%x = %X : tensor<256x1024xf16>) -> tensor<256x1024xf16> {
+    %t = tb.input_iterator %x imap [-1, -1, -1] fmap -1
+           : tensor<256x1024xf16> -> !tb.tile<256x1024xf16>
+    %a = tb.forloop_accum sum %t
+           : (!tb.tile<256x1024xf16>) -> !tb.tile<256x1024xf16>
+    %o = tb.output_saver %a omap [-1, -1, -1]
+           : !tb.tile<256x1024xf16> -> tensor<256x1024xf16>
+    tb.yield %o : tensor<256x1024xf16>
+  }
+  return %Y : tensor<256x1024xf16>
+}
+
+// exp(2x) over 768x1024: 48 blocks of 16 rows, or one block walking them.
+func.func @grid48(%X: tensor<768x1024xf16>) -> tensor<768x1024xf16> {
+  %Y = tk.fused grid [48, 1, 1] block [128, 1, 1] forloop 1
+         (%x = %X : tensor<768x1024xf16>) -> tensor<768x1024xf16> {
+    %t = tb.input_iterator %x imap [0, -1, -1] fmap -1
+           : tensor<768x1024xf16> -> !tb.tile<16x1024xf16>
+    %g = th.graph (%s = %t : !tb.tile<16x1024xf16>) -> !tb.tile<16x1024xf16> {
+      %two = arith.constant 2.000000e+00 : f16
+      %m = arith.mulf %s, %two : f16
+      %e = math.exp %m : f16
+      th.yield %e : f16
+    }
+    %a = tb.forloop_accum none %g
+           : (!tb.tile<16x1024xf16>) -> !tb.tile<16x1024xf16>
+    %o = tb.output_saver %a omap [0, -1, -1]
+           : !tb.tile<16x1024xf16> -> tensor<768x1024xf16>
+    tb.yield %o : tensor<768x1024xf16>
+  }
+  return %Y : tensor<768x1024xf16>
+}
+
+func.func @grid1(%X: tensor<768x1024xf16>) -> tensor<768x1024xf16> {
+  %Y = tk.fused grid [1, 1, 1] block [128, 1, 1] forloop 48
+         (%x = %X : tensor<768x1024xf16>) -> tensor<768x1024xf16> {
+    %t = tb.input_iterator %x imap [-1, -1, -1] fmap 0
+           : tensor<768x1024xf16> -> !tb.tile<16x1024xf16>
+    %g = th.graph (%s = %t : !tb.tile<16x1024xf16>) -> !tb.tile<16x1024xf16> {
+      %two = arith.constant 2.000000e+00 : f16
+      %m = arith.mulf %s, %two : f16
+      %e = math.exp %m : f16
+      th.yield %e : f16
+    }
+    %a = tb.forloop_accum none %g
+           : (!tb.tile<16x1024xf16>) -> !tb.tile<16x1024xf16>
+    %o = tb.output_saver %a omap [-1, -1, -1] fmap 0
+           : !tb.tile<16x1024xf16> -> tensor<768x1024xf16>
+    tb.yield %o : tensor<768x1024xf16>
+  }
+  return %Y : tensor<768x1024xf16>
+}
+
+func.func @moves(%X: tensor<16x4096xf16>) -> tensor<4096x16xf16> {
+  %r = tk.reshape %X : tensor<16x4096xf16> -> tensor<64x1024xf16>
+  %t = tk.transpose %r [1, 0] : tensor<64x1024xf16> -> tensor<1024x64xf16>
+  %s = tk.reshape %t : tensor<1024x64xf16> -> tensor<4096x16xf16>
+  return %s : tensor<4096x16xf16>
+}
+
+func.func @unknown(%X: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %y = arith.addf %X, %X : tensor<16x16xf32>
+  return %y : tensor<16x16xf32>
+}
+)mlir";
+
+class CostModelTest : public ::testing::Test {
+protected:
+  CostModelTest() {
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    registry
+        .insert<func::FuncDialect, arith::ArithDialect, math::MathDialect>();
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+    auto example = llvm::MemoryBuffer::getFile(
+        TILEOPT_SOURCE_DIR "/examples/ugraph/rmsnorm_linear.mlir");
+    EXPECT_TRUE(bool(example));
+    module = parseSourceString<ModuleOp>(
+        (kPrograms + (*example)->getBuffer()).str(), &context);
+    EXPECT_TRUE(bool(module));
+  }
+
+  ProgramCost cost(StringRef name) {
+    auto func = module->lookupSymbol<func::FuncOp>(name);
+    EXPECT_TRUE(func) << name.str();
+    FailureOr<ProgramCost> result = estimateCost(func, target);
+    EXPECT_TRUE(succeeded(result)) << name.str();
+    return succeeded(result) ? *result : ProgramCost();
+  }
+
+  /// The diagnostics of estimating `name`, which must fail.
+  std::string failureOf(StringRef name) {
+    std::string text;
+    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+      text += d.str() + "\n";
+      return success();
+    });
+    auto func = module->lookupSymbol<func::FuncOp>(name);
+    EXPECT_TRUE(func) << name.str();
+    EXPECT_TRUE(failed(estimateCost(func, target))) << name.str();
+    return text;
+  }
+
+  tk::FusedOp fusedIn(StringRef name) {
+    auto func = module->lookupSymbol<func::FuncOp>(name);
+    return *func.getOps<tk::FusedOp>().begin();
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+  GpuTarget target = GpuTarget::h200();
+};
+
+/// Times agree to a part in a million: the expectations are written with
+/// the target's numbers, in another order of operations.
+void expectSeconds(double actual, double expected) {
+  EXPECT_NEAR(actual, expected, expected * 1e-6);
+}
+
+TEST_F(CostModelTest, H200Numbers) {
+  EXPECT_EQ(target.numSMs, 132u);
+  EXPECT_EQ(target.sharedMemoryPerBlock, 232448);
+  EXPECT_DOUBLE_EQ(target.dramBytesPerSecond, 4.26e12);
+  EXPECT_DOUBLE_EQ(target.tensorCoreFlopsPerSecond, 683e12);
+  EXPECT_NEAR(target.cudaCoreFlopsPerSecond, 66.9e12, 0.1e12);
+  EXPECT_NEAR(target.sharedMemoryBytesPerSecondPerSM, 253.44e9, 1e6);
+}
+
+TEST_F(CostModelTest, UnfusedRmsNormLinear) {
+  ProgramCost unfused = cost("unfused");
+  ASSERT_EQ(unfused.kernels.size(), 2u);
+  const KernelCost &norm = unfused.kernels[0], &matmul = unfused.kernels[1];
+  // rms_norm reads and writes X (16x4096 f16) and makes one reduction pass.
+  EXPECT_DOUBLE_EQ(norm.dramBytes, 2 * 131072);
+  EXPECT_DOUBLE_EQ(norm.cudaCoreFlops, 3 * 16 * 4096);
+  EXPECT_EQ(norm.reductionPasses, 1u);
+  EXPECT_EQ(norm.bound, "memory");
+  // The matmul reads X and W and writes Y; 2*M*N*K on tensor cores.
+  EXPECT_DOUBLE_EQ(matmul.dramBytes, 131072 + 50331648 + 196608);
+  EXPECT_DOUBLE_EQ(matmul.tensorCoreFlops, 2.0 * 16 * 6144 * 4096);
+  EXPECT_DOUBLE_EQ(matmul.cudaCoreFlops, 0);
+  EXPECT_EQ(matmul.bound, "memory");
+  EXPECT_EQ(matmul.blocks, 132);
+  expectSeconds(matmul.seconds, 2e-6 + 50659328 / 4.26e12);
+  expectSeconds(unfused.seconds, 4e-6 + (262144 + 50659328) / 4.26e12);
+}
+
+TEST_F(CostModelTest, FusedRmsNormLinear) {
+  ProgramCost fused = cost("rmsnorm_linear");
+  ASSERT_EQ(fused.kernels.size(), 1u);
+  const KernelCost &kernel = fused.kernels[0];
+  EXPECT_EQ(kernel.blocks, 48);
+  // W once, Y once, X once from device memory; the other 47 blocks read
+  // X again from L2.
+  EXPECT_DOUBLE_EQ(kernel.dramBytes, 131072 + 50331648 + 196608);
+  EXPECT_DOUBLE_EQ(kernel.l2Bytes, 47.0 * 131072);
+  EXPECT_DOUBLE_EQ(kernel.tensorCoreFlops, 2.0 * 16 * 6144 * 4096);
+  // Per block and iteration: square and row sum of the 16x64 X tile, the
+  // two accumulators (16x128, 16x1); per block after the loop: mean and
+  // sqrt of 16x1, the 16x128 division.
+  EXPECT_DOUBLE_EQ(kernel.cudaCoreFlops,
+                   48.0 * (64 * (1024 + 1024 + 2048 + 16) + 16 + 16 + 2048));
+  // Per iteration: the two tiles land (2048 + 16384), the matmul reads them,
+  // square and reduce make a pass; after the loop: three small passes and
+  // the 16x128 tile saved.
+  EXPECT_DOUBLE_EQ(kernel.sharedMemoryTraffic,
+                   48.0 * (64 * (2048 + 16384 + 18432 + 4096 + 2080) + 64 + 64 +
+                           8224 + 4096));
+  EXPECT_EQ(kernel.sharedMemoryBytes, 45088);
+  EXPECT_EQ(kernel.reductionPasses, 1u);
+  // Shared memory allows 5 blocks per SM (233472 / 45088); all 48 fit in
+  // one wave.
+  EXPECT_DOUBLE_EQ(kernel.blocksPerSM, 5);
+  EXPECT_EQ(kernel.waves, 1);
+  EXPECT_EQ(kernel.bound, "memory");
+  expectSeconds(kernel.seconds, 2e-6 + 50659328 / 4.26e12);
+
+  // One launch instead of two, and the same device bytes give the fused
+  // kernel its lead.
+  ProgramCost unfused = cost("unfused");
+  EXPECT_LT(fused.seconds, unfused.seconds);
+  EXPECT_GT(unfused.seconds - fused.seconds, 1e-6);
+}
+
+TEST_F(CostModelTest, SharedMemoryOfRmsNormLinear) {
+  // At the matmul: both double-buffered iterator tiles (4096 + 32768), its
+  // 16x128 result, and the accumulators (4096 + 32), live for the loop.
+  EXPECT_EQ(estimateSharedMemory(fusedIn("rmsnorm_linear")),
+            4096 + 32768 + 4096 + 4096 + 32);
+}
+
+TEST_F(CostModelTest, MatmulHeavyIsTensorCoreBound) {
+  ProgramCost predefined = cost("big_matmul");
+  ASSERT_EQ(predefined.kernels.size(), 1u);
+  EXPECT_EQ(predefined.kernels[0].bound, "tensor core");
+  EXPECT_DOUBLE_EQ(predefined.kernels[0].tensorCoreFlops,
+                   2.0 * 4096 * 4096 * 4096);
+  EXPECT_DOUBLE_EQ(predefined.kernels[0].dramBytes, 3.0 * 4096 * 4096 * 2);
+  expectSeconds(predefined.seconds, 2e-6 + 2.0 * 4096 * 4096 * 4096 / 683e12);
+
+  ProgramCost fused = cost("big_matmul_fused");
+  ASSERT_EQ(fused.kernels.size(), 1u);
+  const KernelCost &kernel = fused.kernels[0];
+  EXPECT_EQ(kernel.bound, "tensor core");
+  EXPECT_DOUBLE_EQ(kernel.tensorCoreFlops, 2.0 * 4096 * 4096 * 4096);
+  EXPECT_EQ(kernel.blocks, 512);
+  // Each block reads a 256x64 and a 64x128 tile per iteration; all but the
+  // first reader of a tile get it from L2.
+  EXPECT_DOUBLE_EQ(kernel.dramBytes, 3.0 * 4096 * 4096 * 2);
+  EXPECT_DOUBLE_EQ(kernel.l2Bytes,
+                   512.0 * 64 * (32768 + 16384) - 2.0 * 4096 * 4096 * 2);
+  // 224 KiB of tiles (double-buffered iterators, product, accumulator): one
+  // block per SM, 512 blocks in 4 waves; the busiest SM runs 4 blocks where
+  // the average is 512 / 132.
+  EXPECT_EQ(kernel.sharedMemoryBytes, 2 * 32768 + 2 * 16384 + 65536 + 65536);
+  EXPECT_DOUBLE_EQ(kernel.blocksPerSM, 1);
+  EXPECT_EQ(kernel.waves, 4);
+  expectSeconds(kernel.seconds,
+                2e-6 + 4 * 2.0 * 256 * 128 * 4096 / (683e12 / 132));
+  EXPECT_GT(fused.seconds, predefined.seconds);
+}
+
+TEST_F(CostModelTest, ThinMatmulRunsOnCudaCores) {
+  ProgramCost gemv = cost("gemv");
+  ASSERT_EQ(gemv.kernels.size(), 1u);
+  EXPECT_DOUBLE_EQ(gemv.kernels[0].tensorCoreFlops, 0);
+  EXPECT_DOUBLE_EQ(gemv.kernels[0].cudaCoreFlops, 2.0 * 4096 * 6144);
+  EXPECT_EQ(gemv.kernels[0].bound, "memory");
+}
+
+TEST_F(CostModelTest, TooMuchSharedMemoryFails) {
+  EXPECT_EQ(estimateSharedMemory(fusedIn("too_big")), 2 * 524288);
+  std::string diagnostics = failureOf("too_big");
+  EXPECT_NE(diagnostics.find("'tk.fused' op needs 1048576 bytes of shared "
+                             "memory per block"),
+            std::string::npos)
+      << diagnostics;
+  EXPECT_NE(diagnostics.find("more than the 232448 bytes a block can have "
+                             "on H200"),
+            std::string::npos)
+      << diagnostics;
+}
+
+TEST_F(CostModelTest, OneBlockIsMuchSlowerThanAGrid) {
+  ProgramCost spread = cost("grid48"), single = cost("grid1");
+  ASSERT_EQ(spread.kernels.size(), 1u);
+  ASSERT_EQ(single.kernels.size(), 1u);
+  const KernelCost &wide = spread.kernels[0], &narrow = single.kernels[0];
+  // The same work: X read once, Y written once, two flops per element (the
+  // constant is free).
+  for (const KernelCost *kernel : {&wide, &narrow}) {
+    EXPECT_DOUBLE_EQ(kernel->dramBytes, 2 * 1572864);
+    EXPECT_DOUBLE_EQ(kernel->l2Bytes, 0);
+    EXPECT_DOUBLE_EQ(kernel->cudaCoreFlops, 2 * 768 * 1024);
+  }
+  EXPECT_EQ(wide.blocks, 48);
+  EXPECT_EQ(narrow.blocks, 1);
+  // 48 blocks pull device memory at its full rate; one block only through
+  // its own SM's port to L2.
+  expectSeconds(wide.seconds, 2e-6 + 2 * 1572864 / 4.26e12);
+  expectSeconds(narrow.seconds, 2e-6 + 2 * 1572864 / (64 * 1.98e9));
+  EXPECT_GT(single.seconds, 5 * spread.seconds);
+  // One tile per block; double-buffered when the loop walks the tiles.
+  EXPECT_EQ(wide.sharedMemoryBytes, 3 * 32768);
+  EXPECT_EQ(narrow.sharedMemoryBytes, 4 * 32768);
+}
+
+TEST_F(CostModelTest, ReshapeIsFreeTransposeIsACopy) {
+  ProgramCost moves = cost("moves");
+  ASSERT_EQ(moves.kernels.size(), 1u);
+  EXPECT_TRUE(isa<tk::TransposeOp>(moves.kernels[0].op));
+  EXPECT_DOUBLE_EQ(moves.kernels[0].dramBytes, 2 * 131072);
+  EXPECT_DOUBLE_EQ(moves.kernels[0].cudaCoreFlops, 0);
+  expectSeconds(moves.seconds, 2e-6 + 2 * 131072 / 4.26e12);
+}
+
+TEST_F(CostModelTest, UnknownOpFails) {
+  std::string diagnostics = failureOf("unknown");
+  EXPECT_NE(diagnostics.find("'arith.addf' op is not modelled by the cost "
+                             "model"),
+            std::string::npos)
+      << diagnostics;
+}
+
+TEST_F(CostModelTest, PrintsEveryKernel) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  cost("unfused").print(os);
+  EXPECT_NE(text.find("tk.rms_norm"), std::string::npos) << text;
+  EXPECT_NE(text.find("tk.matmul"), std::string::npos) << text;
+  EXPECT_NE(text.find("total"), std::string::npos) << text;
+  EXPECT_NE(text.find("15.95"), std::string::npos) << text;
+}
+
+} // namespace
