@@ -5,6 +5,7 @@
 #include "TileOpt/Dialect/TH/IR/THOps.h"
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
 #include "TileOpt/Dialect/Tile/IR/TileOps.h"
+#include "TileOpt/Superopt/Passes.h"
 #include "TileOpt/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
 
@@ -16,5 +17,6 @@ void mlir::tileopt::registerAllDialects(DialectRegistry &registry) {
 void mlir::tileopt::registerAllPasses() {
   registerTileOptConversionPasses();
   registerTileOptTransformsPasses();
+  registerTileOptSuperoptPasses();
   registerTileToCubinPipeline();
 }

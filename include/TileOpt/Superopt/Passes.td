@@ -1,0 +1,61 @@
+//===- Passes.td - The superoptimizer pass -----------------*- tablegen -*-===//
+#ifndef TILEOPT_SUPEROPT_PASSES_TD
+#define TILEOPT_SUPEROPT_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def Superoptimize : Pass<"tileopt-superoptimize", "::mlir::func::FuncOp"> {
+  let summary = "Replace a function of tk ops by the cheapest equivalent "
+                "µGraph the search finds";
+  let description = [{
+    The importer gives one predefined kernel per tensor op; most of the
+    speed of a fused GPU program is in what that misses (an rms_norm folded
+    after a matmul, a gated MLP in one kernel). This pass searches, the way
+    Mirage does, the kernel graphs of predefined and graph-defined kernels
+    (`tk.fused` with block graphs) that compute the same function:
+
+    - it enumerates kernel graphs up to `max-kernel-ops` launches, and for
+      graph-defined kernels block graphs up to `max-block-ops` ops, each
+      graph once (a canonical op order);
+    - it prunes every partial graph whose abstract expression cannot be part
+      of the program under the axioms in docs/superoptimizer.md;
+    - it ranks complete graphs with the cost model of the target GPU and
+      verifies them cheapest first with the probabilistic verifier: only
+      verified graphs replace the function;
+    - it runs on `threads` workers, stops at `time-budget` seconds or
+      `graph-budget` partial graphs, prints progress with `progress`, and
+      caches its answer under `cache-dir`, keyed by the program and the
+      options.
+
+    The function keeps its form, with a remark that says why, when the
+    search cannot model it (an op without an abstract expression, mixed
+    element types) or finds nothing cheaper. Elementwise chains in the
+    chosen block graphs are left for `tileopt-fuse-thread-graphs`.
+  }];
+  let options = [
+    Option<"maxKernelOps", "max-kernel-ops", "unsigned", "5",
+           "Kernel launches in a candidate">,
+    Option<"maxBlockOps", "max-block-ops", "unsigned", "11",
+           "Compute ops and accumulators in a block graph">,
+    Option<"maxFusedKernels", "max-fused-kernels", "unsigned", "1",
+           "Graph-defined kernels in a candidate">,
+    Option<"threads", "threads", "unsigned", "0",
+           "Worker threads (0: one per hardware thread)">,
+    Option<"timeBudget", "time-budget", "double", "60",
+           "Seconds before the search stops">,
+    Option<"graphBudget", "graph-budget", "uint64_t", "50000000",
+           "Partial graphs explored before the search stops">,
+    Option<"seed", "seed", "uint64_t", "0",
+           "Seed of the verifier's random tests">,
+    Option<"progress", "progress", "bool", "false",
+           "Print progress and statistics to stderr">,
+    Option<"printTop", "print-top", "unsigned", "0",
+           "Print the N cheapest verified candidates with their costs">,
+    Option<"cacheDir", "cache-dir", "std::string", "\"\"",
+           "Directory of cached results (empty: no cache)">
+  ];
+  let dependentDialects = ["::mlir::tileopt::tk::TKDialect",
+                           "::mlir::tileopt::tb::TBDialect"];
+}
+
+#endif // TILEOPT_SUPEROPT_PASSES_TD

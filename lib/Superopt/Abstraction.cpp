@@ -1,0 +1,251 @@
+//===- Abstraction.cpp - Abstract expressions of tk and tb values ---------===//
+#include "TileOpt/Superopt/Abstraction.h"
+
+#include "TileOpt/Dialect/TH/IR/THOps.h"
+#include "TileOpt/Dialect/TK/IR/TKOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tileopt;
+using namespace mlir::tileopt::superopt;
+
+const Expr *superopt::applyUnary(ExprContext &ctx, UnaryKind kind,
+                                 const Expr *x, std::optional<double> scalar) {
+  switch (kind) {
+  case UnaryKind::exp:
+    return ctx.exp(x);
+  case UnaryKind::silu:
+    return ctx.fn(FnKind::Silu, {x});
+  case UnaryKind::gelu:
+    return ctx.fn(FnKind::Gelu, {x});
+  case UnaryKind::relu:
+    return ctx.fn(FnKind::Relu, {x});
+  case UnaryKind::sqrt:
+    return ctx.power(x, 1);
+  case UnaryKind::rsqrt:
+    return ctx.power(x, -1);
+  case UnaryKind::square:
+    return ctx.power(x, 4);
+  case UnaryKind::neg:
+    return ctx.scale(x, -1);
+  case UnaryKind::mul_scalar:
+    return ctx.scale(x, *scalar);
+  case UnaryKind::add_scalar:
+    return ctx.add({x, ctx.constant(*scalar)});
+  }
+  llvm_unreachable("unknown unary kind");
+}
+
+const Expr *superopt::applyBinary(ExprContext &ctx, BinaryKind kind,
+                                  const Expr *lhs, const Expr *rhs) {
+  switch (kind) {
+  case BinaryKind::add:
+    return ctx.add({lhs, rhs});
+  case BinaryKind::sub:
+    return ctx.sub(lhs, rhs);
+  case BinaryKind::mul:
+    return ctx.mul({lhs, rhs});
+  case BinaryKind::div:
+    return ctx.div(lhs, rhs);
+  case BinaryKind::pow:
+    return ctx.fn(FnKind::Pow, {lhs, rhs});
+  }
+  llvm_unreachable("unknown binary kind");
+}
+
+const Expr *superopt::applyReduce(ExprContext &ctx, ReduceKind kind,
+                                  const Expr *x, int64_t n) {
+  switch (kind) {
+  case ReduceKind::sum:
+    return ctx.sum(n, x);
+  case ReduceKind::max:
+    return ctx.max(n, x);
+  case ReduceKind::mean:
+    return ctx.mean(n, x);
+  }
+  llvm_unreachable("unknown reduce kind");
+}
+
+// sum_rescale adds partial results computed against different running
+// maxima, rescaled to the final one: with the max-shift forgotten (see
+// ExprContext::exp) it is a sum.
+const Expr *superopt::applyAccum(ExprContext &ctx, tb::AccumKind kind,
+                                 const Expr *x, int64_t forloopRange) {
+  switch (kind) {
+  case tb::AccumKind::none:
+    return x;
+  case tb::AccumKind::sum:
+  case tb::AccumKind::sum_rescale:
+    return ctx.sum(forloopRange, x);
+  case tb::AccumKind::mean:
+    return ctx.mean(forloopRange, x);
+  case tb::AccumKind::rms:
+    return ctx.power(ctx.mean(forloopRange, ctx.power(x, 4)), 1);
+  case tb::AccumKind::max:
+    return ctx.max(forloopRange, x);
+  }
+  llvm_unreachable("unknown accumulator kind");
+}
+
+/// The extent of `v` along `dim`; a negative dim counts from the last.
+static int64_t dimSize(Value v, int64_t dim) {
+  auto type = cast<ShapedType>(v.getType());
+  return type.getDimSize(dim < 0 ? type.getRank() + dim : dim);
+}
+
+/// The scalar ops of a thread graph, as a term of its block arguments.
+static FailureOr<const Expr *> abstractThreadGraph(th::GraphOp graph,
+                                                   ExprContext &ctx,
+                                                   ArrayRef<const Expr *> args) {
+  llvm::DenseMap<Value, const Expr *> scalars;
+  Block &body = graph.getBody().front();
+  for (auto [arg, e] : llvm::zip_equal(body.getArguments(), args))
+    scalars[arg] = e;
+  for (Operation &op : body.without_terminator()) {
+    auto in = [&](unsigned i) { return scalars.lookup(op.getOperand(i)); };
+    const Expr *e =
+        TypeSwitch<Operation *, const Expr *>(&op)
+            .Case([&](arith::ConstantOp c) -> const Expr * {
+              auto attr = dyn_cast<FloatAttr>(c.getValue());
+              return attr ? ctx.constant(attr.getValueAsDouble()) : nullptr;
+            })
+            .Case([&](arith::AddFOp) { return ctx.add({in(0), in(1)}); })
+            .Case([&](arith::SubFOp) { return ctx.sub(in(0), in(1)); })
+            .Case([&](arith::MulFOp) { return ctx.mul({in(0), in(1)}); })
+            .Case([&](arith::DivFOp) { return ctx.div(in(0), in(1)); })
+            .Case([&](arith::NegFOp) { return ctx.scale(in(0), -1); })
+            .Case([&](math::ExpOp) { return ctx.exp(in(0)); })
+            .Case([&](math::SqrtOp) { return ctx.power(in(0), 1); })
+            .Case([&](math::RsqrtOp) { return ctx.power(in(0), -1); })
+            .Case([&](arith::MaximumFOp) {
+              return ctx.fn(FnKind::Relu, {in(0), in(1)});
+            })
+            .Default([](Operation *) { return nullptr; });
+    if (!e)
+      return op.emitError("the superoptimizer cannot model this op");
+    scalars[op.getResult(0)] = e;
+  }
+  return scalars.lookup(body.getTerminator()->getOperand(0));
+}
+
+FailureOr<llvm::DenseMap<Value, const Expr *>>
+superopt::abstractValues(func::FuncOp func, ExprContext &ctx) {
+  llvm::DenseMap<Value, const Expr *> exprs;
+  for (auto [i, arg] : llvm::enumerate(func.getArguments()))
+    exprs[arg] = ctx.input(static_cast<int64_t>(i));
+  int64_t forloopRange = 1;
+
+  WalkResult walk = func.walk<WalkOrder::PreOrder>([&](Operation *op)
+                                                       -> WalkResult {
+    if (op == func.getOperation())
+      return WalkResult::advance();
+    auto in = [&](unsigned i) { return exprs.lookup(op->getOperand(i)); };
+    auto unaryScalar = [](std::optional<APFloat> s) -> std::optional<double> {
+      if (!s)
+        return std::nullopt;
+      return s->convertToDouble();
+    };
+    if (auto fused = dyn_cast<tk::FusedOp>(op)) {
+      for (auto [arg, input] : llvm::zip_equal(
+               fused.getBody().front().getArguments(), fused.getInputs()))
+        exprs[arg] = exprs.lookup(input);
+      forloopRange = fused.getForloopRange();
+      return WalkResult::advance();
+    }
+    if (isa<th::GraphOp>(op)) {
+      SmallVector<const Expr *> args;
+      for (Value operand : op->getOperands())
+        args.push_back(exprs.lookup(operand));
+      FailureOr<const Expr *> e =
+          abstractThreadGraph(cast<th::GraphOp>(op), ctx, args);
+      if (failed(e))
+        return WalkResult::interrupt();
+      exprs[op->getResult(0)] = *e;
+      return WalkResult::skip();
+    }
+    const Expr *e =
+        TypeSwitch<Operation *, const Expr *>(op)
+            .Case([&](tk::MatmulOp m) {
+              return ctx.matmul(in(0), in(1), dimSize(m.getLhs(), -1));
+            })
+            .Case([&](tb::MatmulOp m) {
+              return ctx.matmul(in(0), in(1), dimSize(m.getLhs(), -1));
+            })
+            .Case([&](tk::UnaryOp u) {
+              return applyUnary(ctx, u.getKind(), in(0),
+                                unaryScalar(u.getScalar()));
+            })
+            .Case([&](tb::UnaryOp u) {
+              return applyUnary(ctx, u.getKind(), in(0),
+                                unaryScalar(u.getScalar()));
+            })
+            .Case([&](tk::BinaryOp b) {
+              return applyBinary(ctx, b.getKind(), in(0), in(1));
+            })
+            .Case([&](tb::BinaryOp b) {
+              return applyBinary(ctx, b.getKind(), in(0), in(1));
+            })
+            .Case([&](tk::ReduceOp r) {
+              return applyReduce(ctx, r.getKind(), in(0),
+                                 dimSize(r.getInput(), r.getDim()));
+            })
+            .Case([&](tb::ReduceOp r) {
+              int64_t to = r.getTo().value_or(1);
+              return applyReduce(ctx, r.getKind(), in(0),
+                                 dimSize(r.getInput(), r.getDim()) / to);
+            })
+            .Case([&](tk::RmsNormOp r) {
+              return ctx.rmsNorm(in(0), dimSize(r.getInput(), -1),
+                                 r.getEpsilon().convertToDouble());
+            })
+            .Case([&](tb::RmsNormOp r) {
+              return ctx.rmsNorm(in(0), dimSize(r.getInput(), -1),
+                                 r.getEpsilon().convertToDouble());
+            })
+            .Case<tk::ReshapeOp, tk::TransposeOp>(
+                [&](Operation *) { return in(0); })
+            .Case([&](tb::InputIteratorOp) { return in(0); })
+            .Case([&](tb::ForloopAccumOp a) {
+              return applyAccum(ctx, a.getKind(), in(0), forloopRange);
+            })
+            .Case([&](tb::OutputSaverOp) { return in(0); })
+            .Case<tk::ConcatOp, tb::ConcatOp>([&](Operation *c) {
+              int64_t dim = c->getAttrOfType<IntegerAttr>("dim").getInt();
+              SmallVector<const Expr *> parts;
+              SmallVector<int64_t> sizes;
+              for (Value operand : c->getOperands()) {
+                parts.push_back(exprs.lookup(operand));
+                sizes.push_back(dimSize(operand, dim));
+              }
+              return ctx.concat(parts, sizes);
+            })
+            .Default([](Operation *) { return nullptr; });
+    if (isa<tk::SplitOp>(op)) {
+      for (auto [i, result] : llvm::enumerate(op->getResults()))
+        exprs[result] = ctx.split(in(0), static_cast<int64_t>(i),
+                                  op->getNumResults());
+      return WalkResult::advance();
+    }
+    if (auto yield = dyn_cast<tb::YieldOp>(op)) {
+      // A fused kernel's results are its savers' tensors.
+      for (auto [result, saved] :
+           llvm::zip_equal(op->getParentOp()->getResults(), yield.getValues()))
+        exprs[result] = exprs.lookup(saved);
+      return WalkResult::advance();
+    }
+    if (isa<func::ReturnOp>(op))
+      return WalkResult::advance();
+    if (!e) {
+      op->emitRemark("the superoptimizer cannot model '")
+          << op->getName() << "'";
+      return WalkResult::interrupt();
+    }
+    exprs[op->getResult(0)] = e;
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  return exprs;
+}

@@ -1,0 +1,878 @@
+//===- Enumerate.cpp - Kernel- and block-level enumeration ----------------===//
+//
+// Both levels grow a graph one op at a time in a canonical order: every op
+// has a key (its newest operand first), and an op is only added after ops
+// with smaller keys, so each graph is generated once, in one op order. A new
+// value survives only if its abstract expression may be a subexpression of
+// the program (SubexpressionOracle) and no existing value of the same shape
+// has the same expression.
+//
+//===----------------------------------------------------------------------===//
+#include "Enumerate.h"
+
+#include "TileOpt/Superopt/Abstraction.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <mutex>
+#include <thread>
+
+using namespace mlir;
+using namespace mlir::tileopt;
+using namespace mlir::tileopt::superopt;
+
+//===----------------------------------------------------------------------===//
+// Ops on values
+//===----------------------------------------------------------------------===//
+
+static bool scalarKind(UnaryKind kind) {
+  return kind == UnaryKind::mul_scalar || kind == UnaryKind::add_scalar;
+}
+
+std::optional<ValueInfo> superopt::applyOp(ExprContext &ctx, const OpDesc &op,
+                                           ArrayRef<const ValueInfo *> operands,
+                                           int64_t forloopRange) {
+  const ValueInfo &x = *operands[0];
+  ValueInfo r = x;
+  switch (op.kind) {
+  case OpKind::Unary: {
+    auto kind = static_cast<UnaryKind>(op.sub);
+    r.expr = applyUnary(ctx, kind, x.expr,
+                        scalarKind(kind) ? std::optional<double>(op.scalar)
+                                         : std::nullopt);
+    return r;
+  }
+  case OpKind::RmsNorm:
+    if (x.shape.empty() || x.shape.back() < 2 || x.axes.back().reduced)
+      return std::nullopt;
+    r.expr = ctx.rmsNorm(x.expr, x.shape.back(), op.scalar);
+    return r;
+  case OpKind::Binary: {
+    const ValueInfo &y = *operands[1];
+    if (x.shape.size() != y.shape.size())
+      return std::nullopt;
+    for (size_t d = 0; d < x.shape.size(); ++d) {
+      if (x.shape[d] == y.shape[d] && x.axes[d] == y.axes[d])
+        continue;
+      if (x.shape[d] == 1) {
+        r.shape[d] = y.shape[d];
+        r.axes[d] = y.axes[d];
+      } else if (y.shape[d] != 1) {
+        return std::nullopt;
+      }
+    }
+    r.expr = applyBinary(ctx, static_cast<BinaryKind>(op.sub), x.expr, y.expr);
+    return r;
+  }
+  case OpKind::Reduce: {
+    int64_t n = x.shape[op.dim];
+    if (n < 2)
+      return std::nullopt;
+    r.shape[op.dim] = 1;
+    r.axes[op.dim].reduced = true;
+    r.expr = applyReduce(ctx, static_cast<ReduceKind>(op.sub), x.expr, n);
+    return r;
+  }
+  case OpKind::Matmul: {
+    const ValueInfo &y = *operands[1];
+    size_t rank = x.shape.size();
+    if (rank < 2 || y.shape.size() != rank)
+      return std::nullopt;
+    for (size_t d = 0; d + 2 < rank; ++d)
+      if (x.shape[d] != y.shape[d] || x.axes[d] != y.axes[d])
+        return std::nullopt;
+    // The contracted dims must index one axis of the program.
+    if (x.shape[rank - 1] != y.shape[rank - 2] ||
+        x.axes[rank - 1] != y.axes[rank - 2] || x.axes[rank - 1].reduced)
+      return std::nullopt;
+    r.shape[rank - 1] = y.shape[rank - 1];
+    r.axes[rank - 1] = y.axes[rank - 1];
+    r.expr = ctx.matmul(x.expr, y.expr, x.shape[rank - 1]);
+    return r;
+  }
+  case OpKind::Accum:
+    r.expr = applyAccum(ctx, static_cast<tb::AccumKind>(op.sub), x.expr,
+                        forloopRange);
+    return r;
+  }
+  llvm_unreachable("unknown op kind");
+}
+
+bool superopt::admissible(const ProgramInfo &program, const OpDesc &op,
+                          ArrayRef<const ValueInfo *> operands,
+                          const ValueInfo &result,
+                          ArrayRef<ValueInfo> existing,
+                          ArrayRef<bool> existingPost, bool post) {
+  std::optional<AxisRef> reduced;
+  if (op.kind == OpKind::Reduce)
+    reduced = operands[0]->axes[op.dim];
+  else if (op.kind == OpKind::Matmul || op.kind == OpKind::RmsNorm)
+    reduced = operands[0]->axes.back();
+  if (reduced && !program.reducedAxes.contains(reduced->axis))
+    return false;
+  if (result.expr->getKind() == ExprKind::Const)
+    return false;
+  bool scaling = op.kind == OpKind::Unary &&
+                 static_cast<UnaryKind>(op.sub) == UnaryKind::mul_scalar;
+  if (scaling)
+    return true;
+  for (auto [i, v] : llvm::enumerate(existing))
+    if ((existingPost.empty() || existingPost[i] == post) &&
+        v.shape == result.shape && equalUpToCoefficient(v.expr, result.expr))
+      return false;
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Candidate ops in canonical order
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Orders ops: newest operand, kind, sub-kind, other operand, dim, scalar.
+using OpKey = std::array<int64_t, 6>;
+
+struct Proposal {
+  OpDesc op;
+  OpKey key;
+};
+
+/// The compute ops (not accumulators) on `values` whose key exceeds `last`:
+/// ops whose newest operand is value `newest`.
+void proposeComputeOps(const ProgramInfo &program, ArrayRef<ValueInfo> values,
+                       ArrayRef<bool> phase, int newest, bool allowRmsNorm,
+                       SmallVectorImpl<Proposal> &out) {
+  auto push = [&](OpKind kind, int sub, double scalar, int64_t dim,
+                  SmallVector<int, 2> operands, int64_t scalarIndex) {
+    int other = operands.size() > 1 ? std::min(operands[0], operands[1])
+                                    : operands[0];
+    int64_t order = operands.size() > 1 && operands[0] > operands[1];
+    out.push_back({OpDesc{kind, sub, scalar, dim, operands},
+                   OpKey{newest, static_cast<int64_t>(kind), sub, other,
+                         dim * 2 + order, scalarIndex}});
+  };
+  int t = newest;
+  for (UnaryKind kind :
+       {UnaryKind::exp, UnaryKind::silu, UnaryKind::gelu, UnaryKind::relu,
+        UnaryKind::sqrt, UnaryKind::rsqrt, UnaryKind::square})
+    push(OpKind::Unary, static_cast<int>(kind), 0, 0, {t}, 0);
+  for (auto [i, c] : llvm::enumerate(program.addends))
+    push(OpKind::Unary, static_cast<int>(UnaryKind::add_scalar), c, 0, {t},
+         static_cast<int64_t>(i));
+  for (auto [i, c] : llvm::enumerate(program.factors))
+    push(OpKind::Unary, static_cast<int>(UnaryKind::mul_scalar), c, 0, {t},
+         static_cast<int64_t>(i));
+  if (allowRmsNorm)
+    for (auto [i, c] : llvm::enumerate(program.addends))
+      push(OpKind::RmsNorm, 0, c, 0, {t}, static_cast<int64_t>(i));
+  for (int64_t d = 0; d < static_cast<int64_t>(values[t].shape.size()); ++d)
+    for (ReduceKind kind : {ReduceKind::sum, ReduceKind::max, ReduceKind::mean})
+      push(OpKind::Reduce, static_cast<int>(kind), 0, d, {t}, 0);
+  for (int u = 0; u <= t; ++u) {
+    if (phase[u] != phase[t])
+      continue;
+    for (BinaryKind kind : {BinaryKind::add, BinaryKind::mul})
+      push(OpKind::Binary, static_cast<int>(kind), 0, 0, {u, t}, 0);
+    for (BinaryKind kind : {BinaryKind::sub, BinaryKind::div}) {
+      if (u == t)
+        continue;
+      push(OpKind::Binary, static_cast<int>(kind), 0, 0, {u, t}, 0);
+      push(OpKind::Binary, static_cast<int>(kind), 0, 0, {t, u}, 0);
+    }
+    push(OpKind::Matmul, 0, 0, 0, {u, t}, 0);
+    if (u != t)
+      push(OpKind::Matmul, 0, 0, 0, {t, u}, 0);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Block level
+//===----------------------------------------------------------------------===//
+
+/// One partition of the kernel's inputs: which axes the grid splits and
+/// which one the for-loop walks.
+struct BlockConfig {
+  SmallVector<std::pair<int, int64_t>, 3> grid; // axis, blocks
+  int loopAxis = -1;
+  int64_t forloopRange = 1;
+};
+
+class BlockSearch {
+public:
+  BlockSearch(ExprContext &ctx, const ProgramInfo &program,
+              const SearchOptions &options, SearchProgress &progress,
+              ArrayRef<ValueInfo> inputs, uint64_t budget)
+      : ctx(ctx), program(program), options(options), progress(progress),
+        budget(budget),
+        inputs(inputs), oracle(program.subterms, [&program](int64_t a, int64_t n) {
+          return program.pinned(a, n);
+        }) {}
+
+  /// Enumerates block graphs under the configs of `group`, which split the
+  /// same axes; appends complete ones.
+  void run(ArrayRef<BlockConfig> group, std::vector<BlockGraph> &found);
+
+private:
+  /// Starts a graph of the input iterators under `c`; false when a tensor
+  /// does not divide.
+  bool setUp(const BlockConfig &c);
+  /// `shape`'s ops replayed under `c`, if they fit it.
+  std::optional<BlockGraph> instantiate(const BlockGraph &shape,
+                                        const BlockConfig &c);
+  bool fitsSharedMemory(int64_t elements) const;
+  /// The savers of the current graph when it is complete: every
+  /// pre-accumulator value used, the unused post-accumulator values (at most
+  /// maxBlockOutputs) all values of the program, every split grid dim mapped.
+  std::optional<SmallVector<BlockOutput, 2>> completeOutputs() const;
+  void grow();
+  void tryComplete();
+  bool accumulatorAllowed(const OpDesc &op) const;
+
+  ExprContext &ctx;
+  const ProgramInfo &program;
+  const SearchOptions &options;
+  SearchProgress &progress;
+  /// Partial graphs one group of configs may explore.
+  uint64_t budget;
+  uint64_t explored = 0;
+  unsigned depthLimit = 0;
+  ArrayRef<ValueInfo> inputs;
+  SubexpressionOracle oracle;
+
+  BlockConfig config;
+  BlockGraph graph;
+  SmallVector<unsigned, 16> uses;
+  SmallVector<OpKey, 12> keys;
+  int accumKind = -1; // the kind of the first accumulator
+  std::vector<BlockGraph> *found = nullptr;
+  int64_t sharedMemoryElements = 0;
+};
+
+bool BlockSearch::setUp(const BlockConfig &c) {
+  config = c;
+  graph = BlockGraph();
+  graph.forloopRange = c.forloopRange;
+  for (auto [i, part] : llvm::enumerate(c.grid))
+    graph.grid[i] = part.second;
+  uses.clear();
+  keys.clear();
+  accumKind = -1;
+  sharedMemoryElements = 0;
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    BlockInput in;
+    in.tensor = static_cast<int>(i);
+    ValueInfo tile = input;
+    for (auto [g, part] : llvm::enumerate(c.grid))
+      for (size_t d = 0; d < tile.shape.size(); ++d)
+        if (tile.axes[d] == AxisRef{part.first, false}) {
+          if (tile.shape[d] % part.second != 0)
+            return false;
+          in.imap[g] = static_cast<int64_t>(d);
+          tile.shape[d] /= part.second;
+        }
+    for (size_t d = 0; d < tile.shape.size(); ++d)
+      if (c.loopAxis >= 0 && tile.axes[d] == AxisRef{c.loopAxis, false}) {
+        if (tile.shape[d] % c.forloopRange != 0)
+          return false;
+        in.fmap = static_cast<int64_t>(d);
+        tile.shape[d] /= c.forloopRange;
+      }
+    // Input tiles are double-buffered when the loop streams them.
+    sharedMemoryElements +=
+        tile.numElements() * (in.fmap >= 0 && c.forloopRange > 1 ? 2 : 1);
+    graph.inputs.push_back(in);
+    graph.tiles.push_back(std::move(tile));
+    graph.post.push_back(false);
+    uses.push_back(0);
+  }
+  return true;
+}
+
+bool BlockSearch::fitsSharedMemory(int64_t elements) const {
+  return elements * program.elementType.getIntOrFloatBitWidth() / 8 <=
+         options.target.sharedMemoryPerBlock;
+}
+
+std::optional<BlockGraph> BlockSearch::instantiate(const BlockGraph &shape,
+                                                   const BlockConfig &c) {
+  if (!setUp(c))
+    return std::nullopt;
+  for (const OpDesc &op : shape.ops) {
+    SmallVector<const ValueInfo *, 2> operands;
+    for (int o : op.operands)
+      operands.push_back(&graph.tiles[o]);
+    std::optional<ValueInfo> result =
+        applyOp(ctx, op, operands, config.forloopRange);
+    if (!result)
+      return std::nullopt;
+    sharedMemoryElements += result->numElements();
+    if (!fitsSharedMemory(sharedMemoryElements))
+      return std::nullopt;
+    if (op.kind == OpKind::Accum && accumKind < 0)
+      accumKind = op.sub;
+    for (int o : op.operands)
+      ++uses[o];
+    graph.post.push_back(op.kind == OpKind::Accum ||
+                         graph.post[op.operands[0]]);
+    graph.tiles.push_back(std::move(*result));
+    graph.ops.push_back(op);
+    uses.push_back(0);
+  }
+  std::optional<SmallVector<BlockOutput, 2>> outputs = completeOutputs();
+  if (!outputs)
+    return std::nullopt;
+  graph.outputs = std::move(*outputs);
+  return graph;
+}
+
+void BlockSearch::run(ArrayRef<BlockConfig> group,
+                      std::vector<BlockGraph> &results) {
+  // The ops of a graph do not depend on the block counts and the loop range
+  // of a config, only on which axes the grid and the loop split: search the
+  // first config, then replay what it found under the others.
+  //
+  // Iterative deepening under a node budget: every depth is searched
+  // completely before the next, so the smallest graphs are found first and
+  // one deep search cannot starve the kernel-level search.
+  std::vector<BlockGraph> shapes;
+  found = &shapes;
+  explored = 0;
+  for (depthLimit = 1; depthLimit <= options.maxBlockOps; ++depthLimit) {
+    if (!setUp(group.front()))
+      return;
+    grow();
+    if (explored > budget || progress.stop.load())
+      break;
+  }
+  results.insert(results.end(), shapes.begin(), shapes.end());
+  for (const BlockConfig &c : group.drop_front())
+    for (const BlockGraph &shape : shapes)
+      if (std::optional<BlockGraph> g = instantiate(shape, c))
+        results.push_back(std::move(*g));
+}
+
+bool BlockSearch::accumulatorAllowed(const OpDesc &op) const {
+  auto kind = static_cast<tb::AccumKind>(op.sub);
+  const ValueInfo &x = graph.tiles[op.operands[0]];
+  bool walksLoop = llvm::any_of(x.axes, [&](AxisRef a) {
+    return a == AxisRef{config.loopAxis, false};
+  });
+  // One kind of layout per graph: all `none`, or all reducing.
+  bool none = kind == tb::AccumKind::none;
+  if (accumKind >= 0 &&
+      none != (accumKind == static_cast<int>(tb::AccumKind::none)))
+    return false;
+  if (config.forloopRange == 1)
+    return none;
+  // `none` lays the iterations out along the dim the loop walks; the others
+  // combine iterations, which must then not walk a dim of the tile.
+  if (none)
+    return walksLoop;
+  if (walksLoop)
+    return false;
+  if (kind == tb::AccumKind::sum_rescale) {
+    const Expr *scale = graph.tiles[op.operands[1]].expr;
+    return scale->getKind() == ExprKind::Max;
+  }
+  return true;
+}
+
+std::optional<SmallVector<BlockOutput, 2>>
+BlockSearch::completeOutputs() const {
+  SmallVector<BlockOutput, 2> outputs;
+  for (auto [t, tile] : llvm::enumerate(graph.tiles)) {
+    if (uses[t] > 0)
+      continue;
+    if (!graph.post[t])
+      return std::nullopt; // a pre-accumulator value nobody uses
+    // A kernel's outputs are values the program computes: a graph-defined
+    // kernel replaces a part of the program.
+    if (outputs.size() == options.maxBlockOutputs ||
+        !program.subtermSet.contains(tile.expr))
+      return std::nullopt;
+    BlockOutput out;
+    out.tile = static_cast<int>(t);
+    out.tensor = tile;
+    for (auto [g, part] : llvm::enumerate(config.grid)) {
+      auto [axis, blocks] = part;
+      auto *it = llvm::find(tile.axes, AxisRef{axis, false});
+      if (it == tile.axes.end())
+        it = llvm::find(tile.axes, AxisRef{axis, true}); // per-block partials
+      if (it == tile.axes.end())
+        return std::nullopt; // blocks would overwrite each other's tiles
+      int64_t d = it - tile.axes.begin();
+      out.omap[g] = d;
+      out.tensor.shape[d] *= blocks;
+    }
+    if (accumKind == static_cast<int>(tb::AccumKind::none) &&
+        config.forloopRange > 1) {
+      auto *it = llvm::find(tile.axes, AxisRef{config.loopAxis, false});
+      int64_t d = it - tile.axes.begin();
+      out.fmap = d;
+      out.tensor.shape[d] *= config.forloopRange;
+    }
+    outputs.push_back(std::move(out));
+  }
+  if (outputs.empty())
+    return std::nullopt;
+  return outputs;
+}
+
+void BlockSearch::tryComplete() {
+  std::optional<SmallVector<BlockOutput, 2>> outputs = completeOutputs();
+  if (!outputs)
+    return;
+  graph.outputs = std::move(*outputs);
+  found->push_back(graph);
+  graph.outputs.clear();
+}
+
+void BlockSearch::grow() {
+  if (graph.ops.size() == depthLimit) {
+    tryComplete(); // smaller graphs were found at smaller limits
+    return;
+  }
+  if (progress.stop.load() || explored > budget)
+    return;
+  unsigned remaining = depthLimit - graph.ops.size();
+  SmallVector<Proposal, 64> proposals;
+  SmallVector<bool, 16> phase(graph.post.begin(), graph.post.end());
+  int64_t minNewest = keys.empty() ? 0 : keys.back()[0];
+  for (int t = static_cast<int>(minNewest);
+       t < static_cast<int>(graph.tiles.size()); ++t) {
+    proposals.clear();
+    proposeComputeOps(program, graph.tiles, phase, t,
+                      /*allowRmsNorm=*/true, proposals);
+    if (!graph.post[t]) {
+      for (tb::AccumKind kind :
+           {tb::AccumKind::none, tb::AccumKind::sum, tb::AccumKind::mean,
+            tb::AccumKind::max})
+        proposals.push_back(
+            {OpDesc{OpKind::Accum, static_cast<int>(kind), 0, 0, {t}},
+             OpKey{t, static_cast<int64_t>(OpKind::Accum),
+                   static_cast<int64_t>(kind), t, 0, 0}});
+      for (int s = 0; s < static_cast<int>(graph.tiles.size()); ++s)
+        if (s != t && !graph.post[s])
+          proposals.push_back(
+              {OpDesc{OpKind::Accum,
+                      static_cast<int>(tb::AccumKind::sum_rescale), 0, 0,
+                      {t, s}},
+               OpKey{std::max(t, s), static_cast<int64_t>(OpKind::Accum),
+                     static_cast<int64_t>(tb::AccumKind::sum_rescale),
+                     std::min(t, s), t > s, 0}});
+    }
+    for (Proposal &p : proposals) {
+      if (!keys.empty() && !(keys.back() < p.key))
+        continue;
+      if (p.op.kind == OpKind::Accum && !accumulatorAllowed(p.op))
+        continue;
+      bool mixed = llvm::any_of(p.op.operands, [&](int o) {
+        return graph.post[o] != graph.post[p.op.operands[0]];
+      });
+      if (mixed && p.op.kind != OpKind::Accum)
+        continue;
+      // After a `none` accumulator (or without a loop) an op computes the
+      // same before or after it: only the order with the op first is built.
+      if (graph.post[t] && p.op.kind != OpKind::Accum &&
+          accumKind == static_cast<int>(tb::AccumKind::none))
+        continue;
+      SmallVector<const ValueInfo *, 2> operands;
+      for (int o : p.op.operands)
+        operands.push_back(&graph.tiles[o]);
+      std::optional<ValueInfo> result =
+          applyOp(ctx, p.op, operands, config.forloopRange);
+      if (!result)
+        continue;
+      ++explored;
+      if (!progress.tick())
+        return;
+      bool post = p.op.kind == OpKind::Accum || graph.post[t];
+      // Values are compared within their phase.
+      if (!admissible(program, p.op, operands, *result, graph.tiles,
+                      graph.post, post) ||
+          !oracle.mayBeSubexpression(result->expr)) {
+        progress.pruned.fetch_add(1, std::memory_order_relaxed);
+        continue;
+      }
+      // Every value must end up used or saved: a pre-accumulator value that
+      // no remaining op could consume is a dead end.
+      unsigned unusedPre = 0;
+      for (size_t i = 0; i < graph.tiles.size(); ++i)
+        unusedPre += !graph.post[i] && uses[i] == 0 &&
+                     !llvm::is_contained(p.op.operands, static_cast<int>(i));
+      unusedPre += !post;
+      if (unusedPre > 2 * (remaining - 1))
+        continue;
+      int64_t elements = sharedMemoryElements + result->numElements();
+      if (!fitsSharedMemory(elements))
+        continue;
+
+      // Apply.
+      int previousAccum = accumKind;
+      if (p.op.kind == OpKind::Accum && accumKind < 0)
+        accumKind = p.op.sub;
+      for (int o : p.op.operands)
+        ++uses[o];
+      graph.tiles.push_back(std::move(*result));
+      graph.post.push_back(post);
+      graph.ops.push_back(p.op);
+      uses.push_back(0);
+      keys.push_back(p.key);
+      std::swap(sharedMemoryElements, elements);
+      grow();
+      std::swap(sharedMemoryElements, elements);
+      keys.pop_back();
+      uses.pop_back();
+      graph.ops.pop_back();
+      graph.post.pop_back();
+      graph.tiles.pop_back();
+      for (int o : p.op.operands)
+        --uses[o];
+      accumKind = previousAccum;
+      if (progress.stop.load())
+        return;
+    }
+  }
+}
+
+/// The partitions tried for a kernel with `inputs`: every set of up to
+/// maxGridDims axes split into tiles of the allowed extents, times every
+/// axis the loop may walk in the allowed ranges (or no loop).
+SmallVector<BlockConfig> blockConfigs(ArrayRef<ValueInfo> inputs,
+                                      const SearchOptions &options) {
+  // Axes of the inputs and their extents.
+  SmallVector<std::pair<int, int64_t>> axes;
+  for (const ValueInfo &v : inputs)
+    for (auto [d, a] : llvm::enumerate(v.axes))
+      if (!a.reduced && v.shape[d] > 1 &&
+          !llvm::any_of(axes, [&](auto &x) { return x.first == a.axis; }))
+        axes.push_back({a.axis, v.shape[d]});
+  llvm::sort(axes);
+
+  SmallVector<SmallVector<std::pair<int, int64_t>, 3>> grids = {{}};
+  for (unsigned level = 0; level < options.maxGridDims; ++level) {
+    SmallVector<SmallVector<std::pair<int, int64_t>, 3>> next;
+    for (auto &g : grids) {
+      if (g.size() != level)
+        continue;
+      for (auto [axis, extent] : axes) {
+        if (!g.empty() && axis <= g.back().first)
+          continue;
+        for (int64_t tile : options.tileExtents)
+          if (extent % tile == 0 && extent / tile >= 2) {
+            auto grown = g;
+            grown.push_back({axis, extent / tile});
+            next.push_back(grown);
+          }
+      }
+    }
+    grids.append(next.begin(), next.end());
+  }
+
+  SmallVector<BlockConfig> configs;
+  for (auto &g : grids) {
+    BlockConfig c;
+    c.grid = g;
+    configs.push_back(c);
+    for (auto [axis, extent] : axes) {
+      if (llvm::any_of(g, [&](auto &p) { return p.first == axis; }))
+        continue;
+      for (int64_t range : options.forloopRanges)
+        if (extent % range == 0 && extent / range >= 16) {
+          BlockConfig looped = c;
+          looped.loopAxis = axis;
+          looped.forloopRange = range;
+          configs.push_back(looped);
+        }
+    }
+  }
+  return configs;
+}
+
+/// Block graphs over `inputs` for every config, in config order; configs
+/// run on the workers.
+std::vector<BlockGraph> searchBlockGraphs(ExprContext &ctx,
+                                          const ProgramInfo &program,
+                                          const SearchOptions &options,
+                                          SearchProgress &progress,
+                                          ArrayRef<ValueInfo> inputs) {
+  // Configs that split the same axes form one group, searched once.
+  SmallVector<BlockConfig> configs = blockConfigs(inputs, options);
+  std::vector<SmallVector<BlockConfig, 8>> groups;
+  std::map<std::pair<SmallVector<int, 3>, int>, size_t> groupOf;
+  for (const BlockConfig &c : configs) {
+    SmallVector<int, 3> axes;
+    for (auto [axis, blocks] : c.grid)
+      axes.push_back(axis);
+    auto [it, fresh] =
+        groupOf.try_emplace({axes, c.loopAxis}, groups.size());
+    if (fresh)
+      groups.emplace_back();
+    groups[it->second].push_back(c);
+  }
+  std::vector<std::vector<BlockGraph>> perGroup(groups.size());
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    BlockSearch search(ctx, program, options, progress, inputs,
+                       options.blockGraphBudget / groups.size());
+    for (size_t i = next++; i < groups.size(); i = next++)
+      search.run(groups[i], perGroup[i]);
+  };
+  unsigned threads = std::max(1u, options.numThreads);
+  SmallVector<std::thread> pool;
+  for (unsigned i = 1; i < threads; ++i)
+    pool.emplace_back(worker);
+  worker();
+  for (std::thread &t : pool)
+    t.join();
+  std::vector<BlockGraph> all;
+  for (auto &graphs : perGroup)
+    all.insert(all.end(), std::make_move_iterator(graphs.begin()),
+               std::make_move_iterator(graphs.end()));
+  return all;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel level
+//===----------------------------------------------------------------------===//
+
+class KernelSearch {
+public:
+  KernelSearch(ExprContext &ctx, const ProgramInfo &program,
+               const SearchOptions &options, SearchProgress &progress,
+               llvm::function_ref<void(const KernelGraph &)> onComplete)
+      : ctx(ctx), program(program), options(options), progress(progress),
+        oracle(program.subterms, [&program](int64_t a, int64_t n) {
+          return program.pinned(a, n);
+        }), onComplete(onComplete) {}
+
+  void run() {
+    graph.tensors.assign(program.arguments.begin(), program.arguments.end());
+    grow();
+  }
+
+private:
+  void grow();
+  void tryComplete();
+  bool isNew(const ValueInfo &v) const {
+    return !llvm::any_of(graph.tensors, [&](const ValueInfo &t) {
+      return t.expr == v.expr && t.shape == v.shape;
+    });
+  }
+  void push(KernelOp op, ArrayRef<ValueInfo> results, OpKey key);
+  /// Adds graph-defined kernels whose newest input is tensor `t`.
+  void growFused(int t);
+  /// A graph-defined kernel replaces a part of the program: it reads the
+  /// program's arguments or values the program computes.
+  bool readable(int tensor) const {
+    return tensor < static_cast<int>(program.arguments.size()) ||
+           program.subtermSet.contains(graph.tensors[tensor].expr);
+  }
+  /// The fused kernels over `inputs`, grouped by their outputs (cached).
+  const SmallVector<std::shared_ptr<const BlockGraphGroup>> &
+  fusedKernels(ArrayRef<int> inputs);
+
+  ExprContext &ctx;
+  const ProgramInfo &program;
+  const SearchOptions &options;
+  SearchProgress &progress;
+  SubexpressionOracle oracle;
+  llvm::function_ref<void(const KernelGraph &)> onComplete;
+
+  KernelGraph graph;
+  SmallVector<OpKey, 8> keys;
+  unsigned fusedCount = 0;
+  std::map<std::string, SmallVector<std::shared_ptr<const BlockGraphGroup>>>
+      fusedCache;
+};
+
+void KernelSearch::tryComplete() {
+  SmallVector<int, 2> outputs;
+  for (const ValueInfo &out : program.outputs) {
+    int found = -1;
+    for (auto [i, t] : llvm::enumerate(graph.tensors))
+      if (t.expr == out.expr && t.shape == out.shape)
+        found = static_cast<int>(i);
+    if (found < 0)
+      return;
+    outputs.push_back(found);
+  }
+  // Canonical: every op contributes to an output.
+  SmallVector<bool, 16> needed(graph.tensors.size(), false);
+  for (int o : outputs)
+    needed[o] = true;
+  for (const KernelOp &op : llvm::reverse(graph.ops)) {
+    if (!llvm::any_of(op.results, [&](int r) { return needed[r]; }))
+      return;
+    if (op.graphs)
+      for (const BlockInput &in : op.graphs->front().inputs)
+        needed[in.tensor] = true;
+    else
+      for (int o : op.op.operands)
+        needed[o] = true;
+  }
+  graph.outputs = outputs;
+  progress.complete.fetch_add(1, std::memory_order_relaxed);
+  onComplete(graph);
+  graph.outputs.clear();
+}
+
+void KernelSearch::push(KernelOp op, ArrayRef<ValueInfo> results, OpKey key) {
+  for (const ValueInfo &r : results) {
+    op.results.push_back(static_cast<int>(graph.tensors.size()));
+    graph.tensors.push_back(r);
+  }
+  graph.ops.push_back(std::move(op));
+  keys.push_back(key);
+  grow();
+  keys.pop_back();
+  graph.tensors.resize(graph.tensors.size() - results.size());
+  graph.ops.pop_back();
+}
+
+const SmallVector<std::shared_ptr<const BlockGraphGroup>> &
+KernelSearch::fusedKernels(ArrayRef<int> inputs) {
+  std::string key;
+  SmallVector<ValueInfo, 3> values;
+  for (int i : inputs) {
+    values.push_back(graph.tensors[i]);
+    key += std::to_string(graph.tensors[i].expr->getId()) + ":";
+    for (int64_t d : graph.tensors[i].shape)
+      key += std::to_string(d) + "x";
+    key += ";";
+  }
+  auto [it, inserted] = fusedCache.try_emplace(key);
+  if (!inserted)
+    return it->second;
+  std::vector<BlockGraph> graphs =
+      searchBlockGraphs(ctx, program, options, progress, values);
+  // Group by outputs, in first-found order.
+  std::map<std::string, size_t> index;
+  SmallVector<std::shared_ptr<BlockGraphGroup>> groups;
+  for (BlockGraph &g : graphs) {
+    std::string signature;
+    for (const BlockOutput &out : g.outputs) {
+      signature += std::to_string(out.tensor.expr->getId()) + ":";
+      for (auto [d, a] : llvm::zip_equal(out.tensor.shape, out.tensor.axes))
+        signature += std::to_string(d) + "/" + std::to_string(a.axis) +
+                     (a.reduced ? "r" : "") + ",";
+      signature += ";";
+    }
+    auto [slot, fresh] = index.try_emplace(signature, groups.size());
+    if (fresh)
+      groups.push_back(std::make_shared<BlockGraphGroup>());
+    groups[slot->second]->push_back(std::move(g));
+  }
+  it->second.assign(groups.begin(), groups.end());
+  return it->second;
+}
+
+void KernelSearch::growFused(int t) {
+  if (fusedCount >= options.maxFusedKernels || !readable(t))
+    return;
+  unsigned maxInputs = std::min<unsigned>(options.maxBlockInputs, t + 1);
+  // Larger input sets first: a kernel over more of the program fuses more.
+  for (unsigned n = maxInputs; n >= 1; --n) {
+    // Subsets of {0..t-1} of size n-1, plus t, in lexicographic order.
+    SmallVector<int, 3> pick;
+    std::function<void(int)> choose = [&](int from) {
+      if (pick.size() == n - 1) {
+        SmallVector<int, 3> inputs(pick);
+        inputs.push_back(t);
+        const auto &groups = fusedKernels(inputs);
+        for (auto [gi, group] : llvm::enumerate(groups)) {
+          OpKey key{t, 16, static_cast<int64_t>(gi), inputs.front(),
+                    static_cast<int64_t>(n), 0};
+          if (!keys.empty() && !(keys.back() < key))
+            continue;
+          SmallVector<ValueInfo, 2> results;
+          bool useful = true;
+          for (const BlockOutput &out : group->front().outputs) {
+            useful &= isNew(out.tensor);
+            results.push_back(out.tensor);
+          }
+          if (!progress.tick())
+            return;
+          if (!useful) {
+            progress.pruned.fetch_add(1, std::memory_order_relaxed);
+            continue;
+          }
+          // Remap the block graphs' input numbers to kernel tensors.
+          auto remapped = std::make_shared<BlockGraphGroup>(*group);
+          for (BlockGraph &g : *remapped)
+            for (BlockInput &in : g.inputs)
+              in.tensor = inputs[in.tensor];
+          KernelOp op;
+          op.graphs = remapped;
+          ++fusedCount;
+          push(std::move(op), results, key);
+          --fusedCount;
+          if (progress.stop.load())
+            return;
+        }
+        return;
+      }
+      for (int i = from; i < t; ++i) {
+        if (!readable(i))
+          continue;
+        pick.push_back(i);
+        choose(i + 1);
+        pick.pop_back();
+      }
+    };
+    choose(0);
+  }
+}
+
+void KernelSearch::grow() {
+  tryComplete();
+  if (graph.ops.size() >= options.maxKernelOps || progress.stop.load())
+    return;
+  int64_t minNewest = keys.empty() ? 0 : keys.back()[0];
+  int numTensors = static_cast<int>(graph.tensors.size());
+  SmallVector<bool, 16> phase(numTensors, false);
+  SmallVector<Proposal, 64> proposals;
+  for (int t = static_cast<int>(minNewest); t < numTensors; ++t) {
+    // Graph-defined kernels first: they are what the search is for, and a
+    // budget may stop it.
+    growFused(t);
+    if (progress.stop.load())
+      return;
+    proposals.clear();
+    proposeComputeOps(program, graph.tensors, phase, t, /*allowRmsNorm=*/true,
+                      proposals);
+    for (Proposal &p : proposals) {
+      if (!keys.empty() && !(keys.back() < p.key))
+        continue;
+      SmallVector<const ValueInfo *, 2> operands;
+      for (int o : p.op.operands)
+        operands.push_back(&graph.tensors[o]);
+      std::optional<ValueInfo> result = applyOp(ctx, p.op, operands, 1);
+      if (!result)
+        continue;
+      if (!progress.tick())
+        return;
+      if (!admissible(program, p.op, operands, *result, graph.tensors) ||
+          !oracle.mayBeSubexpression(result->expr) || !isNew(*result)) {
+        progress.pruned.fetch_add(1, std::memory_order_relaxed);
+        continue;
+      }
+      KernelOp op;
+      op.op = p.op;
+      push(std::move(op), {*result}, p.key);
+      if (progress.stop.load())
+        return;
+    }
+
+  }
+}
+
+} // namespace
+
+void superopt::enumerateKernelGraphs(
+    ExprContext &ctx, const ProgramInfo &program,
+    const SearchOptions &options, SearchProgress &progress,
+    llvm::function_ref<void(const KernelGraph &)> onComplete) {
+  KernelSearch search(ctx, program, options, progress, onComplete);
+  search.run();
+}

@@ -1,0 +1,86 @@
+//===- Enumerate.h - Kernel- and block-level enumeration --------*- C++ -*-===//
+#ifndef TILEOPT_LIB_SUPEROPT_ENUMERATE_H
+#define TILEOPT_LIB_SUPEROPT_ENUMERATE_H
+
+#include "Graphs.h"
+#include "llvm/ADT/DenseSet.h"
+#include "TileOpt/Superopt/Search.h"
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+
+namespace mlir::tileopt::superopt {
+
+/// What the enumeration knows of the input program.
+struct ProgramInfo {
+  SmallVector<ValueInfo, 4> arguments;
+  SmallVector<ValueInfo, 2> outputs; // their exprs are the targets
+  /// Every value of the program: what a prefix may compute, and what a
+  /// graph-defined kernel may output besides the outputs.
+  SmallVector<const Expr *> subterms;
+  llvm::DenseSet<const Expr *> subtermSet;
+  /// Axes the program reduces (sums, maxima, matmul contractions, rms_norm)
+  /// and their extents.
+  llvm::DenseMap<int, int64_t> reducedAxes;
+  /// For the oracle: whether an argument varies along every reduced axis of
+  /// an extent.
+  bool pinned(int64_t argument, int64_t extent) const {
+    bool any = false;
+    for (auto [axis, e] : reducedAxes) {
+      if (e != extent)
+        continue;
+      any = true;
+      if (!llvm::is_contained(arguments[argument].axes, AxisRef{axis, false}))
+        return false;
+    }
+    return any;
+  }
+  /// Scalars of add_scalar / rms_norm epsilons and mul_scalar factors.
+  SmallVector<double, 2> addends, factors;
+  Type elementType;
+};
+
+/// Counters shared by the workers, and the budgets.
+struct SearchProgress {
+  std::atomic<uint64_t> explored{0}, pruned{0}, complete{0};
+  std::atomic<bool> stop{false};
+  std::chrono::steady_clock::time_point deadline;
+  uint64_t graphBudget = 0;
+  /// Counts one explored graph; false when a budget ran out.
+  bool tick() {
+    uint64_t n = explored.fetch_add(1, std::memory_order_relaxed) + 1;
+    if ((n & 1023) == 0 && (n >= graphBudget ||
+                            std::chrono::steady_clock::now() > deadline))
+      stop.store(true, std::memory_order_relaxed);
+    return !stop.load(std::memory_order_relaxed);
+  }
+};
+
+/// The result of `op` on `operands`, or nothing when shapes or axes do not
+/// fit (the search's rules: dims that meet must index the same axis).
+std::optional<ValueInfo> applyOp(ExprContext &ctx, const OpDesc &op,
+                                 ArrayRef<const ValueInfo *> operands,
+                                 int64_t forloopRange);
+
+/// Whether the search may add `op` with `result` next to `existing`
+/// values: reductions only over axes the program reduces (summing over any
+/// other axis mixes values the program keeps apart), no constants, and no
+/// value that another one has up to a constant factor unless the op is an
+/// explicit scaling.
+/// With `existingPost`, only values of the result's phase (`post`) count.
+bool admissible(const ProgramInfo &program, const OpDesc &op,
+                ArrayRef<const ValueInfo *> operands, const ValueInfo &result,
+                ArrayRef<ValueInfo> existing, ArrayRef<bool> existingPost = {},
+                bool post = false);
+
+/// Enumerates kernel graphs computing the program's outputs and calls
+/// `onComplete` on each, in a deterministic order for given options.
+void enumerateKernelGraphs(
+    ExprContext &ctx, const ProgramInfo &program,
+    const SearchOptions &options, SearchProgress &progress,
+    llvm::function_ref<void(const KernelGraph &)> onComplete);
+
+} // namespace mlir::tileopt::superopt
+
+#endif // TILEOPT_LIB_SUPEROPT_ENUMERATE_H

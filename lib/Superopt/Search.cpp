@@ -1,0 +1,408 @@
+//===- Search.cpp - The superoptimizer's driver ---------------------------===//
+//
+// Models the program (abstract expressions and axes), enumerates candidate
+// kernel graphs, costs every complete one, then verifies them cheapest first
+// until `keep` are proven equivalent: every graph the search returns has
+// passed the verifier.
+//
+//===----------------------------------------------------------------------===//
+#include "TileOpt/Superopt/Search.h"
+
+#include "Enumerate.h"
+#include "Materialize.h"
+#include "TileOpt/Dialect/TK/IR/TKOps.h"
+#include "TileOpt/Superopt/Abstraction.h"
+#include "TileOpt/Verifier/Verifier.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Format.h"
+
+#include <condition_variable>
+#include <thread>
+
+using namespace mlir;
+using namespace mlir::tileopt;
+using namespace mlir::tileopt::superopt;
+
+std::string SearchOptions::fingerprint() const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "kernel-ops=" << maxKernelOps << " block-ops=" << maxBlockOps
+     << " block-budget=" << blockGraphBudget
+     << " fused=" << maxFusedKernels << " block-inputs=" << maxBlockInputs
+     << " block-outputs=" << maxBlockOutputs << " grid-dims=" << maxGridDims
+     << " forloop=";
+  llvm::interleave(forloopRanges, os, ",");
+  os << " tiles=";
+  llvm::interleave(tileExtents, os, ",");
+  os << " threads-per-block=" << blockThreads << " seed=" << seed
+     << " target=" << target.name << " keep=" << keep;
+  return text;
+}
+
+void SearchStatistics::print(raw_ostream &os) const {
+  os << "explored " << explored << ", pruned " << pruned << ", complete "
+     << complete << ", verified " << verified << ", equivalent " << equivalent
+     << ", " << llvm::format("%.2f", seconds) << " s"
+     << (budgetExhausted ? " (budget exhausted)" : "");
+}
+
+//===----------------------------------------------------------------------===//
+// The program's axes
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Which dims of the program's values index the same axis: every op equates
+/// some dims of its operands and results (a matmul its batch dims, M, K and
+/// N; an elementwise op equal dims; a reduction the dims it keeps).
+class ProgramAxes {
+public:
+  LogicalResult build(func::FuncOp func);
+  SmallVector<AxisRef, 4> axesOf(Value v) const;
+
+private:
+  unsigned slot(Value v, int64_t dim) {
+    auto [it, inserted] = base.try_emplace(v, next);
+    if (inserted) {
+      next += cast<ShapedType>(v.getType()).getRank();
+      for (unsigned s = it->second; s < next; ++s)
+        classes.insert(s);
+    }
+    return it->second + static_cast<unsigned>(dim);
+  }
+  void join(Value a, int64_t da, Value b, int64_t db) {
+    classes.unionSets(slot(a, da), slot(b, db));
+  }
+  llvm::DenseMap<Value, unsigned> base;
+  llvm::EquivalenceClasses<unsigned> classes;
+  llvm::DenseSet<unsigned> reducedSlots;
+  unsigned next = 0;
+};
+
+LogicalResult ProgramAxes::build(func::FuncOp func) {
+  for (Value arg : func.getArguments())
+    slot(arg, 0);
+  auto rank = [](Value v) { return cast<ShapedType>(v.getType()).getRank(); };
+  auto size = [](Value v, int64_t d) {
+    return cast<ShapedType>(v.getType()).getDimSize(d);
+  };
+  auto sameDims = [&](Value a, Value b) {
+    for (int64_t d = 0; d < rank(a); ++d)
+      join(a, d, b, d);
+  };
+  WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
+    if (op == func.getOperation() || isa<func::ReturnOp>(op))
+      return WalkResult::advance();
+    for (Value r : op->getResults())
+      slot(r, 0);
+    bool known =
+        TypeSwitch<Operation *, bool>(op)
+            .Case<tk::UnaryOp, tk::RmsNormOp>([&](Operation *o) {
+              sameDims(o->getOperand(0), o->getResult(0));
+              return true;
+            })
+            .Case([&](tk::BinaryOp b) {
+              for (Value operand : {b.getLhs(), b.getRhs()})
+                for (int64_t d = 0; d < rank(operand); ++d)
+                  if (size(operand, d) == size(b, d))
+                    join(operand, d, b, d);
+              return true;
+            })
+            .Case([&](tk::ReduceOp r) {
+              sameDims(r.getInput(), r);
+              reducedSlots.insert(slot(r, static_cast<int64_t>(r.getDim())));
+              return true;
+            })
+            .Case([&](tk::MatmulOp m) {
+              Value a = m.getLhs(), b = m.getRhs();
+              int64_t n = rank(a);
+              for (int64_t d = 0; d + 2 < n; ++d) {
+                join(a, d, b, d);
+                join(a, d, m, d);
+              }
+              join(a, n - 2, m, n - 2);
+              join(a, n - 1, b, n - 2);
+              join(b, n - 1, m, n - 1);
+              return true;
+            })
+            .Case([&](tk::TransposeOp t) {
+              for (auto [i, p] : llvm::enumerate(t.getPermutation()))
+                join(t, static_cast<int64_t>(i), t.getInput(), p);
+              return true;
+            })
+            .Case([&](tk::ReshapeOp r) {
+              // Only unit dims added or dropped keep their axes.
+              SmallVector<int64_t> in, out;
+              for (int64_t d = 0; d < rank(r.getInput()); ++d)
+                if (size(r.getInput(), d) != 1)
+                  in.push_back(d);
+              for (int64_t d = 0; d < rank(r); ++d)
+                if (size(r, d) != 1)
+                  out.push_back(d);
+              if (in.size() == out.size() &&
+                  llvm::all_of(llvm::zip(in, out), [&](auto p) {
+                    return size(r.getInput(), std::get<0>(p)) ==
+                           size(r, std::get<1>(p));
+                  }))
+                for (auto [i, o] : llvm::zip(in, out))
+                  join(r.getInput(), i, r, o);
+              return true;
+            })
+            .Default([](Operation *) { return false; });
+    if (!known) {
+      op->emitRemark("the superoptimizer cannot model '")
+          << op->getName() << "'; the function is left as it is";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+SmallVector<AxisRef, 4> ProgramAxes::axesOf(Value v) const {
+  SmallVector<AxisRef, 4> axes;
+  unsigned first = base.lookup(v);
+  for (int64_t d = 0; d < cast<ShapedType>(v.getType()).getRank(); ++d) {
+    unsigned s = first + static_cast<unsigned>(d);
+    axes.push_back({static_cast<int>(classes.getLeaderValue(s)),
+                    reducedSlots.contains(s)});
+  }
+  return axes;
+}
+
+FailureOr<ProgramInfo> modelProgram(func::FuncOp program, ExprContext &ctx) {
+  if (program.getBody().getBlocks().size() != 1)
+    return program.emitRemark(
+        "the superoptimizer needs a function of one block");
+  ProgramAxes axes;
+  if (failed(axes.build(program)))
+    return failure();
+  FailureOr<llvm::DenseMap<Value, const Expr *>> exprs =
+      abstractValues(program, ctx);
+  if (failed(exprs))
+    return failure();
+
+  ProgramInfo info;
+  auto valueInfo = [&](Value v) {
+    ValueInfo vi;
+    auto type = cast<ShapedType>(v.getType());
+    vi.shape.assign(type.getShape().begin(), type.getShape().end());
+    vi.axes = axes.axesOf(v);
+    vi.expr = exprs->lookup(v);
+    return vi;
+  };
+  for (Value arg : program.getArguments()) {
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type || !type.hasStaticShape())
+      return program.emitRemark(
+          "the superoptimizer needs statically shaped tensor arguments");
+    if (!info.elementType)
+      info.elementType = type.getElementType();
+    if (type.getElementType() != info.elementType)
+      return program.emitRemark("the superoptimizer needs one element type, "
+                                "got ")
+             << info.elementType << " and " << type.getElementType();
+    info.arguments.push_back(valueInfo(arg));
+  }
+  if (!info.elementType)
+    return program.emitRemark("the superoptimizer needs tensor arguments");
+  Operation *ret = program.getBody().front().getTerminator();
+  for (Value out : ret->getOperands())
+    info.outputs.push_back(valueInfo(out));
+  for (auto &[value, expr] : *exprs)
+    info.subterms.push_back(expr);
+  // DenseMap order is not deterministic: sort by interned id.
+  llvm::sort(info.subterms, [](const Expr *a, const Expr *b) {
+    return a->getId() < b->getId();
+  });
+  info.subterms.erase(llvm::unique(info.subterms), info.subterms.end());
+  info.subtermSet.insert(info.subterms.begin(), info.subterms.end());
+  program.walk([&](Operation *op) {
+    auto reduces = [&](Value v, int64_t dim) {
+      auto type = cast<ShapedType>(v.getType());
+      if (dim < 0)
+        dim += type.getRank();
+      info.reducedAxes[axes.axesOf(v)[dim].axis] = type.getDimSize(dim);
+    };
+    if (auto reduce = dyn_cast<tk::ReduceOp>(op))
+      reduces(reduce.getInput(), reduce.getDim());
+    if (isa<tk::MatmulOp, tk::RmsNormOp>(op))
+      reduces(op->getOperand(0), -1);
+    if (auto norm = dyn_cast<tk::RmsNormOp>(op))
+      info.addends.push_back(norm.getEpsilon().convertToDouble());
+    if (auto unary = dyn_cast<tk::UnaryOp>(op)) {
+      if (unary.getKind() == UnaryKind::add_scalar)
+        info.addends.push_back(unary.getScalar()->convertToDouble());
+      if (unary.getKind() == UnaryKind::mul_scalar)
+        info.factors.push_back(unary.getScalar()->convertToDouble());
+    }
+  });
+  for (auto *list : {&info.addends, &info.factors}) {
+    llvm::sort(*list);
+    list->erase(llvm::unique(*list), list->end());
+  }
+  return info;
+}
+
+/// A complete kernel graph with one block graph chosen per fused kernel.
+struct Candidate {
+  std::shared_ptr<const KernelGraph> graph;
+  SmallVector<size_t, 2> choices;
+  double seconds;
+  uint64_t order; // enumeration order, the tie-break
+};
+
+/// Runs `fn` with the context's diagnostics captured instead of printed.
+template <typename Fn>
+auto quietly(MLIRContext *context, Fn &&fn) {
+  ScopedDiagnosticHandler handler(context, [](Diagnostic &) {
+    return success();
+  });
+  return fn();
+}
+
+} // namespace
+
+FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
+                                                const SearchOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  MLIRContext *context = program.getContext();
+  ExprContext ctx;
+  FailureOr<ProgramInfo> info = modelProgram(program, ctx);
+  if (failed(info))
+    return failure();
+
+  SearchOptions opts = options;
+  if (opts.numThreads == 0)
+    opts.numThreads = std::max(1u, std::thread::hardware_concurrency());
+  if (!context->isMultithreadingEnabled())
+    opts.numThreads = 1;
+
+  SearchProgress progress;
+  progress.deadline =
+      start + std::chrono::milliseconds(
+                  static_cast<int64_t>(opts.timeBudgetSeconds * 1000));
+  progress.graphBudget = opts.graphBudget;
+
+  SearchResult result;
+  result.module = ModuleOp::create(UnknownLoc::get(context));
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(context));
+
+  // Progress on stderr, about once a second.
+  std::mutex progressMutex;
+  std::condition_variable progressDone;
+  bool finished = false;
+  double bestSeconds = std::numeric_limits<double>::infinity();
+  std::thread reporter;
+  if (opts.progress)
+    reporter = std::thread([&] {
+      std::unique_lock<std::mutex> lock(progressMutex);
+      while (!progressDone.wait_for(lock, std::chrono::seconds(1),
+                                    [&] { return finished; }))
+        llvm::errs() << "[superopt] explored " << progress.explored.load()
+                     << ", pruned " << progress.pruned.load() << ", complete "
+                     << progress.complete.load() << ", best "
+                     << llvm::format("%.2f", bestSeconds * 1e6) << " us\n";
+    });
+
+  // Enumerate and cost.
+  FunctionType type = program.getFunctionType();
+  std::vector<Candidate> candidates;
+  uint64_t order = 0;
+  auto costOf = [&](func::FuncOp f) -> std::optional<double> {
+    FailureOr<ProgramCost> cost =
+        quietly(context, [&] { return estimateCost(f, opts.target); });
+    if (failed(cost))
+      return std::nullopt;
+    return cost->seconds;
+  };
+  enumerateKernelGraphs(ctx, *info, opts, progress, [&](const KernelGraph &g) {
+    auto shared = std::make_shared<const KernelGraph>(g);
+    // Every combination of block graphs of the fused kernels.
+    SmallVector<size_t, 2> sizes, choices;
+    for (const KernelOp &op : g.ops)
+      if (op.graphs)
+        sizes.push_back(op.graphs->size());
+    choices.assign(sizes.size(), 0);
+    while (true) {
+      func::FuncOp f = materialize(scratch.get(), "candidate", type, g, choices,
+                                   info->elementType, opts.blockThreads);
+      if (std::optional<double> seconds = costOf(f)) {
+        candidates.push_back({shared, choices, *seconds, order++});
+        std::lock_guard<std::mutex> lock(progressMutex);
+        bestSeconds = std::min(bestSeconds, *seconds);
+      }
+      f.erase();
+      size_t i = 0;
+      for (; i < sizes.size(); ++i) {
+        if (++choices[i] < sizes[i])
+          break;
+        choices[i] = 0;
+      }
+      if (i == sizes.size())
+        break;
+    }
+  });
+  result.stats.explored = progress.explored.load();
+  result.stats.pruned = progress.pruned.load();
+  result.stats.complete = progress.complete.load();
+  result.stats.budgetExhausted = progress.stop.load();
+  {
+    std::lock_guard<std::mutex> lock(progressMutex);
+    finished = true;
+  }
+  progressDone.notify_all();
+  if (reporter.joinable())
+    reporter.join();
+
+  // Verify cheapest first; the input program is always a candidate.
+  llvm::sort(candidates, [](const Candidate &a, const Candidate &b) {
+    return std::tie(a.seconds, a.order) < std::tie(b.seconds, b.order);
+  });
+  verifier::VerifierOptions verifierOptions;
+  verifierOptions.seed = opts.seed;
+  verifier::EquivalenceChecker checker(program, verifierOptions);
+  OpBuilder b(context);
+  for (const Candidate &c : candidates) {
+    if (result.ranked.size() >= opts.keep)
+      break;
+    func::FuncOp f =
+        materialize(result.module.get(),
+                    (program.getSymName() + "_candidate" +
+                     std::to_string(result.ranked.size()))
+                        .str(),
+                    type, *c.graph, c.choices, info->elementType,
+                    opts.blockThreads);
+    ++result.stats.verified;
+    FailureOr<verifier::VerificationResult> verdict =
+        quietly(context, [&] { return checker.check(f); });
+    if (failed(verdict) || !verdict->equivalent) {
+      f.erase();
+      continue;
+    }
+    ++result.stats.equivalent;
+    FailureOr<ProgramCost> cost = estimateCost(f, opts.target);
+    result.ranked.push_back({f, *cost});
+  }
+  // The program itself, placed by its cost.
+  {
+    b.setInsertionPointToEnd(result.module->getBody());
+    auto original = cast<func::FuncOp>(b.clone(*program));
+    original.setSymName((program.getSymName() + "_input").str());
+    FailureOr<ProgramCost> cost =
+        quietly(context, [&] { return estimateCost(original, opts.target); });
+    if (failed(cost))
+      return program.emitRemark("the cost model cannot model the program");
+    result.ranked.push_back({original, *cost});
+    llvm::stable_sort(result.ranked, [](const RankedCandidate &x,
+                                        const RankedCandidate &y) {
+      return x.cost.seconds < y.cost.seconds;
+    });
+  }
+  result.stats.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  return result;
+}
