@@ -98,7 +98,7 @@
 // GEMM-MANIFEST-NEXT: "ptr",
 // GEMM-MANIFEST-NEXT: "ptr",
 // GEMM-MANIFEST-NEXT: "ptr"
-// GEMM-MANIFEST: "static": 35840
+// GEMM-MANIFEST: "static": 32768
 // GEMM-MANIFEST: "reference": "gemm",
 
 // Without a host function there is no launch sequence: an error at the
