@@ -91,9 +91,9 @@ def LowerTileToGPU : Pass<"tileopt-lower-tile", "::mlir::ModuleOp"> {
       one barrier per iteration, ldmatrix straight from the stage. A hint
       that cannot be followed (other padding values, other ops in the loop,
       chunks not whole) gets a warning. Operand tiles are XOR-swizzled in
-      shared memory (or, with `swizzle-staging=false` or rows the swizzle
-      cannot take, padded by 16 bytes); staging over 48 KiB goes to dynamic
-      shared memory;
+      shared memory by 16-byte chunk (with `swizzle-staging=false`, their
+      rows are padded by 16 bytes instead); staging over 48 KiB goes to
+      dynamic shared memory;
     * `tile.broadcast`, `tile.reshape`, `tile.permute`: the fragments are
       re-dealt through shared memory (or nothing at all when the layouts
       agree);
@@ -112,7 +112,7 @@ def LowerTileToGPU : Pass<"tileopt-lower-tile", "::mlir::ModuleOp"> {
            "Warps per thread block (each of 32 threads)">,
     Option<"swizzleStaging", "swizzle-staging", "bool", /*default=*/"true",
            "Lay out mma operands in shared memory with XOR-swizzled 16-byte "
-           "chunks instead of padded rows, where the row length allows">
+           "chunks instead of padded rows">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",

@@ -181,18 +181,15 @@ Value mulIndex(OpBuilder &b, Location loc, Value x, int64_t y) {
 /// 16-byte chunk q (row-major, 8 to a 128-byte line) moves to q ^ key, key in
 /// 0-7 taken from the row (from the line for rows shorter than a line): 8
 /// consecutive rows at one column then use 8 different bank groups, and 8
-/// consecutive chunks (a line) stay in one line. Swizzling needs rows of a
-/// power of two below 8 chunks or of a multiple of 8 chunks.
+/// consecutive chunks (a line) stay in one line. This takes rows of a power
+/// of two of chunks, as mma operands have (tile dims are powers of two, K at
+/// least 16 and N at least 8).
 struct StagedOperand {
   /// Elements of a 16-byte chunk (and of the row padding).
   static constexpr int64_t kChunk = 8;
 
   StagedOperand(RankedTensorType type, bool swizzle)
-      : rows(type.getDimSize(0)), cols(type.getDimSize(1)) {
-    int64_t chunks = cols / kChunk;
-    swizzled = swizzle && cols % kChunk == 0 &&
-               (chunks % 8 == 0 || llvm::isPowerOf2_64(chunks));
-  }
+      : rows(type.getDimSize(0)), cols(type.getDimSize(1)), swizzled(swizzle) {}
 
   int64_t rowStride() const { return swizzled ? cols : cols + kChunk; }
   int64_t numElements() const { return rows * rowStride(); }
