@@ -52,7 +52,7 @@ for example in "${selected[@]}"; do
   fi
   [ -d "$artifacts/$example-small" ] || continue
   for tool in memcheck racecheck; do
-    step "compute-sanitizer $tool $example (256 rows)"
+    step "compute-sanitizer $tool $example-small"
     compute-sanitizer --tool $tool --error-exitcode 3 \
       "$rt_build/bin/tileopt-run" "$artifacts/$example-small" --iters 1 --warmup 0 \
       > "$logs/sanitizer-$tool-$example.log" 2>&1
