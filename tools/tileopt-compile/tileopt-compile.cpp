@@ -47,8 +47,8 @@ static cl::opt<int64_t> numWarps("num-warps", cl::desc("Warps per block"),
                                  cl::init(4));
 static cl::opt<bool> swizzleStaging(
     "swizzle-staging",
-    cl::desc("XOR-swizzle mma operands in shared memory instead of padding "
-             "their rows"),
+    cl::desc("XOR-swizzle the cp.async stages of mma operands instead of "
+             "padding their rows"),
     cl::init(true));
 static cl::opt<std::string>
     cudaToolkit("cuda-toolkit",

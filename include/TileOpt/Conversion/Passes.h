@@ -41,8 +41,8 @@ struct TileToCubinOptions : public PassPipelineOptions<TileToCubinOptions> {
       llvm::cl::init(4)};
   PassOptions::Option<bool> swizzleStaging{
       *this, "swizzle-staging",
-      llvm::cl::desc("XOR-swizzle mma operands in shared memory instead of "
-                     "padding their rows"),
+      llvm::cl::desc("XOR-swizzle the cp.async stages of mma operands "
+                     "instead of padding their rows"),
       llvm::cl::init(true)};
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit",

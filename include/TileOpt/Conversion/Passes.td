@@ -90,10 +90,10 @@ def LowerTileToGPU : Pass<"tileopt-lower-tile", "::mlir::ModuleOp"> {
       iterations ahead (16-byte `cp.async.cg`, zero-filled outside the view),
       one barrier per iteration, ldmatrix straight from the stage. A hint
       that cannot be followed (other padding values, other ops in the loop,
-      chunks not whole) gets a warning. Operand tiles are XOR-swizzled in
-      shared memory by 16-byte chunk (with `swizzle-staging=false`, their
-      rows are padded by 16 bytes instead); staging over 48 KiB goes to
-      dynamic shared memory;
+      chunks not whole) gets a warning. Staged operand tiles are XOR-swizzled
+      by 16-byte chunk (with `swizzle-staging=false`, and for operands from
+      registers, their rows are padded by 16 bytes instead); staging over
+      48 KiB goes to dynamic shared memory;
     * `tile.broadcast`, `tile.reshape`, `tile.permute`: the fragments are
       re-dealt through shared memory (or nothing at all when the layouts
       agree);
@@ -111,8 +111,8 @@ def LowerTileToGPU : Pass<"tileopt-lower-tile", "::mlir::ModuleOp"> {
     Option<"numWarps", "num-warps", "int64_t", /*default=*/"4",
            "Warps per thread block (each of 32 threads)">,
     Option<"swizzleStaging", "swizzle-staging", "bool", /*default=*/"true",
-           "Lay out mma operands in shared memory with XOR-swizzled 16-byte "
-           "chunks instead of padded rows">
+           "Lay out the cp.async stages of mma operands with XOR-swizzled "
+           "16-byte chunks instead of padded rows">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
