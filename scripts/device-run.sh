@@ -5,6 +5,14 @@
 # every artifact with tileopt-run, runs compute-sanitizer memcheck and
 # racecheck on the small variants, then benchmarks against torch in one
 # process (bench/tile/bench.py). Logs go to $OUT (or ./device-logs).
+#
+#   scripts/device-run.sh [--no-compile] [name...]
+#
+# Names pick artifacts (examples, or bench/tile/gemm-sweep.sh variants):
+# only those are checked and timed; the sanitizers run on their -small twins,
+# tileopt-run's full-size CPU check on the four examples alone, and the
+# code generator checks are left out. --no-compile leaves torch.compile out
+# of the peers.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 artifacts=$root/build/device-artifacts
@@ -13,6 +21,16 @@ mkdir -p "$logs"
 rt_build=/tmp/tileopt-runtime
 failed=0
 step() { echo; echo "== $*"; }
+bench_flags=()
+names=()
+for arg in "$@"; do
+  case $arg in
+    --no-compile) bench_flags+=("$arg") ;;
+    *) names+=("$arg") ;;
+  esac
+done
+examples=(softmax rms_norm elementwise gemm)
+[ ${#names[@]} -eq 0 ] && selected=("${examples[@]}") || selected=("${names[@]}")
 
 step "GPU"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
@@ -26,12 +44,15 @@ ctest --test-dir "$rt_build" --output-on-failure > "$logs/runtime-ctest.log" 2>&
   failed=1
 tail -n 3 "$logs/runtime-ctest.log"
 
-for example in softmax rms_norm elementwise gemm; do
-  step "tileopt-run $example"
-  "$rt_build/bin/tileopt-run" "$artifacts/$example" --iters 100 --warmup 10 \
-    2>&1 | tee "$logs/run-$example.log" || failed=1
+for example in "${selected[@]}"; do
+  if [[ " ${examples[*]} " == *" $example "* ]]; then
+    step "tileopt-run $example"
+    "$rt_build/bin/tileopt-run" "$artifacts/$example" --iters 100 --warmup 10 \
+      2>&1 | tee "$logs/run-$example.log" || failed=1
+  fi
+  [ -d "$artifacts/$example-small" ] || continue
   for tool in memcheck racecheck; do
-    step "compute-sanitizer $tool $example (256 rows)"
+    step "compute-sanitizer $tool $example-small"
     compute-sanitizer --tool $tool --error-exitcode 3 \
       "$rt_build/bin/tileopt-run" "$artifacts/$example-small" --iters 1 --warmup 0 \
       > "$logs/sanitizer-$tool-$example.log" 2>&1
@@ -41,15 +62,17 @@ for example in softmax rms_norm elementwise gemm; do
   done
 done
 
-step "code generator checks against torch"
-PYTHONPATH="$root/python" TILEOPT_RUNTIME_LIB="$rt_build/lib/libtileopt_runtime.so" \
-  python3 "$root/bench/tile/checks.py" "$artifacts/checks" 2>&1 | tee "$logs/checks.log" ||
-  failed=1
+if [ ${#names[@]} -eq 0 ]; then
+  step "code generator checks against torch"
+  PYTHONPATH="$root/python" TILEOPT_RUNTIME_LIB="$rt_build/lib/libtileopt_runtime.so" \
+    python3 "$root/bench/tile/checks.py" "$artifacts/checks" 2>&1 | tee "$logs/checks.log" ||
+    failed=1
+fi
 
 step "benchmark against torch"
 PYTHONPATH="$root/python" TILEOPT_RUNTIME_LIB="$rt_build/lib/libtileopt_runtime.so" \
-  python3 "$root/bench/tile/bench.py" "$artifacts" 2>&1 | tee "$logs/bench.log" ||
-  failed=1
+  python3 "$root/bench/tile/bench.py" "$artifacts" "${bench_flags[@]}" "${names[@]}" \
+  2>&1 | tee "$logs/bench.log" || failed=1
 echo
 echo "== $([ $failed -eq 0 ] && echo "all passed" || echo "FAILED (see above)")"
 exit $failed

@@ -1,5 +1,8 @@
 """Tile examples against their torch peers on one GPU, in one process, on
-the same inputs. Usage: bench.py <artifact-dir>  (scripts/device-run.sh).
+the same inputs. Usage: bench.py <artifact-dir> [--no-compile] [name...]
+(scripts/device-run.sh). Names are artifact directories (default: the four
+examples); a name starting with "gemm" is a GEMM (bench/tile/gemm-sweep.sh
+makes variants). --no-compile leaves torch.compile out of the peers.
 
 Times are medians from triton.testing.do_bench (CUDA events, L2 flushed).
 Bandwidth counts every input read once and every output written once;
@@ -23,7 +26,7 @@ def rel_err(got, expected):
     return ((got.double() - expected).abs().max() / expected.abs().max()).item()
 
 
-def peers_of(name, inputs):
+def peers_of(name, inputs, with_compile):
     x = inputs[0]
     if name == "softmax":
         eager = lambda: torch.softmax(x, dim=-1)
@@ -41,6 +44,8 @@ def peers_of(name, inputs):
         eager = lambda: F.silu(a) * b
         reference = lambda: F.silu(a.double()) * b.double()
     peers = {"torch eager": eager}
+    if not with_compile:
+        return peers, reference
     try:
         compiled = torch.compile(eager, mode="max-autotune-no-cudagraphs")
         compiled()
@@ -52,10 +57,15 @@ def peers_of(name, inputs):
 
 def main():
     root = sys.argv[1]
+    with_compile = "--no-compile" not in sys.argv[2:]
+    names = [a for a in sys.argv[2:] if a != "--no-compile"] or \
+        ["softmax", "rms_norm", "elementwise", "gemm"]
     torch.manual_seed(0)
     rows = []
+    gemm_tflops = {}
     ok = True
-    for name in ["softmax", "rms_norm", "elementwise", "gemm"]:
+    for name in names:
+        kind = "gemm" if name.startswith("gemm") else name
         artifact = Artifact(f"{root}/{name}")
         inputs = [torch.rand(b.shape, device="cuda", dtype=torch.bfloat16) * 2 - 1
                   for b in artifact.buffers if b.role == "input"]
@@ -64,7 +74,7 @@ def main():
         run = lambda: artifact(*inputs, output)
         run()
         torch.cuda.synchronize()
-        peers, reference = peers_of(name, inputs)
+        peers, reference = peers_of(kind, inputs, with_compile)
         err = rel_err(output, reference())
         nans = torch.isnan(output).sum().item()
         ok &= err < 1e-2 and nans == 0
@@ -76,9 +86,10 @@ def main():
         tbps = nbytes / ours / 1e6
         rows.append((name, ours, theirs[best], best, theirs[best] / ours, tbps,
                      tbps / COPY_TBPS, err, nans))
-        if name == "gemm":
+        if kind == "gemm":
             flops = 2 * inputs[0].shape[0] * inputs[0].shape[1] * inputs[1].shape[1]
-            gemm_tflops = (flops / ours / 1e6, flops / theirs["torch eager"] / 1e6)
+            gemm_tflops[name] = (ours, theirs["torch eager"], flops / ours / 1e6,
+                                 flops / theirs["torch eager"] / 1e6)
 
     print(f"GPU: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
           f"shape {N}x{N} bf16")
@@ -88,9 +99,13 @@ def main():
     for r in rows:
         print(f"| {r[0]} | {r[1]:.1f} | {r[2]:.1f} | {r[3]} | {r[4]:.2f}x | "
               f"{r[5]:.2f} | {r[6]:.0%} | {r[7]:.1e} | {r[8]} |")
-    if "gemm_tflops" in locals():
-        print(f"gemm: TileOpt {gemm_tflops[0]:.0f} TFLOP/s, torch.matmul "
-              f"{gemm_tflops[1]:.0f} TFLOP/s ({gemm_tflops[0] / gemm_tflops[1]:.0%})")
+    if gemm_tflops:
+        print("| gemm | TileOpt us | torch.matmul us | TileOpt TFLOP/s | "
+              "torch.matmul TFLOP/s | of torch.matmul |")
+        print("|---|---|---|---|---|---|")
+    for name, (ours, theirs, tflops, peer_tflops) in gemm_tflops.items():
+        print(f"| {name} | {ours:.1f} | {theirs:.1f} | {tflops:.0f} | "
+              f"{peer_tflops:.0f} | {tflops / peer_tflops:.0%} |")
     sys.exit(0 if ok else 1)
 
 

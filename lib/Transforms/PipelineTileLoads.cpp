@@ -18,14 +18,22 @@ using namespace mlir::tileopt;
 
 namespace {
 
+/// Whether `load` feeds only multiplicands of tile.mma ops: the code
+/// generator pipelines those through shared memory (cp.async) itself.
+bool feedsOnlyMma(tile::LoadOp load) {
+  return llvm::all_of(load->getUses(), [](OpOperand &use) {
+    return isa<tile::MmaOp>(use.getOwner()) && use.getOperandNumber() < 2;
+  });
+}
+
 /// How many iterations ahead `load` in `loop` should be issued, or 0 when it
-/// is not pipelined: its latency minus one, if its view comes from outside
-/// the loop and its indices from side-effect-free ops on the induction
-/// variable.
+/// is not pipelined: its latency minus one, if it does not feed a tile.mma,
+/// its view comes from outside the loop and its indices from side-effect-free
+/// ops on the induction variable.
 int64_t prefetchDistance(scf::ForOp loop, tile::LoadOp load,
                          SetVector<Operation *> &indexSlice) {
   IntegerAttr latency = load.getLatencyAttr();
-  if (!latency || latency.getInt() < 2 ||
+  if (!latency || latency.getInt() < 2 || feedsOnlyMma(load) ||
       !loop.isDefinedOutsideOfLoop(load.getView()))
     return 0;
   BackwardSliceOptions options;

@@ -59,3 +59,27 @@ tile.kernel @computed_index(%a: !tile.view<256x256xf32>, %c: !tile.view<256x256x
   tile.store %r, %c[%i, %c0] : tensor<8x32xf32>, !tile.view<256x256xf32>
   tile.return
 }
+
+// -----
+
+// Loads that only feed tile.mma multiplicands stay in place, hint and all:
+// tileopt-lower-tile pipelines them through shared memory with cp.async.
+// CHECK-LABEL: tile.kernel @mma_operands
+// CHECK:         scf.for %[[K:[^ ]*]] = {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<64x64xf32>)
+// CHECK-NEXT:      tile.load %{{.*}}[%{{.*}}, %[[K]]] latency 3
+// CHECK-NEXT:      tile.load %{{.*}}[%[[K]], %{{.*}}] latency 3
+// CHECK-NEXT:      tile.mma
+tile.kernel @mma_operands(%a: !tile.view<256x256xbf16>, %c: !tile.view<256x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %c4 step %c1 iter_args(%sum = %zero) -> (tensor<64x64xf32>) {
+    %ta = tile.load %a[%c0, %k] latency 3 : !tile.view<256x256xbf16> -> tensor<64x32xbf16>
+    %tb = tile.load %a[%k, %c0] latency 3 : !tile.view<256x256xbf16> -> tensor<32x64xbf16>
+    %next = tile.mma %ta, %tb, %sum : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+    scf.yield %next : tensor<64x64xf32>
+  }
+  tile.store %acc, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<256x256xf32>
+  tile.return
+}

@@ -45,6 +45,11 @@ static cl::opt<std::string> features("features", cl::desc("PTX features"),
                                      cl::init("+ptx80"));
 static cl::opt<int64_t> numWarps("num-warps", cl::desc("Warps per block"),
                                  cl::init(4));
+static cl::opt<bool> swizzleStaging(
+    "swizzle-staging",
+    cl::desc("XOR-swizzle the cp.async stages of mma operands instead of "
+             "padding their rows"),
+    cl::init(true));
 static cl::opt<std::string>
     cudaToolkit("cuda-toolkit",
                 cl::desc("CUDA toolkit with ptxas and libdevice (default: "
@@ -293,12 +298,15 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
     options.chip = chip;
     options.features = features;
     options.numWarps = numWarps;
+    options.swizzleStaging = swizzleStaging;
     options.toolkit = toolkit;
     options.format = format.str();
   };
 
   PassManager lower(&ctx);
-  buildTileLoweringPipeline(lower, numWarps);
+  TileToCubinOptions lowerOptions;
+  setOptions(lowerOptions, "bin");
+  buildTileLoweringPipeline(lower, lowerOptions);
   if (failed(lower.run(*module)))
     return failure();
 
@@ -313,6 +321,9 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
       sharedBytes +=
           type.getNumElements() * type.getElementTypeBitWidth() / 8;
     }
+    int64_t dynamicBytes = 0;
+    if (auto bytes = func->getAttrOfType<IntegerAttr>(kDynamicSharedMemoryAttr))
+      dynamicBytes = bytes.getInt();
     std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize();
     kernels.push_back(llvm::json::Object{
         {"name", name},
@@ -320,7 +331,7 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
         {"symbol", name},
         {"block", llvm::json::Array{(*block)[0], (*block)[1], (*block)[2]}},
         {"shared_memory",
-         llvm::json::Object{{"static", sharedBytes}, {"dynamic", 0}}},
+         llvm::json::Object{{"static", sharedBytes}, {"dynamic", dynamicBytes}}},
         {"params", std::move(*plan.kernelParams[index].getAsArray())}});
   }
 

@@ -39,6 +39,11 @@ struct TileToCubinOptions : public PassPipelineOptions<TileToCubinOptions> {
   PassOptions::Option<int64_t> numWarps{
       *this, "num-warps", llvm::cl::desc("Warps per thread block"),
       llvm::cl::init(4)};
+  PassOptions::Option<bool> swizzleStaging{
+      *this, "swizzle-staging",
+      llvm::cl::desc("XOR-swizzle the cp.async stages of mma operands "
+                     "instead of padding their rows"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("CUDA toolkit (ptxas, libdevice); default: CUDA_HOME, "
@@ -46,8 +51,14 @@ struct TileToCubinOptions : public PassPipelineOptions<TileToCubinOptions> {
       llvm::cl::init("")};
 };
 
+/// The bytes of dynamic shared memory a lowered gpu.func needs, on the
+/// gpu.func (an i64), where it needs any.
+constexpr StringLiteral kDynamicSharedMemoryAttr =
+    "tileopt.dynamic_shared_memory";
+
 /// The tile-level half: tileopt-pipeline-tile-loads, tileopt-lower-tile.
-void buildTileLoweringPipeline(OpPassManager &pm, int64_t numWarps);
+void buildTileLoweringPipeline(OpPassManager &pm,
+                               const TileToCubinOptions &options);
 
 /// tile -> gpu -> NVVM -> PTX -> cubin: buildTileLoweringPipeline, then
 /// buildGPUToBinaryPipeline.

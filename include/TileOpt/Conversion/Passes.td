@@ -83,7 +83,17 @@ def LowerTileToGPU : Pass<"tileopt-lower-tile", "::mlir::ModuleOp"> {
       chunk, then a per-row Hillis-Steele scan of the chunk totals in shared
       memory;
     * `tile.mma`: mma.sync m16n8k16 on operands staged in shared memory and
-      loaded with ldmatrix; accumulators live in the mma layout;
+      loaded with ldmatrix; accumulators live in the mma layout. When both
+      operands are `tile.load`s in the `scf.for` that carries the
+      accumulator and one has a `latency` hint L >= 2, the loads become a
+      cp.async pipeline: min(L, 4) shared-memory stages filled L - 1
+      iterations ahead (16-byte `cp.async.cg`, zero-filled outside the view),
+      one barrier per iteration, ldmatrix straight from the stage. A hint
+      that cannot be followed (other padding values, other ops in the loop,
+      chunks not whole) gets a warning. Staged operand tiles are XOR-swizzled
+      by 16-byte chunk (with `swizzle-staging=false`, and for operands from
+      registers, their rows are padded by 16 bytes instead); staging over
+      48 KiB goes to dynamic shared memory;
     * `tile.broadcast`, `tile.reshape`, `tile.permute`: the fragments are
       re-dealt through shared memory (or nothing at all when the layouts
       agree);
@@ -99,7 +109,10 @@ def LowerTileToGPU : Pass<"tileopt-lower-tile", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"numWarps", "num-warps", "int64_t", /*default=*/"4",
-           "Warps per thread block (each of 32 threads)">
+           "Warps per thread block (each of 32 threads)">,
+    Option<"swizzleStaging", "swizzle-staging", "bool", /*default=*/"true",
+           "Lay out the cp.async stages of mma operands with XOR-swizzled "
+           "16-byte chunks instead of padded rows">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",

@@ -46,7 +46,9 @@ def PipelineTileLoads : Pass<"tileopt-pipeline-tile-loads"> {
     Only loads whose view is defined outside the loop and whose indices are
     computed from the induction variable by side-effect-free ops are
     pipelined; others are left alone. Loads with latency 1 (or none) are
-    left alone.
+    left alone, and so are loads that only feed `tile.mma` multiplicands:
+    `tileopt-lower-tile` pipelines those through shared memory with
+    cp.async, without holding the tiles in registers.
   }];
 }
 

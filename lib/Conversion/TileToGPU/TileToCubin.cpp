@@ -20,16 +20,18 @@ std::string tileopt::findCudaToolkit(StringRef requested) {
   return "/usr/local/cuda";
 }
 
-void tileopt::buildTileLoweringPipeline(OpPassManager &pm, int64_t numWarps) {
+void tileopt::buildTileLoweringPipeline(OpPassManager &pm,
+                                        const TileToCubinOptions &options) {
   pm.addPass(createPipelineTileLoads());
   LowerTileToGPUOptions lowering;
-  lowering.numWarps = numWarps;
+  lowering.numWarps = options.numWarps;
+  lowering.swizzleStaging = options.swizzleStaging;
   pm.addPass(createLowerTileToGPU(lowering));
 }
 
 void tileopt::buildTileToCubinPipeline(OpPassManager &pm,
                                        const TileToCubinOptions &options) {
-  buildTileLoweringPipeline(pm, options.numWarps);
+  buildTileLoweringPipeline(pm, options);
   buildGPUToBinaryPipeline(pm, options);
 }
 

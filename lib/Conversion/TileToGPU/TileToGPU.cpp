@@ -18,6 +18,7 @@
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "llvm/ADT/SetVector.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::tileopt {
@@ -35,6 +36,8 @@ namespace {
 constexpr int64_t kMaxFragmentSize = 256;
 /// Static shared memory a kernel may use without opting in.
 constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
+/// Shared memory a block may opt in to on sm_90 (dynamic shared memory).
+constexpr int64_t kMaxSharedBytes = 227 * 1024;
 
 //===----------------------------------------------------------------------===//
 // Helpers
@@ -109,6 +112,16 @@ Value fromElements(OpBuilder &b, Location loc, ArrayRef<Value> elements) {
   return vector::FromElementsOp::create(b, loc, type, elements);
 }
 
+/// Whether every chunk of a tile in `layout` is aligned to its width and
+/// wholly inside or outside `view`: when every row of the view is a whole
+/// number of chunks.
+bool chunksAlignedIn(tile::TensorViewType view, const FragmentLayout &layout) {
+  return !layout.replicated &&
+         llvm::all_of(view.getShape().drop_front(), [&](int64_t d) {
+           return !ShapedType::isDynamic(d) && d % layout.vectorWidth == 0;
+         });
+}
+
 /// Whether shared memory (f32 words) can hold elements of `type`.
 bool fitsScratchWord(Type type) {
   return type.isIntOrFloat() && type.getIntOrFloatBitWidth() <= 32;
@@ -153,15 +166,64 @@ FragmentLayout layoutOf(Type type, int64_t numThreads) {
   return FragmentLayout::blocked(tensor.getShape(), numThreads);
 }
 
-/// Padding, in elements, after each row of an mma operand staged in shared
-/// memory: it moves consecutive rows to different banks for ldmatrix.
-constexpr int64_t kStagingRowPad = 8;
+Value addIndex(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::AddIOp::create(b, loc, x, y);
+}
 
-/// The f16/bf16 elements of shared memory `mma` stages its operands in.
+Value mulIndex(OpBuilder &b, Location loc, Value x, int64_t y) {
+  return arith::MulIOp::create(b, loc, x, indexConstant(b, loc, y));
+}
+
+/// How an f16/bf16 mma operand tile is laid out when staged row-major in
+/// shared memory. ldmatrix reads 8 rows of 16 bytes at once, and rows a
+/// multiple of 128 bytes apart would all hit the same banks. Either each row
+/// is padded by 16 bytes, or (swizzled) the rows stay packed and the tile's
+/// 16-byte chunk q (row-major, 8 to a 128-byte line) moves to q ^ key, key in
+/// 0-7 taken from the row (from the line for rows shorter than a line): 8
+/// consecutive rows at one column then use 8 different bank groups, and 8
+/// consecutive chunks (a line) stay in one line. This takes rows of a power
+/// of two of chunks, as mma operands have (tile dims are powers of two, K at
+/// least 16 and N at least 8).
+struct StagedOperand {
+  /// Elements of a 16-byte chunk (and of the row padding).
+  static constexpr int64_t kChunk = 8;
+
+  StagedOperand(RankedTensorType type, bool swizzle)
+      : rows(type.getDimSize(0)), cols(type.getDimSize(1)), swizzled(swizzle) {}
+
+  int64_t rowStride() const { return swizzled ? cols : cols + kChunk; }
+  int64_t numElements() const { return rows * rowStride(); }
+
+  /// The offset of element (`row`, `col`) from the start of the tile.
+  Value offset(OpBuilder &b, Location loc, Value row, Value col) const {
+    if (!swizzled)
+      return addIndex(b, loc, mulIndex(b, loc, row, rowStride()), col);
+    auto constant = [&](int64_t v) { return indexConstant(b, loc, v); };
+    int64_t chunks = cols / kChunk;
+    Value chunk = addIndex(b, loc, mulIndex(b, loc, row, chunks),
+                           arith::DivUIOp::create(b, loc, col, constant(kChunk)));
+    Value line = chunks >= 8 ? row
+                             : Value(arith::DivUIOp::create(
+                                   b, loc, row, constant(8 / chunks)));
+    Value key = arith::RemUIOp::create(b, loc, line, constant(8));
+    Value moved = arith::XOrIOp::create(b, loc, chunk, key);
+    return addIndex(b, loc, mulIndex(b, loc, moved, kChunk),
+                    arith::RemUIOp::create(b, loc, col, constant(kChunk)));
+  }
+
+  int64_t rows, cols;
+  bool swizzled;
+};
+
+/// The f16/bf16 elements of shared memory `mma` stages its operands in when
+/// they come from registers. Their rows are padded: the swizzle's index
+/// arithmetic made the 128 x 128 x 64 GEMM spill on that path (620 us
+/// against 473 us padded on the H200).
 int64_t stagingElements(tile::MmaOp mma) {
-  ArrayRef<int64_t> a = mma.getLhs().getType().getShape();
-  ArrayRef<int64_t> b = mma.getRhs().getType().getShape();
-  return a[0] * (a[1] + kStagingRowPad) + b[0] * (b[1] + kStagingRowPad);
+  return StagedOperand(mma.getLhs().getType(), /*swizzle=*/false)
+             .numElements() +
+         StagedOperand(mma.getRhs().getType(), /*swizzle=*/false)
+             .numElements();
 }
 
 /// The f32 words of scratch `op` needs, 0 if none.
@@ -244,17 +306,127 @@ Value identityOf(OpBuilder &b, Location loc, CombineKind kind, Type type) {
 }
 
 /// The enclosing kernel's workgroup buffer of `elementType` elements: the
-/// f32 scratch, or the f16/bf16 mma staging buffer.
+/// f32 scratch, or the f16/bf16 mma staging buffer (dynamic shared memory
+/// when it is too large for static shared memory).
 Value workgroupBuffer(Operation *op, Type elementType) {
   auto func = op->getParentOfType<gpu::GPUFuncOp>();
+  auto hasElementType = [&](Value buffer) {
+    return cast<MemRefType>(buffer.getType()).getElementType() == elementType;
+  };
   for (BlockArgument buffer : func.getWorkgroupAttributions())
-    if (cast<MemRefType>(buffer.getType()).getElementType() == elementType)
+    if (hasElementType(buffer))
       return buffer;
+  for (auto view : func.getBody().front().getOps<memref::ReinterpretCastOp>())
+    if (hasElementType(view))
+      return view;
   llvm_unreachable("outlining sized a buffer for every use");
 }
 
 Value scratchOf(Operation *op) {
   return workgroupBuffer(op, Float32Type::get(op->getContext()));
+}
+
+bool hasTensorType(Operation *op) {
+  auto isTensor = [](Type t) { return isa<RankedTensorType>(t); };
+  return llvm::any_of(op->getOperandTypes(), isTensor) ||
+         llvm::any_of(op->getResultTypes(), isTensor);
+}
+
+//===----------------------------------------------------------------------===//
+// cp.async pipelines for tile.mma operands
+//===----------------------------------------------------------------------===//
+
+/// The deepest shared-memory pipeline: each stage costs a copy of both
+/// operand tiles, and three copies in flight cover device memory latency.
+constexpr int64_t kMaxStages = 4;
+
+/// A tile.mma in an scf.for whose operands are tile.loads of the same
+/// iteration with a latency hint: they are copied with cp.async into a ring
+/// of `stages` shared-memory buffers, `stages - 1` iterations ahead, and
+/// ldmatrix reads them from there.
+struct StagedMmaLoop {
+  scf::ForOp loop;
+  tile::MmaOp mma;
+  tile::LoadOp lhsLoad, rhsLoad;
+  StagedOperand lhs, rhs;
+  int64_t stages;
+
+  /// The elements of one stage: the lhs tile, then the rhs tile.
+  int64_t stageElements() const {
+    return lhs.numElements() + rhs.numElements();
+  }
+};
+
+/// The cp.async pipeline for `mma`, if a latency hint of 2 or more on its
+/// operand loads asks for one and the lowering can build it. With `warn`,
+/// a hint that cannot be followed gets a warning that says why; those loads
+/// are then lowered without any prefetching.
+std::optional<StagedMmaLoop> stagedMmaLoop(tile::MmaOp mma, int64_t numThreads,
+                                           bool swizzle, bool warn) {
+  auto lhsLoad = mma.getLhs().getDefiningOp<tile::LoadOp>();
+  auto rhsLoad = mma.getRhs().getDefiningOp<tile::LoadOp>();
+  tile::LoadOp hinted;
+  int64_t latency = 1;
+  for (tile::LoadOp load : {lhsLoad, rhsLoad})
+    if (load && load.getLatency() && *load.getLatency() > latency) {
+      hinted = load;
+      latency = *load.getLatency();
+    }
+  if (!hinted)
+    return std::nullopt;
+  auto reject = [&](const Twine &why) -> std::optional<StagedMmaLoop> {
+    if (warn)
+      hinted.emitWarning("latency hint not followed: ") << why;
+    return std::nullopt;
+  };
+
+  auto loop = dyn_cast<scf::ForOp>(mma->getParentOp());
+  if (!loop || !lhsLoad || !rhsLoad || lhsLoad->getParentOp() != loop ||
+      rhsLoad->getParentOp() != loop)
+    return reject("both operands of the tile.mma must be loaded in the "
+                  "scf.for around it");
+  if (lhsLoad == rhsLoad || !lhsLoad->hasOneUse() || !rhsLoad->hasOneUse())
+    return reject("the loaded tiles must feed the tile.mma alone");
+  if (loop.getNumRegionIterArgs() != 1 ||
+      mma.getAcc() != loop.getRegionIterArgs().front() ||
+      loop.getBody()->getTerminator()->getOperand(0) != mma.getResult())
+    return reject("the loop must carry the accumulator alone, from one "
+                  "tile.mma to the next");
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (&op != mma && &op != lhsLoad && &op != rhsLoad &&
+        (!isPure(&op) || op.getNumRegions() > 0 || hasTensorType(&op)))
+      return reject("the loop body may hold only the loads, the tile.mma "
+                    "and scalar index arithmetic");
+  for (tile::LoadOp load : {lhsLoad, rhsLoad}) {
+    if (!loop.isDefinedOutsideOfLoop(load.getView()))
+      return reject("the views must come from outside the loop");
+    std::optional<tile::PaddingMode> padding = load.getPadding();
+    if (padding && *padding != tile::PaddingMode::zero &&
+        *padding != tile::PaddingMode::undetermined)
+      return reject("cp.async pads with zeros only");
+    RankedTensorType type = load.getType();
+    FragmentLayout chunks = layoutOf(type, numThreads);
+    if (!chunksAlignedIn(load.getView().getType(), chunks) ||
+        chunks.vectorWidth * type.getElementTypeBitWidth() != 128)
+      return reject("every 16-byte chunk of the tiles must lie wholly inside "
+                    "or outside the view, and each thread must copy whole "
+                    "chunks");
+  }
+
+  StagedMmaLoop plan{loop,
+                     mma,
+                     lhsLoad,
+                     rhsLoad,
+                     StagedOperand(lhsLoad.getType(), swizzle),
+                     StagedOperand(rhsLoad.getType(), swizzle),
+                     0};
+  int64_t stageBytes = plan.stageElements() *
+                       lhsLoad.getType().getElementTypeBitWidth() / 8;
+  plan.stages = std::min({latency, kMaxStages, kMaxSharedBytes / stageBytes});
+  if (plan.stages < 2)
+    return reject(Twine("two stages of ") + Twine(stageBytes) +
+                  " bytes do not fit in shared memory");
+  return plan;
 }
 
 //===----------------------------------------------------------------------===//
@@ -278,7 +450,8 @@ LogicalResult checkLastDimCombine(Operation *op, RankedTensorType input,
 }
 
 /// Reports, at the op, the first thing in `kernel` the lowering cannot take.
-LogicalResult checkSupported(tile::KernelOp kernel, int64_t numThreads) {
+LogicalResult checkSupported(tile::KernelOp kernel, int64_t numThreads,
+                             bool swizzle) {
   WalkResult walk = kernel.walk([&](Operation *op) -> WalkResult {
     for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
                                               op->getResultTypes())) {
@@ -311,6 +484,7 @@ LogicalResult checkSupported(tile::KernelOp kernel, int64_t numThreads) {
                << 16 * warpsM << ", N of " << 8 * warpsN
                << " and K of 16 for mma.sync m16n8k16 on " << warpsM << "x"
                << warpsN << " warps";
+      stagedMmaLoop(mma, numThreads, swizzle, /*warn=*/true);
     }
     if (auto scan = dyn_cast<tile::ScanOp>(op))
       if (failed(checkLastDimCombine(op, scan.getInput().getType(),
@@ -437,10 +611,33 @@ SmallVector<Type> abiTypes(Type argType, MLIRContext *ctx) {
   return types;
 }
 
+/// The symbol of dynamic shared memory in the gpu.module.
+constexpr StringLiteral kDynamicSharedSymbol = "tileopt_dynamic_shared";
+
+/// The type of the external, zero-length memref.global that stands for the
+/// dynamic shared memory of a kernel in `gpuModule`, declared there if it
+/// is not yet. NVPTX places an external zero-length shared array after the
+/// static shared memory (gpu.dynamic_shared_memory lowers to an internal
+/// one, which NVPTX makes a one-byte static variable instead).
+MemRefType dynamicSharedMemory(gpu::GPUModuleOp gpuModule, Type elementType) {
+  MLIRContext *ctx = gpuModule.getContext();
+  auto type = MemRefType::get(
+      {0}, elementType, MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+  if (gpuModule.lookupSymbol(kDynamicSharedSymbol))
+    return type;
+  OpBuilder b = OpBuilder::atBlockBegin(gpuModule.getBody());
+  memref::GlobalOp::create(b, gpuModule.getLoc(), kDynamicSharedSymbol,
+                           /*sym_visibility=*/b.getStringAttr("public"), type,
+                           /*initial_value=*/Attribute(), /*constant=*/false,
+                           /*alignment=*/b.getI64IntegerAttr(16));
+  return type;
+}
+
 /// Moves `kernel` into `gpuModule` as a gpu.func with the kernel ABI.
 FailureOr<gpu::GPUFuncOp> outlineKernel(tile::KernelOp kernel,
                                         gpu::GPUModuleOp gpuModule,
-                                        int64_t numThreads) {
+                                        int64_t numThreads, bool swizzle) {
   MLIRContext *ctx = kernel.getContext();
   Location loc = kernel.getLoc();
   int64_t words = 0, staging = 0;
@@ -453,7 +650,11 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(tile::KernelOp kernel,
     if (stagingType && stagingType != type)
       return WalkResult::interrupt();
     stagingType = type;
-    staging = std::max(staging, stagingElements(mma));
+    std::optional<StagedMmaLoop> pipeline =
+        stagedMmaLoop(mma, numThreads, swizzle, /*warn=*/false);
+    staging = std::max(staging, pipeline ? pipeline->stages *
+                                               pipeline->stageElements()
+                                         : stagingElements(mma));
     return WalkResult::advance();
   });
   if (mixed.wasInterrupted())
@@ -474,23 +675,29 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(tile::KernelOp kernel,
     workgroup.push_back(MemRefType::get({words}, Float32Type::get(ctx),
                                         MemRefLayoutAttrInterface(),
                                         workgroupMemory));
+  // Staging that does not fit beside the scratch in static shared memory
+  // goes to dynamic shared memory, which the kernel opts in to.
+  MemRefType stagingBuffer;
   if (staging > 0)
-    workgroup.push_back(MemRefType::get({staging}, stagingType,
-                                        MemRefLayoutAttrInterface(),
-                                        workgroupMemory));
-  if ((words * 4 + staging * 2) > kMaxStaticSharedBytes)
+    stagingBuffer = MemRefType::get({staging}, stagingType,
+                                    MemRefLayoutAttrInterface(),
+                                    workgroupMemory);
+  bool dynamicStaging = words * 4 + staging * 2 > kMaxStaticSharedBytes;
+  if (staging > 0 && !dynamicStaging)
+    workgroup.push_back(stagingBuffer);
+  if (words * 4 + staging * 2 > kMaxSharedBytes)
     return kernel.emitOpError("needs ")
            << words * 4 + staging * 2 << " bytes of shared memory, over the "
-           << kMaxStaticSharedBytes << " bytes of static shared memory; use "
-           << "smaller tiles";
+           << kMaxSharedBytes << " bytes a block can have; use smaller tiles "
+           << "or a lower latency hint";
 
   OpBuilder b(gpuModule.getBody(), gpuModule.getBody()->end());
   auto func = gpu::GPUFuncOp::create(b, loc, kernel.getSymName(),
                                      b.getFunctionType(paramTypes, {}),
                                      workgroup);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  // ldmatrix reads 16-byte rows.
-  if (staging > 0)
+  // ldmatrix reads 16-byte rows (dynamic shared memory is 16-byte aligned).
+  if (staging > 0 && !dynamicStaging)
     func.setWorkgroupAttributionAttr(workgroup.size() - 1,
                                      LLVM::LLVMDialect::getAlignAttrName(),
                                      b.getI64IntegerAttr(16));
@@ -499,6 +706,15 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(tile::KernelOp kernel,
 
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
+  if (staging > 0 && dynamicStaging) {
+    Value base = memref::GetGlobalOp::create(
+        b, loc, dynamicSharedMemory(gpuModule, stagingType),
+        kDynamicSharedSymbol);
+    memref::ReinterpretCastOp::create(b, loc, stagingBuffer, base,
+                                      /*offset=*/0, /*sizes=*/{staging},
+                                      /*strides=*/{1});
+    func->setAttr(kDynamicSharedMemoryAttr, b.getI64IntegerAttr(staging * 2));
+  }
   Block &oldEntry = kernel.getBody().front();
   unsigned param = 0;
   for (BlockArgument arg : oldEntry.getArguments()) {
@@ -554,8 +770,11 @@ void lowerLaunch(tile::LaunchOp launch, ArrayRef<Type> kernelParams,
   gpu::KernelDim3 blockSize{indexConstant(b, loc, numThreads),
                             indexConstant(b, loc, 1),
                             indexConstant(b, loc, 1)};
+  Value dynamicSharedBytes;
+  if (auto bytes = func->getAttrOfType<IntegerAttr>(kDynamicSharedMemoryAttr))
+    dynamicSharedBytes = arith::ConstantIntOp::create(b, loc, bytes.getInt(), 32);
   gpu::LaunchFuncOp::create(b, loc, func, gridSize, blockSize,
-                            /*dynamicSharedMemorySize=*/Value(), args);
+                            dynamicSharedBytes, args);
   launch.erase();
 }
 
@@ -576,8 +795,9 @@ public:
 template <typename OpT>
 struct TilePattern : public OpConversionPattern<OpT> {
   TilePattern(const TypeConverter &converter, MLIRContext *ctx,
-              int64_t numThreads)
-      : OpConversionPattern<OpT>(converter, ctx), numThreads(numThreads) {}
+              int64_t numThreads, PatternBenefit benefit = 1)
+      : OpConversionPattern<OpT>(converter, ctx, benefit),
+        numThreads(numThreads) {}
 
   FragmentLayout layout(Type type) const { return layoutOf(type, numThreads); }
 
@@ -703,14 +923,8 @@ public:
     for (auto [index, size] : llvm::zip(tileIndices, tileType.getShape()))
       origin.push_back(
           arith::MulIOp::create(b, loc, index, indexConstant(b, loc, size)));
-    // A chunk is aligned to its width and wholly inside or outside the view
-    // when every row of the view is a whole number of chunks.
-    ArrayRef<int64_t> viewShape = viewType.getShape();
+    chunksAligned = chunksAlignedIn(viewType, layout);
     int64_t width = layout.vectorWidth;
-    chunksAligned =
-        !layout.replicated && llvm::all_of(viewShape.drop_front(), [&](int64_t d) {
-          return !ShapedType::isDynamic(d) && d % width == 0;
-        });
     int64_t elementBytes = tileType.getElementTypeBitWidth() / 8;
     pieceWidth = chunksAligned
                      ? std::min<int64_t>(width, 16 / std::max<int64_t>(
@@ -1307,10 +1521,113 @@ struct PermuteLowering : public RelayoutLowering<tile::PermuteOp> {
   }
 };
 
-/// tile.mma on tensor cores: both operands are staged row-major in shared
-/// memory (rows padded against bank conflicts), each warp loads its parts
-/// with ldmatrix (B transposed on the way) and runs mma.sync m16n8k16 on the
-/// accumulator tiles it holds.
+/// ldmatrix of `count` 8x8 matrices at `at` in `staging`, as the 32-bit
+/// registers mma.sync takes.
+SmallVector<Value> loadMatrix(OpBuilder &b, Location loc, Value staging,
+                              Value at, int64_t count, bool transpose) {
+  Type elementType = cast<MemRefType>(staging.getType()).getElementType();
+  auto type = VectorType::get({count, 2}, elementType);
+  Value matrices = nvgpu::LdMatrixOp::create(
+      b, loc, type, staging, ValueRange{at}, b.getBoolAttr(transpose),
+      b.getI32IntegerAttr(count));
+  SmallVector<Value> registers;
+  for (int64_t i = 0; i < count; ++i) {
+    Value pair =
+        vector::ExtractOp::create(b, loc, matrices, ArrayRef<int64_t>{i});
+    Value word = vector::BitCastOp::create(
+        b, loc, VectorType::get({1}, b.getI32Type()), pair);
+    registers.push_back(extractElement(b, loc, word, 0));
+  }
+  return registers;
+}
+
+/// Multiplies the operands staged in `staging` at element offsets `lhsBase`
+/// and `rhsBase` (laid out as `lhs` and `rhs` say) into `acc`, the scalars
+/// of an mma accumulator fragment: each warp loads its parts with ldmatrix
+/// (B transposed on the way) and runs mma.sync m16n8k16 on the accumulator
+/// tiles it holds.
+void multiplyStaged(OpBuilder &b, Location loc, Value staging,
+                    const StagedOperand &lhs, Value lhsBase,
+                    const StagedOperand &rhs, Value rhsBase,
+                    int64_t numThreads, MutableArrayRef<Value> acc) {
+  int64_t m = lhs.rows, k = lhs.cols, n = rhs.cols;
+  auto constant = [&](int64_t v) { return indexConstant(b, loc, v); };
+  auto add = [&](Value x, Value y) { return addIndex(b, loc, x, y); };
+  auto [warpsM, warpsN] = FragmentLayout::mmaWarpGrid(numThreads);
+  int64_t tileRows = m / warpsM / 16, tileCols = n / warpsN / 8;
+  Value tid = threadIdOf(b, loc);
+  Value warp = arith::DivUIOp::create(b, loc, tid, constant(32));
+  Value lane = arith::RemUIOp::create(b, loc, tid, constant(32));
+  Value warpRow = mulIndex(
+      b, loc, arith::DivUIOp::create(b, loc, warp, constant(warpsN)),
+      m / warpsM);
+  Value warpCol = mulIndex(
+      b, loc, arith::RemUIOp::create(b, loc, warp, constant(warpsN)),
+      n / warpsN);
+  Value laneRow = arith::RemUIOp::create(b, loc, lane, constant(16));
+  Value laneHalf = mulIndex(
+      b, loc, arith::DivUIOp::create(b, loc, lane, constant(16)), 8);
+
+  Type elementType = cast<MemRefType>(staging.getType()).getElementType();
+  auto mmaType =
+      elementType.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+  auto resultType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(4, b.getF32Type()));
+  for (int64_t kk = 0; kk < k / 16; ++kk) {
+    // A: rows r..r+15, cols 16kk..16kk+15 as four 8x8 matrices; lane l
+    // points at row l % 16, column half l / 16.
+    SmallVector<SmallVector<Value>> aRegs, bRegs;
+    for (int64_t mi = 0; mi < tileRows; ++mi) {
+      Value row = add(warpRow, add(laneRow, constant(mi * 16)));
+      Value col = add(laneHalf, constant(kk * 16));
+      Value at = add(lhsBase, lhs.offset(b, loc, row, col));
+      aRegs.push_back(loadMatrix(b, loc, staging, at, 4, false));
+    }
+    // B: rows 16kk..16kk+15, transposed into the column operand, two n8
+    // tiles per ldmatrix.x4 (lanes 0-15 point at the rows of the first,
+    // 16-31 at those of the second), one with .x2 if the warp has an odd
+    // count.
+    for (int64_t nj = 0; nj < tileCols; nj += 2) {
+      bool pair = nj + 1 < tileCols;
+      Value row = add(laneRow, constant(kk * 16));
+      Value col = add(warpCol, constant(nj * 8));
+      if (pair)
+        col = add(col, laneHalf);
+      Value at = add(rhsBase, rhs.offset(b, loc, row, col));
+      SmallVector<Value> regs =
+          loadMatrix(b, loc, staging, at, pair ? 4 : 2, true);
+      bRegs.push_back({regs[0], regs[1]});
+      if (pair)
+        bRegs.push_back({regs[2], regs[3]});
+    }
+    for (int64_t mi = 0; mi < tileRows; ++mi)
+      for (int64_t nj = 0; nj < tileCols; ++nj) {
+        MutableArrayRef<Value> c = acc.slice((mi * tileCols + nj) * 4, 4);
+        auto mma = NVVM::MmaOp::create(
+            b, loc, resultType, aRegs[mi], bRegs[nj], c,
+            ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+            std::array<NVVM::MMATypes, 2>{mmaType, mmaType},
+            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                           NVVM::MMALayout::col});
+        for (int64_t i = 0; i < 4; ++i)
+          c[i] = LLVM::ExtractValueOp::create(b, loc, mma,
+                                              ArrayRef<int64_t>{i});
+      }
+  }
+}
+
+/// The scalars of an mma accumulator fragment.
+SmallVector<Value> fragmentElements(OpBuilder &b, Location loc, Value fragment) {
+  SmallVector<Value> elements;
+  for (int64_t i = 0, e = cast<VectorType>(fragment.getType()).getNumElements();
+       i < e; ++i)
+    elements.push_back(extractElement(b, loc, fragment, i));
+  return elements;
+}
+
+/// tile.mma on tensor cores, with operands in registers: both are staged in
+/// shared memory with padded rows (stagingElements) between two barriers
+/// and multiplied from there (multiplyStaged).
 struct MmaLowering : public TilePattern<tile::MmaOp> {
   using TilePattern::TilePattern;
 
@@ -1320,142 +1637,211 @@ struct MmaLowering : public TilePattern<tile::MmaOp> {
     Location loc = op.getLoc();
     RankedTensorType lhsType = op.getLhs().getType(),
                      rhsType = op.getRhs().getType();
-    int64_t m = lhsType.getDimSize(0), k = lhsType.getDimSize(1),
-            n = rhsType.getDimSize(1);
-    int64_t lhsStride = k + kStagingRowPad, rhsStride = n + kStagingRowPad;
-    int64_t rhsBase = m * lhsStride;
-    Type elementType = lhsType.getElementType();
-    Value staging = workgroupBuffer(op, elementType);
+    StagedOperand lhs(lhsType, /*swizzle=*/false),
+        rhs(rhsType, /*swizzle=*/false);
+    Value staging = workgroupBuffer(op, lhsType.getElementType());
     Value tid = threadIdOf(rewriter, loc);
-    auto constant = [&](int64_t v) { return indexConstant(rewriter, loc, v); };
-    auto add = [&](Value x, Value y) {
-      return arith::AddIOp::create(rewriter, loc, x, y).getResult();
-    };
-    auto mul = [&](Value x, int64_t y) {
-      return arith::MulIOp::create(rewriter, loc, x, constant(y)).getResult();
-    };
 
-    // Stage both operands, chunk by chunk.
     gpu::BarrierOp::create(rewriter, loc);
-    auto stage = [&](Value fragment, RankedTensorType type, int64_t base,
-                     int64_t stride) {
+    auto stage = [&](Value fragment, RankedTensorType type,
+                     const StagedOperand &staged, int64_t base) {
       FragmentLayout in = layout(type);
-      int64_t cols = type.getDimSize(1);
       for (int64_t first = 0; first < in.fragmentSize();
            first += in.vectorWidth) {
-        Value linear = in.linearIndex(rewriter, loc, tid, first);
-        Value row = arith::DivUIOp::create(rewriter, loc, linear, constant(cols));
-        Value col = arith::RemUIOp::create(rewriter, loc, linear, constant(cols));
-        Value at = add(constant(base), add(mul(row, stride), col));
+        SmallVector<Value> coords = delinearize(
+            rewriter, loc, in.linearIndex(rewriter, loc, tid, first),
+            type.getShape());
+        Value at = addIndex(rewriter, loc, indexConstant(rewriter, loc, base),
+                            staged.offset(rewriter, loc, coords[0], coords[1]));
         vector::StoreOp::create(
             rewriter, loc,
             extractSlice(rewriter, loc, fragment, first, in.vectorWidth),
             staging, ValueRange{at});
       }
     };
-    stage(adaptor.getLhs(), lhsType, 0, lhsStride);
-    stage(adaptor.getRhs(), rhsType, rhsBase, rhsStride);
+    stage(adaptor.getLhs(), lhsType, lhs, 0);
+    stage(adaptor.getRhs(), rhsType, rhs, lhs.numElements());
     gpu::BarrierOp::create(rewriter, loc);
 
-    auto [warpsM, warpsN] = FragmentLayout::mmaWarpGrid(numThreads);
-    int64_t tileRows = m / warpsM / 16, tileCols = n / warpsN / 8;
-    Value warp = arith::DivUIOp::create(rewriter, loc, tid, constant(32));
-    Value lane = arith::RemUIOp::create(rewriter, loc, tid, constant(32));
-    Value warpRow = mul(arith::DivUIOp::create(rewriter, loc, warp,
-                                               constant(warpsN)),
-                        m / warpsM);
-    Value warpCol = mul(arith::RemUIOp::create(rewriter, loc, warp,
-                                               constant(warpsN)),
-                        n / warpsN);
-    Value laneRow = arith::RemUIOp::create(rewriter, loc, lane, constant(16));
-    Value laneHalf = mul(arith::DivUIOp::create(rewriter, loc, lane,
-                                                constant(16)),
-                         8);
-
-    SmallVector<Value> acc;
-    for (int64_t i = 0; i < layout(op.getType()).fragmentSize(); ++i)
-      acc.push_back(extractElement(rewriter, loc, adaptor.getAcc(), i));
-
-    auto mmaType = elementType.isBF16() ? NVVM::MMATypes::bf16
-                                        : NVVM::MMATypes::f16;
-    auto resultType = LLVM::LLVMStructType::getLiteral(
-        rewriter.getContext(), SmallVector<Type>(4, rewriter.getF32Type()));
-    for (int64_t kk = 0; kk < k / 16; ++kk) {
-      // A: rows r..r+15, cols 16kk..16kk+15 as four 8x8 matrices; lane l
-      // points at row l % 16, column half l / 16.
-      SmallVector<SmallVector<Value>> aRegs, bRegs;
-      for (int64_t mi = 0; mi < tileRows; ++mi) {
-        Value row = add(warpRow, add(laneRow, constant(mi * 16)));
-        Value at = add(mul(row, lhsStride), add(laneHalf, constant(kk * 16)));
-        aRegs.push_back(loadMatrix(rewriter, loc, staging, at, 4, false));
-      }
-      // B: rows 16kk..16kk+15, transposed into the column operand, two
-      // n8 tiles per ldmatrix.x4 (lanes 0-15 point at the rows of the
-      // first, 16-31 at those of the second), one with .x2 if the warp has
-      // an odd count.
-      for (int64_t nj = 0; nj < tileCols; nj += 2) {
-        bool pair = nj + 1 < tileCols;
-        Value row = add(laneRow, constant(kk * 16));
-        Value col = add(warpCol, constant(nj * 8));
-        if (pair)
-          col = add(col, laneHalf);
-        Value at = add(constant(rhsBase), add(mul(row, rhsStride), col));
-        SmallVector<Value> regs =
-            loadMatrix(rewriter, loc, staging, at, pair ? 4 : 2, true);
-        bRegs.push_back({regs[0], regs[1]});
-        if (pair)
-          bRegs.push_back({regs[2], regs[3]});
-      }
-      for (int64_t mi = 0; mi < tileRows; ++mi)
-        for (int64_t nj = 0; nj < tileCols; ++nj) {
-          MutableArrayRef<Value> c =
-              MutableArrayRef(acc).slice((mi * tileCols + nj) * 4, 4);
-          auto mma = NVVM::MmaOp::create(
-              rewriter, loc, resultType, aRegs[mi], bRegs[nj], c,
-              ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
-              std::array<NVVM::MMATypes, 2>{mmaType, mmaType},
-              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                             NVVM::MMALayout::col});
-          for (int64_t i = 0; i < 4; ++i)
-            c[i] = LLVM::ExtractValueOp::create(rewriter, loc, mma,
-                                                ArrayRef<int64_t>{i});
-        }
-    }
+    SmallVector<Value> acc = fragmentElements(rewriter, loc, adaptor.getAcc());
+    multiplyStaged(rewriter, loc, staging, lhs, indexConstant(rewriter, loc, 0),
+                   rhs, indexConstant(rewriter, loc, lhs.numElements()),
+                   numThreads, acc);
     rewriter.replaceOp(op, fromElements(rewriter, loc, acc));
     return success();
   }
 
-  /// ldmatrix of `count` 8x8 matrices at `at` in `staging`, as the 32-bit
-  /// registers mma.sync takes.
-  static SmallVector<Value> loadMatrix(OpBuilder &b, Location loc,
-                                       Value staging, Value at, int64_t count,
-                                       bool transpose) {
-    Type elementType = cast<MemRefType>(staging.getType()).getElementType();
-    auto type = VectorType::get({count, 2}, elementType);
-    Value matrices = nvgpu::LdMatrixOp::create(
-        b, loc, type, staging, ValueRange{at}, b.getBoolAttr(transpose),
-        b.getI32IntegerAttr(count));
-    SmallVector<Value> registers;
-    for (int64_t i = 0; i < count; ++i) {
-      Value pair = vector::ExtractOp::create(b, loc, matrices,
-                                             ArrayRef<int64_t>{i});
-      Value word = vector::BitCastOp::create(
-          b, loc, VectorType::get({1}, b.getI32Type()), pair);
-      registers.push_back(extractElement(b, loc, word, 0));
+};
+
+/// An scf.for around a tile.mma whose operands it loads with a latency hint
+/// (StagedMmaLoop), as a cp.async pipeline over a ring of shared-memory
+/// stages. Before the loop, the copies for the first `stages - 1`
+/// iterations are issued, one commit group each. Iteration k waits for its
+/// own group (cp.async.wait_group stages - 2), then meets the other threads
+/// at the one barrier of the step: after it, every copy into the stage of k
+/// has landed and every thread is done reading the stage of k - 1. Into
+/// that stage go the copies for iteration k + stages - 1, then the operands
+/// of k are multiplied straight from their stage. Chunks outside the view
+/// are zero-filled (a source size of 0); copies for iterations past the
+/// loop are skipped, but their (empty) groups still count.
+struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
+  StagedMmaLoopLowering(const TypeConverter &converter, MLIRContext *ctx,
+                        int64_t numThreads, bool swizzle)
+      // Ahead of the structural conversion of scf.for.
+      : TilePattern(converter, ctx, numThreads, /*benefit=*/2),
+        swizzle(swizzle) {}
+
+  LogicalResult
+  matchAndRewrite(scf::ForOp loop, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto mmas = loop.getBody()->getOps<tile::MmaOp>();
+    if (mmas.empty())
+      return rewriter.notifyMatchFailure(loop, "no tile.mma");
+    std::optional<StagedMmaLoop> plan =
+        stagedMmaLoop(*mmas.begin(), numThreads, swizzle, /*warn=*/false);
+    if (!plan || plan->loop != loop)
+      return rewriter.notifyMatchFailure(loop, "not a staged mma loop");
+
+    for (tile::LoadOp load : {plan->lhsLoad, plan->rhsLoad})
+      if (!load.getView().getDefiningOp<UnrealizedConversionCastOp>())
+        return rewriter.notifyMatchFailure(load, "view is not a kernel argument");
+
+    Location loc = loop.getLoc();
+    int64_t stages = plan->stages, stageElements = plan->stageElements();
+    Value staging =
+        workgroupBuffer(loop, plan->lhsLoad.getType().getElementType());
+    // cp.async takes a shared-memory pointer, ldmatrix the buffer.
+    Value shared = LLVM::IntToPtrOp::create(
+        rewriter, loc,
+        LLVM::LLVMPointerType::get(rewriter.getContext(),
+                                   /*addressSpace=*/3),
+        arith::IndexCastOp::create(
+            rewriter, loc, rewriter.getI64Type(),
+            memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc,
+                                                           staging))
+            .getResult());
+    Value tid = threadIdOf(rewriter, loc);
+    Value upperBound = adaptor.getUpperBound(), step = adaptor.getStep();
+    auto constant = [&](int64_t v) { return indexConstant(rewriter, loc, v); };
+    auto iterationAhead = [&](Value iv, int64_t distance) {
+      return addIndex(rewriter, loc, iv, mulIndex(rewriter, loc, step, distance));
+    };
+    auto commit = [&] { NVVM::CpAsyncCommitGroupOp::create(rewriter, loc); };
+
+    // Earlier users of the staging buffer must be done with it.
+    gpu::BarrierOp::create(rewriter, loc);
+    for (int64_t s = 0; s + 1 < stages; ++s) {
+      copyStage(rewriter, loc, *plan, shared, tid, upperBound,
+                iterationAhead(adaptor.getLowerBound(), s),
+                constant(s * stageElements));
+      commit();
     }
-    return registers;
+    auto staged = scf::ForOp::create(
+        rewriter, loc, adaptor.getLowerBound(), upperBound, step,
+        ValueRange{adaptor.getInitArgs().front(), constant(0)},
+        [&](OpBuilder &, Location, Value iv, ValueRange carried) {
+          Value stage = carried[1];
+          NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, stages - 2);
+          gpu::BarrierOp::create(rewriter, loc);
+          Value isFirst = arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::eq, stage, constant(0));
+          Value previous = arith::SelectOp::create(
+              rewriter, loc, isFirst, constant(stages - 1),
+              arith::SubIOp::create(rewriter, loc, stage, constant(1)));
+          copyStage(rewriter, loc, *plan, shared, tid, upperBound,
+                    iterationAhead(iv, stages - 1),
+                    mulIndex(rewriter, loc, previous, stageElements));
+          commit();
+
+          SmallVector<Value> acc =
+              fragmentElements(rewriter, loc, carried.front());
+          Value lhsBase = mulIndex(rewriter, loc, stage, stageElements);
+          Value rhsBase = addIndex(rewriter, loc, lhsBase,
+                                   constant(plan->lhs.numElements()));
+          multiplyStaged(rewriter, loc, staging, plan->lhs, lhsBase, plan->rhs,
+                         rhsBase, numThreads, acc);
+          Value isLast = arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::eq, stage,
+              constant(stages - 1));
+          Value next = arith::SelectOp::create(
+              rewriter, loc, isLast, constant(0),
+              addIndex(rewriter, loc, stage, constant(1)));
+          scf::YieldOp::create(
+              rewriter, loc,
+              ValueRange{fromElements(rewriter, loc, acc), next});
+        });
+    // No copy may be in flight when the kernel exits.
+    NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
+    rewriter.replaceOp(loop, staged.getResult(0));
+    return success();
   }
+
+  /// Issues, unless iteration `iv` is past the loop, the copies of both
+  /// operand tiles of that iteration into the stage at element `stageBase`.
+  void copyStage(OpBuilder &b, Location loc, const StagedMmaLoop &plan,
+                 Value shared, Value tid, Value upperBound, Value iv,
+                 Value stageBase) const {
+    Value inLoop = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv,
+                                         upperBound);
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, inLoop,
+                                  /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    // The index arithmetic of the body, for iteration `iv`.
+    scf::ForOp loop = plan.loop;
+    IRMapping mapping;
+    mapping.map(loop.getInductionVar(), iv);
+    for (Operation &op : loop.getBody()->without_terminator())
+      if (!isa<tile::LoadOp, tile::MmaOp>(op))
+        b.clone(op, mapping);
+    Value rhsBase = addIndex(b, loc, stageBase,
+                             indexConstant(b, loc, plan.lhs.numElements()));
+    copyTile(b, loc, plan.lhsLoad, plan.lhs, shared, tid, stageBase, mapping);
+    copyTile(b, loc, plan.rhsLoad, plan.rhs, shared, tid, rhsBase, mapping);
+  }
+
+  /// cp.async of the current thread's 16-byte chunks (those of its fragment
+  /// in the blocked layout) of the tile `load` reads, at the indices
+  /// `mapping` gives, into shared memory at element `base` after `shared`.
+  void copyTile(OpBuilder &b, Location loc, tile::LoadOp load,
+                const StagedOperand &staged, Value shared, Value tid,
+                Value base, const IRMapping &mapping) const {
+    RankedTensorType type = load.getType();
+    FragmentLayout chunks = layout(type);
+    SmallVector<Value> indices = llvm::map_to_vector(
+        load.getIndices(), [&](Value v) { return mapping.lookupOrDefault(v); });
+    FailureOr<TileAccess> access =
+        tileAccess(b, loc, load.getView(), indices, type, chunks);
+    assert(succeeded(access) && "matchAndRewrite checked the views");
+    Value whole = arith::ConstantIntOp::create(b, loc, 16, 32);
+    Value nothing = arith::ConstantIntOp::create(b, loc, 0, 32);
+    for (int64_t first = 0; first < chunks.fragmentSize();
+         first += chunks.vectorWidth) {
+      Value linear = chunks.linearIndex(b, loc, tid, first);
+      SmallVector<Value> coords = access->viewCoords(linear);
+      Value inside = access->inBounds(coords, chunks.vectorWidth);
+      // Outside the view nothing is read, but the address stays valid.
+      Value source = arith::SelectOp::create(
+          b, loc, inside, access->address(coords), access->params.pointer);
+      Value bytes = arith::SelectOp::create(b, loc, inside, whole, nothing);
+      SmallVector<Value> at = delinearize(b, loc, linear, type.getShape());
+      Value offset = arith::IndexCastOp::create(
+          b, loc, b.getI64Type(),
+          addIndex(b, loc, base, staged.offset(b, loc, at[0], at[1])));
+      Value target = LLVM::GEPOp::create(b, loc, shared.getType(),
+                                         type.getElementType(), shared,
+                                         ValueRange{offset});
+      NVVM::CpAsyncOp::create(b, loc, target, source, /*size=*/16,
+                              NVVM::LoadCacheModifierKind::CG, bytes);
+    }
+  }
+
+  bool swizzle;
 };
 
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
-
-bool hasTensorType(Operation *op) {
-  auto isTensor = [](Type t) { return isa<RankedTensorType>(t); };
-  return llvm::any_of(op->getOperandTypes(), isTensor) ||
-         llvm::any_of(op->getResultTypes(), isTensor);
-}
 
 struct LowerTileToGPUPass
     : public tileopt::impl::LowerTileToGPUBase<LowerTileToGPUPass> {
@@ -1473,7 +1859,7 @@ struct LowerTileToGPUPass
     if (kernels.empty())
       return;
     for (tile::KernelOp kernel : kernels)
-      if (failed(checkSupported(kernel, numThreads)) ||
+      if (failed(checkSupported(kernel, numThreads, swizzleStaging)) ||
           failed(assignMmaLayouts(kernel)))
         return signalPassFailure();
 
@@ -1490,7 +1876,7 @@ struct LowerTileToGPUPass
       SmallVector<Type> params(kernel.getArgumentTypes());
       StringRef name = kernel.getSymName();
       FailureOr<gpu::GPUFuncOp> func =
-          outlineKernel(kernel, gpuModule, numThreads);
+          outlineKernel(kernel, gpuModule, numThreads, swizzleStaging);
       if (failed(func))
         return signalPassFailure();
       for (tile::LaunchOp launch : launches.lookup(name))
@@ -1511,9 +1897,11 @@ struct LowerTileToGPUPass
     patterns.add<ElementwiseLowering>(converter, ctx);
     patterns.add<BlockIdLowering, NumBlocksLowering, SplatLowering,
                  IotaLowering, LoadLowering, StoreLowering, ReduceLowering,
-                 ScanLowering, MmaLowering,
-                 ReshapeLowering, BroadcastLowering, PermuteLowering>(
-        converter, ctx, numThreads);
+                 ScanLowering, MmaLowering, ReshapeLowering,
+                 BroadcastLowering, PermuteLowering>(converter, ctx,
+                                                     numThreads);
+    patterns.add<StagedMmaLoopLowering>(converter, ctx, numThreads,
+                                        swizzleStaging);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     if (failed(applyPartialConversion(gpuModule, target, std::move(patterns))))

@@ -2,10 +2,10 @@
 
 // tile.mma on tensor cores: the accumulator carried by the loop is in the
 // mma layout (4 warps as 2 x 2, each with a 64 x 64 part: 4 x 8 tiles of
-// m16n8, 128 f32 per thread); the operands are staged in shared memory with
-// padded rows (128 x 40 + 32 x 136 bf16), loaded with ldmatrix (B
-// transposed, two n8 tiles per ldmatrix.x4), and multiplied with mma.sync
-// m16n8k16.
+// m16n8, 128 f32 per thread); the operands (without a latency hint) go from
+// registers into shared memory with padded rows (128 x 40 + 32 x 136 bf16),
+// are loaded with ldmatrix (B transposed, two n8 tiles per ldmatrix.x4), and
+// multiplied with mma.sync m16n8k16.
 // CHECK-LABEL: gpu.func @gemm
 // CHECK-SAME:    workgroup(%[[STAGE:.*]] : memref<9472xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK:         %[[INIT:.*]] = arith.constant dense<0.000000e+00> : vector<128xf32>

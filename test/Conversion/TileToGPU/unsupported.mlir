@@ -109,3 +109,62 @@ tile.kernel @mma_result_reduced(%a: !tile.view<?x?xf16>, %c: !tile.view<?xf32>) 
   tile.store %s, %c[%i] : tensor<64xf32>, !tile.view<?xf32>
   tile.return
 }
+
+// -----
+
+// A latency hint on mma operands that the cp.async pipeline cannot follow is
+// a warning; the operands then go through registers, without prefetching.
+tile.kernel @mma_nan_padding(%a: !tile.view<256x256xbf16>, %c: !tile.view<256x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %c4 step %c1 iter_args(%sum = %zero) -> (tensor<64x64xf32>) {
+    // expected-warning @+1 {{latency hint not followed: cp.async pads with zeros only}}
+    %ta = tile.load %a[%c0, %k] latency 3 padding nan : !tile.view<256x256xbf16> -> tensor<64x32xbf16>
+    %tb = tile.load %a[%k, %c0] : !tile.view<256x256xbf16> -> tensor<32x64xbf16>
+    %next = tile.mma %ta, %tb, %sum : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+    scf.yield %next : tensor<64x64xf32>
+  }
+  tile.store %acc, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<256x256xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @mma_operand_computed(%a: !tile.view<256x256xbf16>, %c: !tile.view<256x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %c4 step %c1 iter_args(%sum = %zero) -> (tensor<64x64xf32>) {
+    // expected-warning @+1 {{latency hint not followed: both operands of the tile.mma must be loaded in the scf.for around it}}
+    %ta = tile.load %a[%c0, %k] latency 3 : !tile.view<256x256xbf16> -> tensor<64x32xbf16>
+    %tb = tile.load %a[%k, %c0] : !tile.view<256x256xbf16> -> tensor<32x64xbf16>
+    %scaled = arith.addf %tb, %tb : tensor<32x64xbf16>
+    %next = tile.mma %ta, %scaled, %sum : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+    scf.yield %next : tensor<64x64xf32>
+  }
+  tile.store %acc, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<256x256xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @mma_loop_does_more(%a: !tile.view<256x256xbf16>, %c: !tile.view<256x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %c4 step %c1 iter_args(%sum = %zero) -> (tensor<64x64xf32>) {
+    // expected-warning @+1 {{latency hint not followed: the loop body may hold only the loads, the tile.mma and scalar index arithmetic}}
+    %ta = tile.load %a[%c0, %k] latency 3 : !tile.view<256x256xbf16> -> tensor<64x32xbf16>
+    %tb = tile.load %a[%k, %c0] latency 3 : !tile.view<256x256xbf16> -> tensor<32x64xbf16>
+    %t = tile.load %a[%k, %k] : !tile.view<256x256xbf16> -> tensor<64x64xbf16>
+    tile.store %t, %a[%k, %c1] : tensor<64x64xbf16>, !tile.view<256x256xbf16>
+    %next = tile.mma %ta, %tb, %sum : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+    scf.yield %next : tensor<64x64xf32>
+  }
+  tile.store %acc, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<256x256xf32>
+  tile.return
+}

@@ -205,8 +205,9 @@ def Tile_LoadOp : Tile_Op<"load", [Tile_InKernel,
 
     Hints: `latency` (1-10) is how deep the software pipeline of this load
     in a loop should be: with latency L, the load for iteration k + L - 1 is
-    issued in iteration k (`tileopt-pipeline-tile-loads`); 1 means no
-    prefetch. `allow_tma` allows the Hopper tensor memory accelerator (not
+    issued in iteration k (`tileopt-pipeline-tile-loads`, in registers; for
+    `tile.mma` operands, `tileopt-lower-tile`, with cp.async into up to 4
+    shared-memory stages); 1 means no prefetch. `allow_tma` allows the Hopper tensor memory accelerator (not
     used by the code generator yet).
   }];
   let arguments = (ins Tile_TensorViewType:$view, Variadic<Index>:$indices,

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# On the build machine: compiles tile-size, pipeline-depth and shared-memory
+# layout variants of the 4096^3 bf16 GEMM (examples/tile/gemm.mlir) into
+# build/device-artifacts/gemm-<variant>, each with a 512^3 -small twin for
+# compute-sanitizer. On the GPU machine, `scripts/device-run.sh` with the
+# variant names times them against torch.matmul. Usage:
+#   bench/tile/gemm-sweep.sh [variant...]   (default: all below)
+source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
+
+# name: BM BN BK latency warps swizzle [size small-size]. Latency 1 takes
+# the register path, whose rows are always padded; the ragged sizes leave
+# partial tiles at every edge (zero-filled by cp.async).
+declare -A VARIANTS=(
+  [128x128x32-l3-ragged]="128 128 32 3 4 true 4088 504"
+  [128x128x64-pad]="128 128 64 1 4 false"
+  [128x128x32-l3]="128 128 32 3 4 true"
+  [128x128x32-l3-pad]="128 128 32 3 4 false"
+  [128x128x32-l4]="128 128 32 4 4 true"
+  [128x128x64-l2]="128 128 64 2 4 true"
+  [128x128x64-l3]="128 128 64 3 4 true"
+  [128x128x64-l3-pad]="128 128 64 3 4 false"
+  [128x256x32-l3]="128 256 32 3 8 true"
+  [128x256x32-l4]="128 256 32 4 8 true"
+)
+
+# The GEMM C = A @ B at size $1 with $2 x $3 tiles of C, K steps of $4 and
+# latency hint $5 on both loads.
+gemm() {
+  local n=$1 bm=$2 bn=$3 bk=$4 latency=$5
+
+  cat <<MLIR
+tile.kernel @gemm(%a: !tile.view<${n}x${n}xbf16>, %b: !tile.view<${n}x${n}xbf16>,
+                  %c: !tile.view<${n}x${n}xbf16>) {
+  %i = tile.block_id x
+  %j = tile.block_id y
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %steps = arith.constant $(((n + bk - 1) / bk)) : index
+  %zero = arith.constant dense<0.0> : tensor<${bm}x${bn}xf32>
+  %acc = scf.for %k = %c0 to %steps step %c1 iter_args(%sum = %zero)
+      -> (tensor<${bm}x${bn}xf32>) {
+    %ta = tile.load %a[%i, %k] latency $latency : !tile.view<${n}x${n}xbf16> -> tensor<${bm}x${bk}xbf16>
+    %tb = tile.load %b[%k, %j] latency $latency : !tile.view<${n}x${n}xbf16> -> tensor<${bk}x${bn}xbf16>
+    %next = tile.mma %ta, %tb, %sum : tensor<${bm}x${bk}xbf16>, tensor<${bk}x${bn}xbf16>, tensor<${bm}x${bn}xf32>
+    scf.yield %next : tensor<${bm}x${bn}xf32>
+  }
+  %out = arith.truncf %acc : tensor<${bm}x${bn}xf32> to tensor<${bm}x${bn}xbf16>
+  tile.store %out, %c[%i, %j] : tensor<${bm}x${bn}xbf16>, !tile.view<${n}x${n}xbf16>
+  tile.return
+}
+
+func.func @main(%a: memref<${n}x${n}xbf16> {tileopt.name = "a"},
+                %b: memref<${n}x${n}xbf16> {tileopt.name = "b"},
+                %c: memref<${n}x${n}xbf16> {tileopt.name = "c", tileopt.output})
+    attributes {tileopt.reference = "gemm"} {
+  tile.launch @gemm grid [$(((n + bm - 1) / bm)), $(((n + bn - 1) / bn)), 1] (%a, %b, %c)
+      : memref<${n}x${n}xbf16>, memref<${n}x${n}xbf16>, memref<${n}x${n}xbf16>
+  return
+}
+MLIR
+}
+
+configure_and_build tileopt-compile
+out="$BUILD_DIR/device-artifacts"
+mkdir -p "$out"
+names=("$@")
+[ ${#names[@]} -eq 0 ] && names=("${!VARIANTS[@]}")
+for name in "${names[@]}"; do
+  read -r bm bn bk latency warps swizzle size small <<<"${VARIANTS[$name]}"
+  for n in "${size:-4096}" "${small:-512}"; do
+    dir="$out/gemm-$name"
+    [ "$n" = "${small:-512}" ] && dir="$dir-small"
+    gemm "$n" "$bm" "$bn" "$bk" "$latency" > "$out/variant.mlir"
+    "$BUILD_DIR/bin/tileopt-compile" "$out/variant.mlir" -o "$dir" \
+      --num-warps="$warps" --swizzle-staging="$swizzle"
+  done
+  rm "$out/variant.mlir"
+  log "gemm-$name"
+done
