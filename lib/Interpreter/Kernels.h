@@ -144,15 +144,29 @@ void reduce(Domain &d, ReduceKind kind, const Tensor<typename Domain::Scalar> &i
   int64_t extent = shape[dim], group = extent / to;
   using S = typename Domain::Scalar;
   // Each output is p[0] combined with p[1], p[2], ... in order, then scaled
-  // for a mean; the loops run over rows of `inner` outputs, with the kind
-  // decided once per call rather than per element (the block-graph
-  // interpreter reduces small tiles thousands of times).
+  // for a mean. The kind is decided once per call rather than per element,
+  // and plain loops replace std::copy: the block-graph interpreter reduces
+  // small tiles thousands of times, and a memmove call per row of a few
+  // elements costs more than the row.
   auto combine = [&](auto op) {
+    if (inner == 1) {
+      // The last dim: each output combines a contiguous group, in a
+      // register.
+      for (int64_t r = 0, e = outer * to; r < e; ++r) {
+        const S *p = &in[r * group];
+        S acc = p[0];
+        for (int64_t g = 1; g < group; ++g)
+          acc = op(acc, p[g]);
+        out[r] = acc;
+      }
+      return;
+    }
     for (int64_t o = 0; o < outer; ++o)
       for (int64_t t = 0; t < to; ++t) {
         const S *p = &in[(o * extent + t * group) * inner];
         S *acc = &out[(o * to + t) * inner];
-        std::copy(p, p + inner, acc);
+        for (int64_t i = 0; i < inner; ++i)
+          acc[i] = p[i];
         for (int64_t g = 1; g < group; ++g)
           for (int64_t i = 0; i < inner; ++i)
             acc[i] = op(acc[i], p[g * inner + i]);
