@@ -3,8 +3,9 @@
 // A kernel graph runs op by op over whole tensors. A tk.fused block graph is
 // first compiled into two lists of steps — those that run every for-loop
 // iteration and those that run once after the loop — and then run for every
-// block of the grid, as the GPU would, with one tensor per value reused
-// across blocks and iterations.
+// block of the grid, with one tensor per value reused across blocks and
+// iterations. Blocks run in lock step, a group of them at a time (the
+// "lanes"): each step does its work for every block of the group.
 //
 //===----------------------------------------------------------------------===//
 #include "TileOpt/Interpreter/Interpreter.h"
@@ -40,17 +41,29 @@ static LogicalResult checkDomain(Domain &domain, Operation *op) {
   return success();
 }
 
+/// The shape a value takes in the interpreter: its type's, or, in a block
+/// graph run in lanes, that of the value for every lane (see
+/// BlockGraphRunner). `rank` is the rank of the result the value is
+/// broadcast to.
+using ShapeFn = function_ref<SmallVector<int64_t, 4>(Value, int64_t rank)>;
+
+static SmallVector<int64_t, 4> typeShape(Value v, int64_t) {
+  return SmallVector<int64_t, 4>(shapeOf(v));
+}
+
 template <typename Domain>
 static FailureOr<Elementwise<Domain>>
-compileElementwise(Domain &domain, Operation *op,
+compileElementwise(Domain &domain, Operation *op, ShapeFn shape,
                    FailureOr<ScalarProgram> program) {
   if (failed(program))
     return failure();
+  int64_t rank = shapeOf(op->getResult(0)).size();
   SmallVector<SmallVector<int64_t, 4>> inShapes;
   for (Value operand : op->getOperands())
-    inShapes.emplace_back(shapeOf(operand));
-  Elementwise<Domain> e{std::move(*program), {},
-                        BroadcastPlan(shapeOf(op->getResult(0)), inShapes),
+    inShapes.push_back(shape(operand, rank));
+  Elementwise<Domain> e{std::move(*program),
+                        {},
+                        BroadcastPlan(shape(op->getResult(0), rank), inShapes),
                         {}};
   e.pool = e.program.bindConstants(domain);
   e.regs.resize(e.program.getNumRegisters());
@@ -59,30 +72,31 @@ compileElementwise(Domain &domain, Operation *op,
   return e;
 }
 
-/// The elementwise computation of a tk/tb unary, binary op or th.graph.
+/// The elementwise computation of a tk/tb unary, binary op or th.graph, on
+/// values of the shapes `shape` gives.
 template <typename Domain>
-static FailureOr<Elementwise<Domain>> compileElementwise(Domain &domain,
-                                                         Operation *op) {
+static FailureOr<Elementwise<Domain>>
+compileElementwise(Domain &domain, Operation *op, ShapeFn shape = typeShape) {
   return llvm::TypeSwitch<Operation *, FailureOr<Elementwise<Domain>>>(op)
       .template Case<tk::UnaryOp, tb::UnaryOp>([&](auto unary) {
         std::optional<APFloat> scalar;
         if (FloatAttr attr = unary.getScalarAttr())
           scalar = attr.getValue();
         return compileElementwise(
-            domain, op,
+            domain, op, shape,
             ScalarProgram::forUnary(op, unary.getKind(), scalar,
                                     elementTypeOf(unary.getResult())));
       })
       .template Case<tk::BinaryOp, tb::BinaryOp>([&](auto binary) {
         return compileElementwise(
-            domain, op,
+            domain, op, shape,
             ScalarProgram::forBinary(op, binary.getKind(),
                                      elementTypeOf(binary.getResult())));
       })
       .template Case<th::GraphOp>([&](th::GraphOp graph) {
         Block &body = graph.getBody().front();
         return compileElementwise(
-            domain, op,
+            domain, op, shape,
             ScalarProgram::compile(body, body.getTerminator()->getOperands()));
       })
       .Default([](Operation *) -> FailureOr<Elementwise<Domain>> {
@@ -97,61 +111,81 @@ namespace {
 //===----------------------------------------------------------------------===//
 
 /// Runs one tk.fused (any BlockGraphOpInterface op) over its whole grid.
+///
+/// Blocks are independent — the op verifiers give every block its own part
+/// of every output — so the runner interprets a group of consecutive blocks
+/// in lock step, one *lane* per block: every tile value holds one tile per
+/// lane (a leading dim of extent `lanes`), and each step does its work for
+/// all of them. Every element is computed by the same domain operations in
+/// the same order as block by block, so the results are the same; what lock
+/// step saves is the per-step dispatch, which dominates on the tiny tiles of
+/// the verifier's reduced instances (48 blocks x 64 iterations of 2x2 tiles
+/// for rmsnorm_linear).
 template <typename Domain>
 class BlockGraphRunner {
   using S = typename Domain::Scalar;
   using T = Tensor<S>;
+  using GridPoint = std::array<int64_t, 3>;
 
-  /// Where a step runs: which block, which iteration.
+  /// Where a step runs: the blocks in flight (one per lane), which
+  /// iteration.
   struct Launch {
-    std::array<int64_t, 3> block;
+    ArrayRef<GridPoint> blocks;
     int64_t iteration;
   };
   static bool first(const Launch &l) { return l.iteration == 0; }
 
-  /// Where this block's (and iteration's) tile sits in a tensor, as a flat
+  /// Where a block's (and iteration's) tile sits in a tensor, as a flat
   /// offset: the offset step per block index along x, y, z and per
-  /// iteration (see `tileSteps`).
+  /// iteration (see `placeTile`).
   struct TilePlacement {
     std::array<int64_t, 4> steps;
-    int64_t offset(const Launch &l) const {
-      return steps[0] * l.block[0] + steps[1] * l.block[1] +
-             steps[2] * l.block[2] + steps[3] * l.iteration;
+    int64_t offset(const GridPoint &block, int64_t iteration) const {
+      return steps[0] * block[0] + steps[1] * block[1] + steps[2] * block[2] +
+             steps[3] * iteration;
     }
   };
 
   // The steps a block graph compiles to, one struct per kind of work with
-  // the operands it needs resolved to tensors. A reduced instance runs
-  // thousands of steps on tiny tiles per interpretation, so the dispatch is
-  // a std::visit over a variant (one jump) rather than a std::function call
-  // through a heap-allocated closure.
+  // the operands it needs resolved to tensors. The dispatch is a std::visit
+  // over a variant (one jump) rather than a std::function call through a
+  // heap-allocated closure.
 
-  /// tb.input_iterator: copies this block's and iteration's tile in.
+  /// tb.input_iterator: copies each lane's tile in.
   struct ReadTile {
     BoxCopy copy;
     TilePlacement placement;
+    int64_t tileSize;
     const T *tensor;
     T *tile;
     void run(Domain &, const Launch &l) {
-      copy.run(*tensor, placement.offset(l), *tile, 0);
+      for (auto [lane, block] : llvm::enumerate(l.blocks))
+        copy.run(*tensor, placement.offset(block, l.iteration), *tile,
+                 lane * tileSize);
     }
   };
-  /// tb.output_saver: writes the tile to every yielded result it feeds.
+  /// tb.output_saver: writes each lane's tile to every yielded result it
+  /// feeds.
   struct WriteTile {
     BoxCopy copy;
     TilePlacement placement;
+    int64_t tileSize;
     const T *tile;
     SmallVector<T *, 1> targets;
     void run(Domain &, const Launch &l) {
       for (T *target : targets)
-        copy.run(*tile, 0, *target, placement.offset(l));
+        for (auto [lane, block] : llvm::enumerate(l.blocks))
+          copy.run(*tile, lane * tileSize, *target,
+                   placement.offset(block, l.iteration));
     }
   };
+  /// The lanes are the matmul's outermost batch dim.
   struct Matmul {
     const T *a, *b;
     T *c;
     void run(Domain &d, const Launch &) { matmul(d, *a, *b, *c); }
   };
+  /// `dim` counts the lane dim.
   struct Reduce {
     ReduceKind kind;
     int64_t dim, to;
@@ -165,6 +199,7 @@ class BlockGraphRunner {
     T *out;
     void run(Domain &d, const Launch &) { rmsNorm(d, *in, epsilon, *out); }
   };
+  /// `dim` counts the lane dim.
   struct Concat {
     SmallVector<const T *> ins;
     int64_t dim;
@@ -260,40 +295,102 @@ class BlockGraphRunner {
   };
 
 public:
-  BlockGraphRunner(Domain &domain, tb::BlockGraphOpInterface graph,
-                   ArrayRef<const T *> inputs, ArrayRef<T *> outputs)
-      : d(domain), graph(graph), inputs(inputs), outputs(outputs) {}
-
-  LogicalResult run() {
-    if (failed(compile()))
+  /// Runs `graph` over its whole grid, reading `inputs` and writing
+  /// `outputs`.
+  static LogicalResult run(Domain &d, tb::BlockGraphOpInterface graph,
+                           ArrayRef<const T *> inputs, ArrayRef<T *> outputs) {
+    int64_t lanes = chooseLanes(graph);
+    BlockGraphRunner runner(d, graph, inputs, outputs, lanes);
+    if (failed(runner.compile()))
       return failure();
-    ArrayRef<int64_t> grid = graph.getGridDims();
-    int64_t iterations = graph.getForloopRange();
-    Launch launch;
-    for (launch.block[2] = 0; launch.block[2] < grid[2]; ++launch.block[2])
-      for (launch.block[1] = 0; launch.block[1] < grid[1]; ++launch.block[1])
-        for (launch.block[0] = 0; launch.block[0] < grid[0];
-             ++launch.block[0]) {
-          for (launch.iteration = 0; launch.iteration < iterations;
-               ++launch.iteration)
-            if (failed(runSteps(loopSteps, launch)))
-              return failure();
-          if (failed(runSteps(postSteps, launch)))
-            return failure();
-        }
-    return success();
+    Operation *failing = runner.runGrid();
+    if (!failing)
+      return success();
+    if (lanes > 1) {
+      // The failure to report is the one the grid order meets first, and
+      // another lane of the group may have met it at an earlier step: run
+      // again block by block (failures are rare: the verifier redraws a
+      // trial's inputs on a zero divisor).
+      d.takeError();
+      BlockGraphRunner single(d, graph, inputs, outputs, /*lanes=*/1);
+      if (failed(single.compile()))
+        return failure();
+      failing = single.runGrid();
+      assert(failing && "a failure in lock step recurs block by block");
+    }
+    return checkDomain(d, failing);
   }
 
 private:
-  LogicalResult runSteps(MutableArrayRef<Step> steps, const Launch &launch) {
+  BlockGraphRunner(Domain &domain, tb::BlockGraphOpInterface graph,
+                   ArrayRef<const T *> inputs, ArrayRef<T *> outputs,
+                   int64_t lanes)
+      : d(domain), graph(graph), inputs(inputs), outputs(outputs),
+        lanes(lanes) {}
+
+  /// Scalars of all tile values of all lanes, at most: enough lanes to make
+  /// the dispatch cheap on small tiles, while the group's tiles stay in the
+  /// cache on large ones.
+  static constexpr int64_t kLaneBudget = 1 << 15;
+
+  /// The most lanes within the budget that divide the number of blocks (so
+  /// every group is full), at least 1.
+  static int64_t chooseLanes(tb::BlockGraphOpInterface graph) {
+    int64_t perBlock = 0;
+    for (Operation &op : graph.getBlockGraph())
+      for (Value result : op.getResults())
+        if (isa<tb::TileType>(result.getType()))
+          perBlock += numElements(shapeOf(result));
+    int64_t blocks = numElements(graph.getGridDims());
+    int64_t lanes =
+        std::min(blocks, kLaneBudget / std::max<int64_t>(perBlock, 1));
+    while (lanes > 1 && blocks % lanes != 0)
+      --lanes;
+    return std::max<int64_t>(lanes, 1);
+  }
+
+  /// Runs every block, a group of `lanes` at a time, in grid order (x
+  /// fastest); returns the op whose step met a domain failure, if any,
+  /// leaving the failure in the domain.
+  Operation *runGrid() {
+    ArrayRef<int64_t> grid = graph.getGridDims();
+    SmallVector<GridPoint> blocks;
+    for (int64_t z = 0; z < grid[2]; ++z)
+      for (int64_t y = 0; y < grid[1]; ++y)
+        for (int64_t x = 0; x < grid[0]; ++x)
+          blocks.push_back({x, y, z});
+    int64_t iterations = graph.getForloopRange();
+    for (size_t group = 0; group < blocks.size(); group += lanes) {
+      Launch launch{ArrayRef<GridPoint>(blocks).slice(group, lanes), 0};
+      for (; launch.iteration < iterations; ++launch.iteration)
+        if (Operation *op = runSteps(loopSteps, launch))
+          return op;
+      if (Operation *op = runSteps(postSteps, launch))
+        return op;
+    }
+    return nullptr;
+  }
+
+  Operation *runSteps(MutableArrayRef<Step> steps, const Launch &launch) {
     for (Step &step : steps) {
       std::visit([&](auto &action) { action.run(d, launch); }, step.action);
       // A domain failure (a zero divisor, a second exp) is reported at the
       // op whose step hit it: one predictable branch per step.
       if (LLVM_UNLIKELY(d.failed()))
-        return checkDomain(d, step.op);
+        return step.op;
     }
-    return success();
+    return nullptr;
+  }
+
+  /// The shape of `v` in this runner: one `v` per lane, its dims padded
+  /// with leading 1s to `rank` so that numpy broadcasting still lines
+  /// them up.
+  SmallVector<int64_t, 4> lanedShape(Value v, int64_t rank) {
+    ArrayRef<int64_t> shape = shapeOf(v);
+    SmallVector<int64_t, 4> laned{lanes};
+    laned.append(rank - shape.size(), 1);
+    laned.append(shape.begin(), shape.end());
+    return laned;
   }
 
   T &slot(Value v) { return slots[slotOf.lookup(v)]; }
@@ -308,14 +405,15 @@ private:
 
   LogicalResult compile() {
     Block &body = graph.getBlockGraph();
-    // One tensor per tile value, sized once: steps hold pointers into it.
+    // One tensor per tile value, a tile per lane, sized once: steps hold
+    // pointers into it.
     for (Operation &op : body)
       for (Value result : op.getResults())
         if (isa<tb::TileType>(result.getType()))
           slotOf[result] = slotOf.size();
     slots.resize(slotOf.size());
     for (auto [value, index] : slotOf)
-      slots[index].resize(shapeOf(value));
+      slots[index].resize(lanedShape(value, shapeOf(value).size()));
 
     auto yield = cast<tb::YieldOp>(body.getTerminator());
     for (Operation &op : body.without_terminator()) {
@@ -333,7 +431,7 @@ private:
               })
               .Case([&](tb::ReduceOp r) {
                 return compileCompute(
-                    r, Reduce{r.getKind(), r.getDimAttr().getInt(),
+                    r, Reduce{r.getKind(), r.getDimAttr().getInt() + 1,
                               r.getToAttr() ? r.getToAttr().getInt() : 1,
                               &slot(r.getInput()), &slot(r.getResult())});
               })
@@ -346,9 +444,9 @@ private:
                 SmallVector<const T *> ins;
                 for (Value in : c.getInputs())
                   ins.push_back(&slot(in));
-                return compileCompute(
-                    c, Concat{std::move(ins), c.getDimAttr().getInt(),
-                              &slot(c.getResult())});
+                return compileCompute(c, Concat{std::move(ins),
+                                                c.getDimAttr().getInt() + 1,
+                                                &slot(c.getResult())});
               })
               .template Case<tb::UnaryOp, tb::BinaryOp, th::GraphOp>(
                   [&](Operation *ew) { return compileElementwiseStep(ew); })
@@ -374,7 +472,8 @@ private:
   }
 
   LogicalResult compileElementwiseStep(Operation *op) {
-    FailureOr<Elementwise<Domain>> ew = compileElementwise(d, op);
+    FailureOr<Elementwise<Domain>> ew = compileElementwise(
+        d, op, [&](Value v, int64_t rank) { return lanedShape(v, rank); });
     if (failed(ew))
       return failure();
     SmallVector<const T *> ins;
@@ -403,14 +502,15 @@ private:
 
   LogicalResult compileIterator(tb::InputIteratorOp it) {
     const T *tensor = inputs[cast<BlockArgument>(it.getInput()).getArgNumber()];
-    T *tile = &slot(it.getResult());
-    BoxCopy copy(tensor->getShape(), tile->getShape(), tile->getShape());
+    ArrayRef<int64_t> tileShape = shapeOf(it.getResult());
+    BoxCopy copy(tensor->getShape(), tileShape, tileShape);
     TilePlacement placement =
-        placeTile(tile->getShape(), it.getImap(), it.getFmap(),
+        placeTile(tileShape, it.getImap(), it.getFmap(),
                   [&](int64_t dim) { return copy.srcStride(dim); });
     perIteration.insert(it.getResult());
     addStep(it, /*inLoop=*/true,
-            ReadTile{std::move(copy), placement, tensor, tile});
+            ReadTile{std::move(copy), placement, numElements(tileShape), tensor,
+                     &slot(it.getResult())});
     return success();
   }
 
@@ -420,14 +520,14 @@ private:
     for (auto [i, value] : llvm::enumerate(yield.getValues()))
       if (value == saver.getResult())
         targets.push_back(outputs[i]);
-    BoxCopy copy(tile->getShape(), shapeOf(saver.getResult()),
-                 tile->getShape());
+    ArrayRef<int64_t> tileShape = shapeOf(saver.getInput());
+    BoxCopy copy(tileShape, shapeOf(saver.getResult()), tileShape);
     TilePlacement placement =
-        placeTile(tile->getShape(), saver.getOmap(),
-                  saver.getFmap().value_or(-1),
+        placeTile(tileShape, saver.getOmap(), saver.getFmap().value_or(-1),
                   [&](int64_t dim) { return copy.dstStride(dim); });
     addStep(saver, isPerIteration(saver.getInput()),
-            WriteTile{std::move(copy), placement, tile, std::move(targets)});
+            WriteTile{std::move(copy), placement, numElements(tileShape), tile,
+                      std::move(targets)});
     return success();
   }
 
@@ -449,18 +549,18 @@ private:
   }
 
   void compileSumRescale(tb::ForloopAccumOp acc, const T *x, T *r) {
-    const T *s = &slot(acc.getScale());
+    Value scale = acc.getScale();
+    SmallVector<int64_t, 4> scaleShape =
+        lanedShape(scale, shapeOf(acc.getInput()).size());
     SumRescale step{x,
-                    s,
+                    &slot(scale),
                     r,
                     {},
                     {},
                     {},
-                    BroadcastPlan(x->getShape(),
-                                  SmallVector<SmallVector<int64_t, 4>>{
-                                      SmallVector<int64_t, 4>(s->getShape())})};
+                    BroadcastPlan(x->getShape(), {scaleShape})};
     for (T *t : {&step.m, &step.alpha, &step.beta})
-      t->resize(s->getShape());
+      t->resize(scaleShape);
     addStep(acc, true, std::move(step));
   }
 
@@ -468,6 +568,7 @@ private:
   tb::BlockGraphOpInterface graph;
   ArrayRef<const T *> inputs;
   ArrayRef<T *> outputs;
+  int64_t lanes;
   llvm::DenseMap<Value, unsigned> slotOf;
   std::vector<T> slots;
   llvm::DenseSet<Value> perIteration;
@@ -503,10 +604,11 @@ public:
         return func.emitOpError("input #")
                << i << " has shape [" << input.getShape()
                << "], the argument needs [" << ArrayRef<int64_t>(shape) << "]";
-    // Every value gets its entry up front, so references into the map stay
-    // valid while ops run.
+    // Arguments are read in place (the verifier runs every candidate on
+    // the same kept inputs). Every result gets its entry up front, so
+    // references into the map stay valid while ops run.
     for (auto [arg, input] : llvm::zip(body.getArguments(), inputs))
-      values[arg] = input;
+      arguments[arg] = &input;
     for (Operation &op : body)
       for (Value result : op.getResults())
         values[result].resize(shapeOf(result));
@@ -515,7 +617,7 @@ public:
       if (auto ret = dyn_cast<func::ReturnOp>(op)) {
         SmallVector<T> results;
         for (Value v : ret.getOperands())
-          results.push_back(values[v]);
+          results.push_back(read(v));
         return results;
       }
       if (failed(execute(op)) || failed(checkDomain(d, &op)))
@@ -525,36 +627,42 @@ public:
   }
 
 private:
-  T &get(Value v) { return values.find(v)->second; }
+  const T &read(Value v) {
+    if (const T *argument = arguments.lookup(v))
+      return *argument;
+    return write(v);
+  }
+  T &write(Value v) { return values.find(v)->second; }
 
   LogicalResult execute(Operation &op) {
     return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
         .Case([&](tk::MatmulOp mm) {
-          matmul(d, get(mm.getLhs()), get(mm.getRhs()), get(mm.getResult()));
+          matmul(d, read(mm.getLhs()), read(mm.getRhs()),
+                 write(mm.getResult()));
           return success();
         })
         .Case([&](tk::ReduceOp r) {
-          reduce(d, r.getKind(), get(r.getInput()), r.getDim(), 1,
-                 get(r.getResult()));
+          reduce(d, r.getKind(), read(r.getInput()), r.getDim(), 1,
+                 write(r.getResult()));
           return success();
         })
         .Case([&](tk::RmsNormOp r) {
-          rmsNorm(d, get(r.getInput()), d.constant(r.getEpsilon()),
-                  get(r.getResult()));
+          rmsNorm(d, read(r.getInput()), d.constant(r.getEpsilon()),
+                  write(r.getResult()));
           return success();
         })
         .Case([&](tk::ConcatOp c) {
           SmallVector<const T *> ins;
           for (Value in : c.getInputs())
-            ins.push_back(&get(in));
-          concatenate<S>(ins, c.getDim(), get(c.getResult()));
+            ins.push_back(&read(in));
+          concatenate<S>(ins, c.getDim(), write(c.getResult()));
           return success();
         })
         .Case([&](tk::SplitOp s) {
           SmallVector<int64_t, 4> offsets(shapeOf(s.getInput()).size(), 0);
           SmallVector<int64_t, 4> zeros(offsets.size(), 0);
           for (Value out : s.getResults()) {
-            copyBox(get(s.getInput()), offsets, get(out), zeros,
+            copyBox(read(s.getInput()), offsets, write(out), zeros,
                     shapeOf(out));
             offsets[s.getDim()] += shapeOf(out)[s.getDim()];
           }
@@ -562,14 +670,14 @@ private:
         })
         .Case([&](tk::ReshapeOp r) {
           // Row-major data is unchanged; only the shape is new.
-          T &out = get(r.getResult());
-          out = get(r.getInput());
+          T &out = write(r.getResult());
+          out = read(r.getInput());
           out.resize(shapeOf(r.getResult()));
           return success();
         })
         .Case([&](tk::TransposeOp t) {
-          transpose(get(t.getInput()), t.getPermutation(),
-                    get(t.getResult()));
+          transpose(read(t.getInput()), t.getPermutation(),
+                    write(t.getResult()));
           return success();
         })
         .template Case<tk::UnaryOp, tk::BinaryOp>([&](Operation *ew) {
@@ -578,18 +686,18 @@ private:
             return failure();
           SmallVector<const T *> ins;
           for (Value operand : ew->getOperands())
-            ins.push_back(&get(operand));
-          e->apply(d, ins, {&get(ew->getResult(0))});
+            ins.push_back(&read(operand));
+          e->apply(d, ins, {&write(ew->getResult(0))});
           return success();
         })
         .Case([&](tk::FusedOp fused) {
           SmallVector<const T *> ins;
           for (Value operand : fused.getInputs())
-            ins.push_back(&get(operand));
+            ins.push_back(&read(operand));
           SmallVector<T *> outs;
           for (Value result : fused.getResults())
-            outs.push_back(&get(result));
-          return BlockGraphRunner<Domain>(d, fused, ins, outs).run();
+            outs.push_back(&write(result));
+          return BlockGraphRunner<Domain>::run(d, fused, ins, outs);
         })
         .Default([](Operation *other) {
           return other->emitOpError(
@@ -598,6 +706,7 @@ private:
   }
 
   Domain &d;
+  llvm::DenseMap<Value, const T *> arguments;
   llvm::DenseMap<Value, T> values;
 };
 

@@ -127,12 +127,8 @@ void matmul(Domain &d, const Tensor<typename Domain::Scalar> &a,
     const auto *pb = &b[batch * k * n];
     auto *pc = &c[batch * m * n];
     for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < n; ++j) {
-        typename Domain::DotAccumulator acc(d);
-        for (int64_t l = 0; l < k; ++l)
-          acc.add(pa[i * k + l], pb[l * n + j]);
-        pc[i * n + j] = acc.get();
-      }
+      for (int64_t j = 0; j < n; ++j)
+        pc[i * n + j] = d.dot(pa + i * k, 1, pb + j, n, k);
   }
 }
 
@@ -146,19 +142,45 @@ void reduce(Domain &d, ReduceKind kind, const Tensor<typename Domain::Scalar> &i
   int64_t outer = numElements(shape.take_front(dim));
   int64_t inner = numElements(shape.drop_front(dim + 1));
   int64_t extent = shape[dim], group = extent / to;
-  auto scale = kind == ReduceKind::mean ? d.inverseCount(group) : d.zero();
-  for (int64_t o = 0; o < outer; ++o)
-    for (int64_t t = 0; t < to; ++t)
-      for (int64_t i = 0; i < inner; ++i) {
-        const auto *p = &in[(o * extent + t * group) * inner + i];
-        auto acc = p[0];
+  using S = typename Domain::Scalar;
+  // Each output is p[0] combined with p[1], p[2], ... in order, then scaled
+  // for a mean. The kind is decided once per call rather than per element,
+  // and plain loops replace std::copy: the block-graph interpreter reduces
+  // small tiles thousands of times, and a memmove call per row of a few
+  // elements costs more than the row.
+  auto combine = [&](auto op) {
+    if (inner == 1) {
+      // The last dim: each output combines a contiguous group, in a
+      // register.
+      for (int64_t r = 0, e = outer * to; r < e; ++r) {
+        const S *p = &in[r * group];
+        S acc = p[0];
         for (int64_t g = 1; g < group; ++g)
-          acc = kind == ReduceKind::max ? d.maximum(acc, p[g * inner])
-                                        : d.add(acc, p[g * inner]);
-        if (kind == ReduceKind::mean)
-          acc = d.mul(acc, scale);
-        out[(o * to + t) * inner + i] = acc;
+          acc = op(acc, p[g]);
+        out[r] = acc;
       }
+      return;
+    }
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t t = 0; t < to; ++t) {
+        const S *p = &in[(o * extent + t * group) * inner];
+        S *acc = &out[(o * to + t) * inner];
+        for (int64_t i = 0; i < inner; ++i)
+          acc[i] = p[i];
+        for (int64_t g = 1; g < group; ++g)
+          for (int64_t i = 0; i < inner; ++i)
+            acc[i] = op(acc[i], p[g * inner + i]);
+      }
+  };
+  if (kind == ReduceKind::max)
+    combine([&](S a, S b) { return d.maximum(a, b); });
+  else
+    combine([&](S a, S b) { return d.add(a, b); });
+  if (kind == ReduceKind::mean) {
+    S scale = d.inverseCount(group);
+    for (S &x : out.values())
+      x = d.mul(x, scale);
+  }
 }
 
 /// x / sqrt(mean(x^2) + epsilon) over the last dim.

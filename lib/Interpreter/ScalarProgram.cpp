@@ -12,6 +12,26 @@ using namespace mlir;
 using namespace mlir::tileopt;
 using namespace mlir::tileopt::interp::detail;
 
+std::optional<ScalarOpcode> interp::detail::getScalarOpcode(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<ScalarOpcode>>(op)
+      .Case([](arith::ConstantOp) { return ScalarOpcode::Constant; })
+      .Case([](arith::AddFOp) { return ScalarOpcode::Add; })
+      .Case([](arith::SubFOp) { return ScalarOpcode::Sub; })
+      .Case([](arith::MulFOp) { return ScalarOpcode::Mul; })
+      .Case([](arith::DivFOp) { return ScalarOpcode::Div; })
+      .Case([](arith::NegFOp) { return ScalarOpcode::Neg; })
+      .Case([](arith::MaximumFOp) { return ScalarOpcode::Maximum; })
+      .Case([](arith::MinimumFOp) { return ScalarOpcode::Minimum; })
+      .Case([](arith::MaxNumFOp) { return ScalarOpcode::MaxNum; })
+      .Case([](arith::MinNumFOp) { return ScalarOpcode::MinNum; })
+      .Case([](math::ExpOp) { return ScalarOpcode::Exp; })
+      .Case([](math::SqrtOp) { return ScalarOpcode::Sqrt; })
+      .Case([](math::RsqrtOp) { return ScalarOpcode::Rsqrt; })
+      .Case([](math::ErfOp) { return ScalarOpcode::Erf; })
+      .Case([](math::PowFOp) { return ScalarOpcode::Pow; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
 FailureOr<ScalarProgram> ScalarProgram::compile(Block &body,
                                                 ValueRange results) {
   ScalarProgram program;
@@ -24,24 +44,7 @@ FailureOr<ScalarProgram> ScalarProgram::compile(Block &body,
     // A th.graph body ends in th.yield; a scratch block has no terminator.
     if (op.hasTrait<OpTrait::IsTerminator>())
       break;
-    std::optional<ScalarOpcode> opcode =
-        llvm::TypeSwitch<Operation *, std::optional<ScalarOpcode>>(&op)
-            .Case([](arith::ConstantOp) { return ScalarOpcode::Constant; })
-            .Case([](arith::AddFOp) { return ScalarOpcode::Add; })
-            .Case([](arith::SubFOp) { return ScalarOpcode::Sub; })
-            .Case([](arith::MulFOp) { return ScalarOpcode::Mul; })
-            .Case([](arith::DivFOp) { return ScalarOpcode::Div; })
-            .Case([](arith::NegFOp) { return ScalarOpcode::Neg; })
-            .Case([](arith::MaximumFOp) { return ScalarOpcode::Maximum; })
-            .Case([](arith::MinimumFOp) { return ScalarOpcode::Minimum; })
-            .Case([](arith::MaxNumFOp) { return ScalarOpcode::MaxNum; })
-            .Case([](arith::MinNumFOp) { return ScalarOpcode::MinNum; })
-            .Case([](math::ExpOp) { return ScalarOpcode::Exp; })
-            .Case([](math::SqrtOp) { return ScalarOpcode::Sqrt; })
-            .Case([](math::RsqrtOp) { return ScalarOpcode::Rsqrt; })
-            .Case([](math::ErfOp) { return ScalarOpcode::Erf; })
-            .Case([](math::PowFOp) { return ScalarOpcode::Pow; })
-            .Default([](Operation *) { return std::nullopt; });
+    std::optional<ScalarOpcode> opcode = getScalarOpcode(&op);
     if (!opcode)
       return op.emitOpError("is not supported by the interpreter (it "
                             "evaluates float arith and math ops)");

@@ -41,6 +41,11 @@ enum class ScalarOpcode : uint8_t {
   MinNum,
 };
 
+/// The opcode of a float arith/math op the interpreter evaluates
+/// (arith.constant included), if it evaluates it: the one mapping from ops
+/// to opcodes, shared by scalar programs and the tile interpreter.
+std::optional<ScalarOpcode> getScalarOpcode(Operation *op);
+
 struct ScalarInstr {
   ScalarOpcode opcode;
   /// Operand registers; for Constant, `lhs` indexes the constant pool.
@@ -116,7 +121,6 @@ public:
   unsigned getNumRegisters() const { return numInputs + code.size(); }
   ArrayRef<uint32_t> getOutputs() const { return outputs; }
 
-private:
   /// Calls `body(op)` with `op(a, b)` the domain's operation for `opcode`
   /// (unary ones ignore `b`); the one place opcodes meet the domain.
   template <typename Domain, typename Body>
@@ -146,6 +150,7 @@ private:
     llvm_unreachable("unknown opcode");
   }
 
+private:
   unsigned numInputs = 0;
   SmallVector<ScalarInstr> code;
   SmallVector<APFloat> constants;

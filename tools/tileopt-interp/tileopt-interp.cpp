@@ -18,6 +18,15 @@
 // integer (taken mod p and mod q) or `a:b` (the residues mod p and mod q);
 // results print as `a:b`, or `a:-` when the residue mod q is undefined.
 //
+// Tile programs run in f64 or f32. A host function (one that launches
+// tile kernels with tile.launch) takes its input buffers from the inputs and
+// prints its `tileopt.output` buffers; a kernel given with --kernel runs
+// over --grid with one tensor per view argument (the tensor's shape gives
+// the view's `?` sizes) and prints them all after the run:
+//
+//   tileopt-interp softmax.mlir --inputs=x.txt           # @main's launches
+//   tileopt-interp gemm.mlir --kernel=gemm --grid=2,3,1 --inputs=abc.txt
+//
 // With --equivalent-to=g it runs the probabilistic verifier instead and
 // prints whether --function and g compute the same function:
 //
@@ -27,8 +36,10 @@
 // diagnostics with their location and the tool exits with status 1.
 //
 //===----------------------------------------------------------------------===//
+#include "TileOpt/Dialect/Tile/IR/TileOps.h"
 #include "TileOpt/InitAllDialects.h"
 #include "TileOpt/Interpreter/Interpreter.h"
+#include "TileOpt/Interpreter/TileInterpreter.h"
 #include "TileOpt/Verifier/Verifier.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -76,6 +87,12 @@ cl::opt<std::string> equivalentTo(
 cl::opt<bool> noShrink("no-shrink",
                        cl::desc("verify at full size, not on reduced "
                                 "instances"));
+cl::opt<std::string>
+    kernelName("kernel",
+               cl::desc("run this tile.kernel over --grid instead of a "
+                        "function"));
+cl::list<int64_t> gridExtents("grid", cl::desc("the grid of --kernel: x,y,z"),
+                              cl::CommaSeparated);
 cl::opt<unsigned> precision("precision",
                             cl::desc("significant digits of float outputs"),
                             cl::init(6));
@@ -123,7 +140,15 @@ void printScalar(raw_ostream &os, FieldElement x) {
 std::string shapeString(ArrayRef<int64_t> shape) {
   std::string s;
   llvm::raw_string_ostream os(s);
-  llvm::interleave(shape, os, "x");
+  llvm::interleave(
+      shape, os,
+      [&](int64_t d) {
+        if (ShapedType::isDynamic(d))
+          os << '?';
+        else
+          os << d;
+      },
+      "x");
   return s.empty() ? "1" : s;
 }
 
@@ -164,12 +189,19 @@ parseTensors(Domain &domain, llvm::SourceMgr &sourceMgr, unsigned bufferId,
     for (StringRef dim : dims)
       if (dim.getAsInteger(10, parsed.emplace_back()))
         return error(header, "bad shape `" + header + "`");
-    if (ArrayRef<int64_t>(parsed) != ArrayRef<int64_t>(shape))
+    // A dynamic dim (a `?` of a tile view) takes the size the header gives.
+    bool matches =
+        parsed.size() == shape.size() &&
+        llvm::all_of(llvm::zip(parsed, shape), [](auto p) {
+          return std::get<0>(p) == std::get<1>(p) ||
+                 (ShapedType::isDynamic(std::get<1>(p)) && std::get<0>(p) >= 0);
+        });
+    if (!matches)
       return error(header, "argument #" + Twine(i) + " has shape " + header +
                                ", the function takes " +
                                Twine(shapeString(shape)));
     pos += 2;
-    TensorOf<Domain> &t = tensors.emplace_back(shape);
+    TensorOf<Domain> &t = tensors.emplace_back(parsed);
     for (int64_t e = 0; e < t.size(); ++e, ++pos) {
       if (pos >= words.size())
         return error(text.take_back(0), "argument #" + Twine(i) + " needs " +
@@ -196,44 +228,134 @@ void printTensor(raw_ostream &os, const Tensor<T> &t) {
   }
 }
 
+/// The inputs of a run: parsed from --inputs against `shapes`, or drawn at
+/// random (which needs static shapes).
+template <typename Domain>
+FailureOr<SmallVector<TensorOf<Domain>>>
+readInputs(Domain &domain, llvm::SourceMgr &sourceMgr,
+           ArrayRef<SmallVector<int64_t, 4>> shapes, Operation *op) {
+  if (inputsFile.empty()) {
+    SplitMix64 rng(seed);
+    SmallVector<TensorOf<Domain>> inputs;
+    for (ArrayRef<int64_t> shape : shapes) {
+      if (ShapedType::isDynamicShape(shape))
+        return op->emitError("argument #")
+               << inputs.size() << " has a dynamic size: give it with --inputs";
+      TensorOf<Domain> &t = inputs.emplace_back(shape);
+      for (auto &value : t.values())
+        value = domain.random(rng);
+    }
+    return inputs;
+  }
+  std::string message;
+  auto buffer = openInputFile(inputsFile, &message);
+  if (!buffer) {
+    llvm::errs() << "error: " << message << "\n";
+    return failure();
+  }
+  unsigned id = sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  return parseTensors(domain, sourceMgr, id, shapes);
+}
+
+/// Prints `results` as `# <what> #i of @<name> (<domain>)` and a tensor each.
+template <typename Domain>
+void printResults(StringRef what, StringRef name,
+                  ArrayRef<TensorOf<Domain>> results) {
+  for (auto [i, result] : llvm::enumerate(results)) {
+    llvm::outs() << "# " << what << " #" << i << " of @" << name << " ("
+                 << Domain::name << ")\n";
+    printTensor(llvm::outs(), result);
+  }
+}
+
+template <typename Domain> Domain makeDomain() {
+  if constexpr (std::is_same_v<Domain, FieldDomain>)
+    return FieldDomain(seed);
+  else
+    return Domain();
+}
+
 template <typename Domain>
 LogicalResult run(func::FuncOp func, llvm::SourceMgr &sourceMgr) {
-  Domain domain = [] {
-    if constexpr (std::is_same_v<Domain, FieldDomain>)
-      return FieldDomain(seed);
-    else
-      return Domain();
-  }();
+  Domain domain = makeDomain<Domain>();
   FailureOr<SmallVector<SmallVector<int64_t, 4>>> shapes =
       getArgumentShapes(func);
   if (failed(shapes))
     return failure();
-  FailureOr<SmallVector<TensorOf<Domain>>> inputs;
-  if (inputsFile.empty()) {
-    SplitMix64 rng(seed);
-    inputs = randomInputs(func, domain, rng);
-  } else {
-    std::string message;
-    auto buffer = openInputFile(inputsFile, &message);
-    if (!buffer) {
-      llvm::errs() << "error: " << message << "\n";
-      return failure();
-    }
-    unsigned id = sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-    inputs = parseTensors(domain, sourceMgr, id, *shapes);
-  }
+  FailureOr<SmallVector<TensorOf<Domain>>> inputs =
+      readInputs(domain, sourceMgr, *shapes, func);
   if (failed(inputs))
     return failure();
   FailureOr<SmallVector<TensorOf<Domain>>> results =
       interpret<Domain>(func, *inputs, domain);
   if (failed(results))
     return failure();
-  for (auto [i, result] : llvm::enumerate(*results)) {
-    llvm::outs() << "# result #" << i << " of @" << func.getSymName() << " ("
-                 << Domain::name << ")\n";
-    printTensor(llvm::outs(), result);
-  }
+  printResults<Domain>("result", func.getSymName(), *results);
   return success();
+}
+
+/// Runs the launches of a host function; prints its output buffers.
+template <typename Domain>
+LogicalResult runHost(func::FuncOp host, llvm::SourceMgr &sourceMgr) {
+  Domain domain;
+  FailureOr<HostBuffers> buffers = getHostBuffers(host);
+  if (failed(buffers))
+    return failure();
+  FailureOr<SmallVector<TensorOf<Domain>>> inputs =
+      readInputs(domain, sourceMgr, buffers->inputShapes(), host);
+  if (failed(inputs))
+    return failure();
+  FailureOr<SmallVector<TensorOf<Domain>>> outputs =
+      interpretHost<Domain>(host, *inputs, domain);
+  if (failed(outputs))
+    return failure();
+  printResults<Domain>("output", host.getSymName(), *outputs);
+  return success();
+}
+
+/// Runs one kernel over --grid; prints every view's buffer afterwards.
+template <typename Domain>
+LogicalResult runKernel(tile::KernelOp kernel, llvm::SourceMgr &sourceMgr) {
+  Domain domain;
+  SmallVector<SmallVector<int64_t, 4>> shapes;
+  for (Type type : kernel.getArgumentTypes()) {
+    auto view = dyn_cast<tile::TensorViewType>(type);
+    if (!view)
+      return kernel.emitOpError("has an argument of type ")
+             << type << ": tileopt-interp binds tensor views only";
+    shapes.emplace_back(view.getShape());
+  }
+  FailureOr<SmallVector<TensorOf<Domain>>> buffers =
+      readInputs(domain, sourceMgr, shapes, kernel);
+  if (failed(buffers))
+    return failure();
+  SmallVector<TensorOf<Domain> *> bound;
+  for (TensorOf<Domain> &buffer : *buffers)
+    bound.push_back(&buffer);
+  if (gridExtents.size() > 3)
+    return kernel.emitError("--grid takes at most three extents");
+  SmallVector<int64_t> grid(gridExtents.begin(), gridExtents.end());
+  grid.resize(3, 1);
+  if (failed(interpretKernel<Domain>(kernel, grid, bound, domain)))
+    return failure();
+  printResults<Domain>("view", kernel.getSymName(), *buffers);
+  return success();
+}
+
+/// Calls `run(Domain())` for the --domain of a tile program: f64 or f32.
+template <typename Run>
+LogicalResult runTile(llvm::SourceMgr &sourceMgr, Run run) {
+  switch (domainKind) {
+  case DomainKind::F64:
+    return run(F64Domain());
+  case DomainKind::F32:
+    return run(F32Domain());
+  case DomainKind::Field:
+    break;
+  }
+  sourceMgr.PrintMessage(llvm::errs(), llvm::SMLoc(), llvm::SourceMgr::DK_Error,
+                         "tile programs run in --domain=f64 or f32");
+  return failure();
 }
 
 LogicalResult checkEquivalence(func::FuncOp a, func::FuncOp b) {
@@ -297,9 +419,30 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return 1;
+  if (!kernelName.empty()) {
+    auto kernel = module->lookupSymbol<tile::KernelOp>(kernelName);
+    if (!kernel) {
+      module->emitError("no tile.kernel named @") << kernelName;
+      return 1;
+    }
+    return failed(runTile(sourceMgr,
+                          [&](auto domain) {
+                            return runKernel<decltype(domain)>(kernel,
+                                                               sourceMgr);
+                          }))
+               ? 1
+               : 0;
+  }
   FailureOr<func::FuncOp> func = selectFunction(*module);
   if (failed(func))
     return 1;
+  if (isTileHost(*func))
+    return failed(runTile(sourceMgr,
+                          [&](auto domain) {
+                            return runHost<decltype(domain)>(*func, sourceMgr);
+                          }))
+               ? 1
+               : 0;
   if (!equivalentTo.empty()) {
     FailureOr<func::FuncOp> other = lookupFunction(*module, equivalentTo);
     return failed(other) || failed(checkEquivalence(*func, *other)) ? 1 : 0;

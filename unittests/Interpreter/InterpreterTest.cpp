@@ -188,6 +188,57 @@ TEST_F(InterpreterTest, SumRescaleMatchesDefinition) {
   expectNear(out[0], expected);
 }
 
+// Blocks run in lock step, yet a failure is the one block-by-block order
+// meets first: block 0 divides by zero in the th.graph, block 1 already in
+// the tb.binary before it.
+TEST_F(InterpreterTest, BlockGraphFailureIsReportedInGridOrder) {
+  module = parseSourceString<ModuleOp>(R"(
+    func.func @f(%X: tensor<1x4xf32>, %Y: tensor<1x4xf32>, %Z: tensor<1x4xf32>)
+        -> tensor<1x4xf32> {
+      %R = tk.fused grid [2, 1, 1] block [32, 1, 1] forloop 1
+             (%x = %X : tensor<1x4xf32>, %y = %Y : tensor<1x4xf32>,
+              %z = %Z : tensor<1x4xf32>) -> tensor<1x4xf32> {
+        %xt = tb.input_iterator %x imap [1, -1, -1] fmap -1
+                : tensor<1x4xf32> -> !tb.tile<1x2xf32>
+        %yt = tb.input_iterator %y imap [1, -1, -1] fmap -1
+                : tensor<1x4xf32> -> !tb.tile<1x2xf32>
+        %zt = tb.input_iterator %z imap [1, -1, -1] fmap -1
+                : tensor<1x4xf32> -> !tb.tile<1x2xf32>
+        %q = tb.binary div %xt, %yt
+               : !tb.tile<1x2xf32>, !tb.tile<1x2xf32> -> !tb.tile<1x2xf32>
+        %r = th.graph (%a = %q : !tb.tile<1x2xf32>, %b = %zt : !tb.tile<1x2xf32>)
+               -> !tb.tile<1x2xf32> {
+          %d = arith.divf %a, %b : f32
+          th.yield %d : f32
+        }
+        %acc = tb.forloop_accum sum %r
+                 : (!tb.tile<1x2xf32>) -> !tb.tile<1x2xf32>
+        %out = tb.output_saver %acc omap [1, -1, -1]
+                 : !tb.tile<1x2xf32> -> tensor<1x4xf32>
+        tb.yield %out : tensor<1x4xf32>
+      }
+      return %R : tensor<1x4xf32>
+    })", &context);
+  ASSERT_TRUE(module);
+  auto tensor = [](std::initializer_list<uint32_t> values) {
+    Tensor<FieldElement> t({1, 4});
+    for (auto [i, v] : llvm::enumerate(values))
+      t[i] = {v, v};
+    return t;
+  };
+  SmallVector<Tensor<FieldElement>> inputs = {
+      tensor({1, 2, 3, 4}), tensor({5, 6, 0, 0}), tensor({0, 0, 7, 8})};
+  std::string errors;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+    errors += d.str();
+    return success();
+  });
+  FieldDomain field;
+  EXPECT_TRUE(failed(interpret<FieldDomain>(
+      *module->getOps<func::FuncOp>().begin(), inputs, field)));
+  EXPECT_EQ(errors.find("'th.graph' op division by zero"), 0u) << errors;
+}
+
 TEST_F(InterpreterTest, WrongInputShapeIsReported) {
   module = parseSourceString<ModuleOp>(R"(
     func.func @f(%x: tensor<3x7xf32>) -> tensor<3x7xf32> {
