@@ -66,8 +66,8 @@ EXAMPLES = {
     ),
     "gemm": (
         rewrite("examples/tile/gemm.mlir",
-                [("4096x4096", "23x23"), ("128x128", "8x8"), ("128x64", "8x4"),
-                 ("64x128", "4x8"), ("constant 64 : index", "constant 6 : index"),
+                [("4096x4096", "23x23"), ("128x128", "8x8"), ("128x32", "8x4"),
+                 ("32x128", "4x8"), ("constant 128 : index", "constant 6 : index"),
                  ("grid [32, 32, 1]", "grid [3, 3, 1]")]),
         [(23, 23), (23, 23)],
         lambda a, b: a @ b,

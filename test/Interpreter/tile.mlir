@@ -11,8 +11,8 @@
 // column and the last K step hang over the edge. Ones times ones is 23
 // everywhere: the loads past the edge read 0 and the stores there are
 // dropped.
-// RUN: sed -e 's/4096x4096/23x23/g; s/128x128/8x8/g; s/128x64/8x4/g; s/64x128/4x8/g' \
-// RUN:     -e 's/constant 64 : index/constant 6 : index/; s/grid \[32, 32, 1\]/grid [3, 3, 1]/' \
+// RUN: sed -e 's/4096x4096/23x23/g; s/128x128/8x8/g; s/128x32/8x4/g; s/32x128/4x8/g' \
+// RUN:     -e 's/constant 128 : index/constant 6 : index/; s/grid \[32, 32, 1\]/grid [3, 3, 1]/' \
 // RUN:     %S/../../examples/tile/gemm.mlir > %t.gemm.mlir
 // RUN: tileopt-interp %t.gemm.mlir --inputs=%S/Inputs/ones-23x23-twice.txt | FileCheck %s --check-prefix=GEMM
 //

@@ -1,0 +1,23 @@
+// What the superoptimizer cannot model keeps its form, with a remark.
+// RUN: tileopt-opt %s -split-input-file -verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=1 time-budget=5}))' \
+// RUN:   | FileCheck %s
+
+// CHECK-LABEL: func.func @unknown_op
+// CHECK: tk.concat
+func.func @unknown_op(%x: tensor<4x8xf16>, %y: tensor<4x8xf16>) -> tensor<8x8xf16> {
+  // expected-remark @+1 {{the superoptimizer cannot model 'tk.concat'; the function is left as it is}}
+  %0 = tk.concat %x, %y dim 0 : tensor<4x8xf16>, tensor<4x8xf16> -> tensor<8x8xf16>
+  return %0 : tensor<8x8xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @mixed_element_types
+// CHECK-COUNT-2: tk.unary exp
+// expected-remark @+1 {{the superoptimizer needs one element type, got 'f16' and 'f32'}}
+func.func @mixed_element_types(%x: tensor<16x64xf16>, %y: tensor<16x64xf32>) -> (tensor<16x64xf16>, tensor<16x64xf32>) {
+  %0 = tk.unary exp %x : tensor<16x64xf16>
+  %1 = tk.unary exp %y : tensor<16x64xf32>
+  return %0, %1 : tensor<16x64xf16>, tensor<16x64xf32>
+}
