@@ -159,13 +159,19 @@ const Expr *ExprContext::constant(double value) {
   return intern(ExprKind::Const, 0, value, {}, {});
 }
 
-/// Splits `e` into coefficient x base: 3 * (x * y) is (3, x * y).
+/// Splits `e` into coefficient x base: 3 * (x * y) is (3, x * y), and
+/// sum(3 * x) is (3, sum(x)), so that like terms meet in an add.
 static std::pair<double, const Expr *> splitCoefficient(ExprContext &ctx,
                                                         const Expr *e) {
   if (e->getKind() == ExprKind::Const)
     return {e->getValue(), ctx.constant(1)};
   if (e->getKind() == ExprKind::Mul && e->getValue() != 1)
     return {e->getValue(), ctx.scale(e, 1 / e->getValue())};
+  if (e->getKind() == ExprKind::Sum) {
+    auto [c, body] = splitCoefficient(ctx, e->getOperands()[0]);
+    if (c != 1)
+      return {c, ctx.sum(e->getCount(), body)};
+  }
   return {1, e};
 }
 
@@ -508,7 +514,8 @@ static bool sameTerm(const Expr *e, const Expr *t, bool split) {
   if (e->getKind() == ExprKind::Mul && t->getKind() == ExprKind::Mul)
     return e->getOperands() == t->getOperands() &&
            e->getExponents() == t->getExponents();
-  if (e->getKind() == ExprKind::Sum && t->getKind() == ExprKind::Sum)
+  bool reduction = e->getKind() == ExprKind::Sum || e->getKind() == ExprKind::Max;
+  if (reduction && e->getKind() == t->getKind())
     return (split ? t->getCount() % e->getCount() == 0
                   : t->getCount() == e->getCount()) &&
            sameTerm(e->getOperands()[0], t->getOperands()[0], split);
@@ -517,6 +524,24 @@ static bool sameTerm(const Expr *e, const Expr *t, bool split) {
 
 bool superopt::equalUpToCoefficient(const Expr *a, const Expr *b) {
   return sameTerm(a, b, /*split=*/false);
+}
+
+bool SubexpressionOracle::dependsOn(const Expr *e, int64_t count) {
+  switch (e->getKind()) {
+  case ExprKind::Input:
+    return pinned(e->getCount(), count);
+  case ExprKind::Const:
+    return false;
+  case ExprKind::Sum:
+  case ExprKind::Max:
+    // A reduction over the axis no longer varies along it.
+    if (e->getCount() == count)
+      return false;
+    [[fallthrough]];
+  default:
+    return llvm::any_of(e->getOperands(),
+                        [&](const Expr *o) { return dependsOn(o, count); });
+  }
 }
 
 bool SubexpressionOracle::within(const Expr *e, const Expr *t) {
@@ -544,7 +569,7 @@ bool SubexpressionOracle::within(const Expr *e, const Expr *t) {
       // other factors may not depend on the summed index and move out).
       const Expr *eBody = withoutCoefficient(e->getOperands()[0]);
       const Expr *tBody = withoutCoefficient(t->getOperands()[0]);
-      // Arguments that vary along the summed axis cannot move out.
+      // Factors that vary along the summed axis cannot move out.
       auto keepsPinned = [&] {
         if (!pinned || e->getKind() != ExprKind::Sum)
           return true;
@@ -552,9 +577,7 @@ bool SubexpressionOracle::within(const Expr *e, const Expr *t) {
             eBody->getKind() == ExprKind::Mul ? eBody->getOperands()
                                               : ArrayRef(eBody);
         return llvm::all_of(tBody->getOperands(), [&](const Expr *f) {
-          return f->getKind() != ExprKind::Input ||
-                 !pinned(f->getCount(), t->getCount()) ||
-                 llvm::is_contained(kept, f);
+          return !dependsOn(f, t->getCount()) || llvm::is_contained(kept, f);
         });
       };
       result = t->getCount() % e->getCount() == 0 &&
@@ -578,13 +601,21 @@ bool SubexpressionOracle::within(const Expr *e, const Expr *t) {
       });
       break;
     case ExprKind::Fn:
-      result = e->getFn() == t->getFn() &&
-               e->getOperands().size() == t->getOperands().size() &&
-               llvm::all_of(llvm::zip_equal(e->getOperands(), t->getOperands()),
-                            [&](auto pair) {
-                              return within(std::get<0>(pair),
-                                            std::get<1>(pair));
-                            });
+      // exp(a) is part of exp(b) when a is a partial sum of b or some of its
+      // terms (exp(a + c) = exp(a) exp(c)); other functions only of equal
+      // arguments, which the interning has already compared.
+      if (e->getFn() == FnKind::Exp && t->getFn() == FnKind::Exp) {
+        const Expr *a = e->getOperands()[0], *b = t->getOperands()[0];
+        ArrayRef<const Expr *> bTerms =
+            b->getKind() == ExprKind::Add ? b->getOperands() : ArrayRef(b);
+        ArrayRef<const Expr *> aTerms =
+            a->getKind() == ExprKind::Add ? a->getOperands() : ArrayRef(a);
+        result = llvm::all_of(aTerms, [&](const Expr *term) {
+          return llvm::any_of(bTerms, [&](const Expr *bTerm) {
+            return sameTerm(term, bTerm, /*split=*/true);
+          });
+        });
+      }
       break;
     default:
       break;

@@ -362,6 +362,9 @@ bool BlockSearch::accumulatorAllowed(const OpDesc &op) const {
   if (accumKind >= 0 &&
       none != (accumKind == static_cast<int>(tb::AccumKind::none)))
     return false;
+  // Accumulating an input tile untouched only copies it.
+  if (op.operands[0] < static_cast<int>(graph.inputs.size()))
+    return false;
   if (config.forloopRange == 1)
     return none;
   // `none` lays the iterations out along the dim the loop walks; the others
@@ -491,7 +494,7 @@ void BlockSearch::grow() {
       if (!admissible(program, p.op, operands, *result, graph.tiles,
                       graph.post, post) ||
           !oracle.mayBeSubexpression(result->expr)) {
-        progress.pruned.fetch_add(1, std::memory_order_relaxed);
+          progress.pruned.fetch_add(1, std::memory_order_relaxed);
         continue;
       }
       // Every value must end up used or saved: a pre-accumulator value that

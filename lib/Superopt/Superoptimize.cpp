@@ -48,6 +48,7 @@ struct SuperoptimizePass
     options.numThreads = threads;
     options.timeBudgetSeconds = timeBudget;
     options.graphBudget = graphBudget;
+    options.blockGraphBudget = blockGraphBudget;
     options.seed = seed;
     options.progress = progress;
     options.keep = std::max(5u, unsigned(printTop));

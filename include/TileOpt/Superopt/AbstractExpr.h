@@ -126,8 +126,9 @@ bool equalUpToCoefficient(const Expr *a, const Expr *b);
 class SubexpressionOracle {
 public:
   /// Whether argument `input` varies along every axis of extent `count` that
-  /// the program sums over: such a factor cannot move out of a sum of
-  /// `count` terms. Without it, any factor may.
+  /// the program sums over: a factor that holds it (and does not sum it
+  /// away) cannot move out of a sum of `count` terms. Without it, any factor
+  /// may.
   using PinnedFn = std::function<bool(int64_t input, int64_t count)>;
 
   explicit SubexpressionOracle(ArrayRef<const Expr *> targets,
@@ -143,6 +144,9 @@ private:
   bool within(const Expr *e, const Expr *t);
   /// `e`, a product, is (up to its coefficient) a part of the product `t`.
   bool partOfProduct(const Expr *e, const Expr *t);
+  /// Whether `e` varies along a pinned axis of extent `count`: it holds a
+  /// pinned argument that no reduction of `count` terms sums away.
+  bool dependsOn(const Expr *e, int64_t count);
   SmallVector<const Expr *> targets;
   PinnedFn pinned;
   llvm::DenseMap<std::pair<const Expr *, const Expr *>, bool> memo;

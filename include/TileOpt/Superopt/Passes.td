@@ -45,6 +45,8 @@ def Superoptimize : Pass<"tileopt-superoptimize", "::mlir::func::FuncOp"> {
            "Seconds before the search stops">,
     Option<"graphBudget", "graph-budget", "uint64_t", "50000000",
            "Partial graphs explored before the search stops">,
+    Option<"blockGraphBudget", "block-graph-budget", "uint64_t", "4000000",
+           "Partial block graphs explored for one set of kernel inputs">,
     Option<"seed", "seed", "uint64_t", "0",
            "Seed of the verifier's random tests">,
     Option<"progress", "progress", "bool", "false",
