@@ -4,6 +4,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
 
 #include <cmath>
 #include <cstring>
@@ -37,6 +38,8 @@ static StringRef fnName(FnKind kind) {
 }
 
 void Expr::print(raw_ostream &os) const {
+  // raw_ostream prints a double as %e; terms read better with 0.5 and 2.
+  auto number = [&](double v) { os << llvm::format("%g", v); };
   auto list = [&](StringRef sep) {
     llvm::interleave(
         operands, os, [&](const Expr *e) { e->print(os); }, sep);
@@ -46,7 +49,7 @@ void Expr::print(raw_ostream &os) const {
     os << "in" << count;
     return;
   case ExprKind::Const:
-    os << value;
+    number(value);
     return;
   case ExprKind::Add:
     os << "(";
@@ -55,14 +58,18 @@ void Expr::print(raw_ostream &os) const {
     return;
   case ExprKind::Mul:
     os << "(";
-    if (value != 1)
-      os << value << " * ";
+    if (value != 1) {
+      number(value);
+      os << " * ";
+    }
     for (auto [i, e] : llvm::enumerate(operands)) {
       if (i)
         os << " * ";
       e->print(os);
-      if (exponents[i] != 2)
-        os << "^" << exponents[i] / 2.0;
+      if (exponents[i] != 2) {
+        os << "^";
+        number(exponents[i] / 2.0);
+      }
     }
     os << ")";
     return;
