@@ -506,7 +506,7 @@ bool SubexpressionOracle::partOfProduct(const Expr *e, const Expr *t) {
 }
 
 /// Whether `e` matches `t` up to coefficients, or (with `split`) is a part
-/// of it by sum splitting.
+/// of it by sum or max splitting.
 static bool sameTerm(const Expr *e, const Expr *t, bool split) {
   e = withoutCoefficient(e);
   t = withoutCoefficient(t);
@@ -519,6 +519,14 @@ static bool sameTerm(const Expr *e, const Expr *t, bool split) {
     return (split ? t->getCount() % e->getCount() == 0
                   : t->getCount() == e->getCount()) &&
            sameTerm(e->getOperands()[0], t->getOperands()[0], split);
+  // Max splitting inside a sum of terms: online softmax subtracts the
+  // maximum of its tile, x - max(m, x), where the program subtracts the
+  // maximum of the row, x - max(n, x). A max is not linear: only equal
+  // bodies meet.
+  if (split && e->getKind() == ExprKind::Max &&
+      t->getKind() == ExprKind::Max)
+    return t->getCount() % e->getCount() == 0 &&
+           e->getOperands()[0] == t->getOperands()[0];
   return false;
 }
 
