@@ -4,6 +4,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
 
 #include <cmath>
 #include <cstring>
@@ -37,6 +38,8 @@ static StringRef fnName(FnKind kind) {
 }
 
 void Expr::print(raw_ostream &os) const {
+  // raw_ostream prints a double as %e; terms read better with 0.5 and 2.
+  auto number = [&](double v) { os << llvm::format("%g", v); };
   auto list = [&](StringRef sep) {
     llvm::interleave(
         operands, os, [&](const Expr *e) { e->print(os); }, sep);
@@ -46,7 +49,7 @@ void Expr::print(raw_ostream &os) const {
     os << "in" << count;
     return;
   case ExprKind::Const:
-    os << value;
+    number(value);
     return;
   case ExprKind::Add:
     os << "(";
@@ -55,14 +58,18 @@ void Expr::print(raw_ostream &os) const {
     return;
   case ExprKind::Mul:
     os << "(";
-    if (value != 1)
-      os << value << " * ";
+    if (value != 1) {
+      number(value);
+      os << " * ";
+    }
     for (auto [i, e] : llvm::enumerate(operands)) {
       if (i)
         os << " * ";
       e->print(os);
-      if (exponents[i] != 2)
-        os << "^" << exponents[i] / 2.0;
+      if (exponents[i] != 2) {
+        os << "^";
+        number(exponents[i] / 2.0);
+      }
     }
     os << ")";
     return;
@@ -505,7 +512,7 @@ bool SubexpressionOracle::partOfProduct(const Expr *e, const Expr *t) {
 }
 
 /// Whether `e` matches `t` up to coefficients, or (with `split`) is a part
-/// of it by sum splitting.
+/// of it by sum or max splitting.
 static bool sameTerm(const Expr *e, const Expr *t, bool split) {
   e = withoutCoefficient(e);
   t = withoutCoefficient(t);
@@ -519,6 +526,14 @@ static bool sameTerm(const Expr *e, const Expr *t, bool split) {
     return (split ? t->getCount() % e->getCount() == 0
                   : t->getCount() == e->getCount()) &&
            sameTerm(e->getOperands()[0], t->getOperands()[0], split);
+  // Max splitting inside a sum of terms: online softmax subtracts the
+  // maximum of its tile, x - max(m, x), where the program subtracts the
+  // maximum of the row, x - max(n, x). A max is not linear: only equal
+  // bodies meet.
+  if (split && e->getKind() == ExprKind::Max &&
+      t->getKind() == ExprKind::Max)
+    return t->getCount() % e->getCount() == 0 &&
+           e->getOperands()[0] == t->getOperands()[0];
   return false;
 }
 

@@ -204,9 +204,7 @@ public:
               ArrayRef<ValueInfo> inputs, uint64_t budget)
       : ctx(ctx), program(program), options(options), progress(progress),
         budget(budget),
-        inputs(inputs), oracle(program.subterms, [&program](int64_t a, int64_t n) {
-          return program.pinned(a, n);
-        }) {}
+        inputs(inputs), oracle(program.makeOracle()) {}
 
   /// Enumerates block graphs under the configs of `group`, which split the
   /// same axes; appends complete ones.
@@ -645,9 +643,7 @@ public:
                const SearchOptions &options, SearchProgress &progress,
                llvm::function_ref<void(const KernelGraph &)> onComplete)
       : ctx(ctx), program(program), options(options), progress(progress),
-        oracle(program.subterms, [&program](int64_t a, int64_t n) {
-          return program.pinned(a, n);
-        }), onComplete(onComplete) {}
+        oracle(program.makeOracle()), onComplete(onComplete) {}
 
   void run() {
     graph.tensors.assign(program.arguments.begin(), program.arguments.end());

@@ -3,8 +3,8 @@
 #define TILEOPT_LIB_SUPEROPT_ENUMERATE_H
 
 #include "Graphs.h"
-#include "llvm/ADT/DenseSet.h"
 #include "TileOpt/Superopt/Search.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <atomic>
 #include <chrono>
@@ -39,7 +39,18 @@ struct ProgramInfo {
   /// Scalars of add_scalar / rms_norm epsilons and mul_scalar factors.
   SmallVector<double, 2> addends, factors;
   Type elementType;
+
+  /// The pruning check of the search: may a value be part of the program?
+  /// One per thread (the oracle memoizes); it refers to this ProgramInfo.
+  SubexpressionOracle makeOracle() const {
+    return SubexpressionOracle(
+        subterms, [this](int64_t a, int64_t n) { return pinned(a, n); });
+  }
 };
+
+/// Models `program` for the search: its values' abstract expressions, its
+/// axes and scalars. Fails with a remark on a program it cannot model.
+FailureOr<ProgramInfo> modelProgram(func::FuncOp program, ExprContext &ctx);
 
 /// Counters shared by the workers, and the budgets.
 struct SearchProgress {
@@ -50,8 +61,8 @@ struct SearchProgress {
   /// Counts one explored graph; false when a budget ran out.
   bool tick() {
     uint64_t n = explored.fetch_add(1, std::memory_order_relaxed) + 1;
-    if ((n & 1023) == 0 && (n >= graphBudget ||
-                            std::chrono::steady_clock::now() > deadline))
+    if ((n & 1023) == 0 &&
+        (n >= graphBudget || std::chrono::steady_clock::now() > deadline))
       stop.store(true, std::memory_order_relaxed);
     return !stop.load(std::memory_order_relaxed);
   }
@@ -77,8 +88,8 @@ bool admissible(const ProgramInfo &program, const OpDesc &op,
 /// Enumerates kernel graphs computing the program's outputs and calls
 /// `onComplete` on each, in a deterministic order for given options.
 void enumerateKernelGraphs(
-    ExprContext &ctx, const ProgramInfo &program,
-    const SearchOptions &options, SearchProgress &progress,
+    ExprContext &ctx, const ProgramInfo &program, const SearchOptions &options,
+    SearchProgress &progress,
     llvm::function_ref<void(const KernelGraph &)> onComplete);
 
 } // namespace mlir::tileopt::superopt

@@ -172,7 +172,10 @@ SmallVector<AxisRef, 4> ProgramAxes::axesOf(Value v) const {
   return axes;
 }
 
-FailureOr<ProgramInfo> modelProgram(func::FuncOp program, ExprContext &ctx) {
+} // namespace
+
+FailureOr<ProgramInfo> superopt::modelProgram(func::FuncOp program,
+                                                ExprContext &ctx) {
   if (program.getBody().getBlocks().size() != 1)
     return program.emitRemark(
         "the superoptimizer needs a function of one block");
@@ -245,6 +248,8 @@ FailureOr<ProgramInfo> modelProgram(func::FuncOp program, ExprContext &ctx) {
   }
   return info;
 }
+
+namespace {
 
 /// A complete kernel graph with one block graph chosen per fused kernel.
 struct Candidate {
