@@ -521,20 +521,33 @@ static bool sameTerm(const Expr *e, const Expr *t, bool split) {
   if (e->getKind() == ExprKind::Mul && t->getKind() == ExprKind::Mul)
     return e->getOperands() == t->getOperands() &&
            e->getExponents() == t->getExponents();
-  bool reduction = e->getKind() == ExprKind::Sum || e->getKind() == ExprKind::Max;
-  if (reduction && e->getKind() == t->getKind())
-    return (split ? t->getCount() % e->getCount() == 0
-                  : t->getCount() == e->getCount()) &&
+  auto countsMatch = [&] {
+    return split ? t->getCount() % e->getCount() == 0
+                 : t->getCount() == e->getCount();
+  };
+  if (e->getKind() == ExprKind::Sum && t->getKind() == ExprKind::Sum)
+    return countsMatch() &&
            sameTerm(e->getOperands()[0], t->getOperands()[0], split);
   // Max splitting inside a sum of terms: online softmax subtracts the
   // maximum of its tile, x - max(m, x), where the program subtracts the
   // maximum of the row, x - max(n, x). A max is not linear: only equal
   // bodies meet.
-  if (split && e->getKind() == ExprKind::Max &&
-      t->getKind() == ExprKind::Max)
-    return t->getCount() % e->getCount() == 0 &&
-           e->getOperands()[0] == t->getOperands()[0];
+  if (e->getKind() == ExprKind::Max && t->getKind() == ExprKind::Max)
+    return countsMatch() && e->getOperands()[0] == t->getOperands()[0];
   return false;
+}
+
+/// The sign of a term's coefficient (inside a sum for a sum).
+static double sign(const Expr *e) {
+  switch (e->getKind()) {
+  case ExprKind::Const:
+  case ExprKind::Mul:
+    return e->getValue() < 0 ? -1 : 1;
+  case ExprKind::Sum:
+    return sign(e->getOperands()[0]);
+  default:
+    return 1;
+  }
 }
 
 bool superopt::equalUpToCoefficient(const Expr *a, const Expr *b) {
@@ -608,12 +621,18 @@ bool SubexpressionOracle::within(const Expr *e, const Expr *t) {
       result = partOfProduct(e, t);
       break;
     case ExprKind::Add:
-      // A partial sum of the terms.
-      result = llvm::all_of(e->getOperands(), [&](const Expr *term) {
-        return llvm::any_of(t->getOperands(), [&](const Expr *tTerm) {
-          return sameTerm(term, tTerm, /*split=*/true);
+      // A partial sum of the terms, with their signs (or all flipped): no
+      // axiom turns x - m into x + m.
+      for (double flip : {1.0, -1.0}) {
+        result = llvm::all_of(e->getOperands(), [&](const Expr *term) {
+          return llvm::any_of(t->getOperands(), [&](const Expr *tTerm) {
+            return sign(term) * flip == sign(tTerm) &&
+                   sameTerm(term, tTerm, /*split=*/true);
+          });
         });
-      });
+        if (result)
+          break;
+      }
       break;
     case ExprKind::Fn:
       // exp(a) is part of exp(b) when a is a partial sum of b or some of its

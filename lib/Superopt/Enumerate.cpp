@@ -98,6 +98,16 @@ std::optional<ValueInfo> superopt::applyOp(ExprContext &ctx, const OpDesc &op,
   llvm_unreachable("unknown op kind");
 }
 
+bool superopt::shiftedByMax(const Expr *e) {
+  if (e->getKind() != ExprKind::Add)
+    return false;
+  return llvm::any_of(e->getOperands(), [](const Expr *term) {
+    return term->getKind() == ExprKind::Mul && term->getValue() < 0 &&
+           term->getOperands().size() == 1 &&
+           term->getOperands()[0]->getKind() == ExprKind::Max;
+  });
+}
+
 bool superopt::admissible(const ProgramInfo &program, const OpDesc &op,
                           ArrayRef<const ValueInfo *> operands,
                           const ValueInfo &result,
@@ -111,6 +121,10 @@ bool superopt::admissible(const ProgramInfo &program, const OpDesc &op,
   if (reduced && !program.reducedAxes.contains(reduced->axis))
     return false;
   if (result.expr->getKind() == ExprKind::Const)
+    return false;
+  if (program.stableExp && op.kind == OpKind::Unary &&
+      static_cast<UnaryKind>(op.sub) == UnaryKind::exp &&
+      !shiftedByMax(operands[0]->expr))
     return false;
   bool scaling = op.kind == OpKind::Unary &&
                  static_cast<UnaryKind>(op.sub) == UnaryKind::mul_scalar;
@@ -217,7 +231,15 @@ private:
   /// `shape`'s ops replayed under `c`, if they fit it.
   std::optional<BlockGraph> instantiate(const BlockGraph &shape,
                                         const BlockConfig &c);
-  bool fitsSharedMemory(int64_t elements) const;
+  /// A lower bound of the shared memory a block needs: the input tiles
+  /// (double-buffered when streamed) and every value after an accumulator
+  /// stay; a value before one needs room only next to its operands. Returns
+  /// the elements that stay after `result`, or nothing when the bound
+  /// already exceeds the target. The cost model checks the materialized
+  /// graph exactly.
+  std::optional<int64_t>
+  sharedMemoryAfter(const ValueInfo &result, bool post,
+                    ArrayRef<const ValueInfo *> operands) const;
   /// The savers of the current graph when it is complete: every
   /// pre-accumulator value used, the unused post-accumulator values (at most
   /// maxBlockOutputs) all values of the program, every split grid dim mapped.
@@ -243,6 +265,7 @@ private:
   SmallVector<OpKey, 12> keys;
   int accumKind = -1; // the kind of the first accumulator
   std::vector<BlockGraph> *found = nullptr;
+  /// Elements of the tiles that stay in shared memory (sharedMemoryAfter).
   int64_t sharedMemoryElements = 0;
 };
 
@@ -286,9 +309,17 @@ bool BlockSearch::setUp(const BlockConfig &c) {
   return true;
 }
 
-bool BlockSearch::fitsSharedMemory(int64_t elements) const {
-  return elements * program.elementType.getIntOrFloatBitWidth() / 8 <=
-         options.target.sharedMemoryPerBlock;
+std::optional<int64_t>
+BlockSearch::sharedMemoryAfter(const ValueInfo &result, bool post,
+                               ArrayRef<const ValueInfo *> operands) const {
+  int64_t persistent = sharedMemoryElements + (post ? result.numElements() : 0);
+  int64_t peak = persistent + (post ? 0 : result.numElements());
+  for (const ValueInfo *operand : operands)
+    peak += operand->numElements();
+  if (peak * program.elementType.getIntOrFloatBitWidth() / 8 >
+      options.target.sharedMemoryPerBlock)
+    return std::nullopt;
+  return persistent;
 }
 
 std::optional<BlockGraph> BlockSearch::instantiate(const BlockGraph &shape,
@@ -303,9 +334,12 @@ std::optional<BlockGraph> BlockSearch::instantiate(const BlockGraph &shape,
         applyOp(ctx, op, operands, config.forloopRange);
     if (!result)
       return std::nullopt;
-    sharedMemoryElements += result->numElements();
-    if (!fitsSharedMemory(sharedMemoryElements))
+    bool post = op.kind == OpKind::Accum || graph.post[op.operands[0]];
+    std::optional<int64_t> elements =
+        sharedMemoryAfter(*result, post, operands);
+    if (!elements)
       return std::nullopt;
+    sharedMemoryElements = *elements;
     if (op.kind == OpKind::Accum && accumKind < 0)
       accumKind = op.sub;
     for (int o : op.operands)
@@ -495,18 +529,26 @@ void BlockSearch::grow() {
           progress.pruned.fetch_add(1, std::memory_order_relaxed);
         continue;
       }
-      // Every value must end up used or saved: a pre-accumulator value that
-      // no remaining op could consume is a dead end.
-      unsigned unusedPre = 0;
-      for (size_t i = 0; i < graph.tiles.size(); ++i)
-        unusedPre += !graph.post[i] && uses[i] == 0 &&
-                     !llvm::is_contained(p.op.operands, static_cast<int>(i));
-      unusedPre += !post;
-      if (unusedPre > 2 * (remaining - 1))
+      // Every pre-accumulator value must end up used, and at most
+      // maxBlockOutputs post-accumulator values unused (saved). An op lowers
+      // either count by at most one (a binary op consumes two and makes
+      // one), so more than the remaining ops can fix is a dead end.
+      unsigned unusedPre = !post, unusedPost = post;
+      for (size_t i = 0; i < graph.tiles.size(); ++i) {
+        bool unused = uses[i] == 0 &&
+                      !llvm::is_contained(p.op.operands, static_cast<int>(i));
+        (graph.post[i] ? unusedPost : unusedPre) += unused;
+      }
+      unsigned extraPost = unusedPost > options.maxBlockOutputs
+                               ? unusedPost - options.maxBlockOutputs
+                               : 0;
+      if (unusedPre > remaining - 1 || extraPost > remaining - 1)
         continue;
-      int64_t elements = sharedMemoryElements + result->numElements();
-      if (!fitsSharedMemory(elements))
+      std::optional<int64_t> persistent =
+          sharedMemoryAfter(*result, post, operands);
+      if (!persistent)
         continue;
+      int64_t elements = *persistent;
 
       // Apply.
       int previousAccum = accumKind;
@@ -611,11 +653,40 @@ std::vector<BlockGraph> searchBlockGraphs(ExprContext &ctx,
       groups.emplace_back();
     groups[it->second].push_back(c);
   }
+  // Search each group under its finest split (the smallest tiles): what
+  // fits in shared memory there may not under coarser ones, never the other
+  // way round.
+  for (auto &group : groups) {
+    auto parts = [](const BlockConfig &c) {
+      int64_t n = c.forloopRange;
+      for (auto [axis, blocks] : c.grid)
+        n *= blocks;
+      return n;
+    };
+    std::stable_sort(group.begin(), group.end(),
+                     [&](const BlockConfig &a, const BlockConfig &b) {
+                       return parts(a) > parts(b);
+                     });
+  }
+  // Partitions most likely to fuse first, as a budget may stop the search:
+  // a loop over an axis the program reduces (accumulators) and a grid over
+  // axes it keeps (independent blocks). Results are collected in this order.
+  auto unlikely = [&](const SmallVector<BlockConfig, 8> &group) {
+    const BlockConfig &c = group.front();
+    int score = c.loopAxis >= 0 && !program.reducedAxes.count(c.loopAxis);
+    for (auto [axis, blocks] : c.grid)
+      score += program.reducedAxes.count(axis);
+    return score;
+  };
+  std::stable_sort(groups.begin(), groups.end(),
+                   [&](const auto &a, const auto &b) {
+                     return unlikely(a) < unlikely(b);
+                   });
   std::vector<std::vector<BlockGraph>> perGroup(groups.size());
   std::atomic<size_t> next{0};
   auto worker = [&] {
     BlockSearch search(ctx, program, options, progress, inputs,
-                       options.blockGraphBudget / groups.size());
+                       options.blockGraphBudget);
     for (size_t i = next++; i < groups.size(); i = next++)
       search.run(groups[i], perGroup[i]);
   };
@@ -790,8 +861,9 @@ void KernelSearch::growFused(int t) {
             useful &= isNew(out.tensor);
             results.push_back(out.tensor);
           }
-          if (!progress.tick())
-            return;
+          // Even when a budget ran out during the block search, what it
+          // found is still placed: completing a graph is cheap.
+          progress.tick();
           if (!useful) {
             progress.pruned.fetch_add(1, std::memory_order_relaxed);
             continue;
@@ -806,8 +878,6 @@ void KernelSearch::growFused(int t) {
           ++fusedCount;
           push(std::move(op), results, key);
           --fusedCount;
-          if (progress.stop.load())
-            return;
         }
         return;
       }
@@ -831,9 +901,11 @@ void KernelSearch::grow() {
   int numTensors = static_cast<int>(graph.tensors.size());
   SmallVector<bool, 16> phase(numTensors, false);
   SmallVector<Proposal, 64> proposals;
-  for (int t = static_cast<int>(minNewest); t < numTensors; ++t) {
-    // Graph-defined kernels first: they are what the search is for, and a
-    // budget may stop it.
+  // Newest tensors first, and graph-defined kernels before predefined ones:
+  // kernels over more of the program are what the search is for, and a
+  // budget may stop it. (The order of exploration does not change which
+  // graphs exist: the keys do.)
+  for (int t = numTensors - 1; t >= static_cast<int>(minNewest); --t) {
     growFused(t);
     if (progress.stop.load())
       return;

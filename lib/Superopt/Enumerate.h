@@ -38,6 +38,11 @@ struct ProgramInfo {
   }
   /// Scalars of add_scalar / rms_norm epsilons and mul_scalar factors.
   SmallVector<double, 2> addends, factors;
+  /// Every exp of the program takes an argument shifted by a maximum (a
+  /// numerically stable softmax): candidates must keep that shift. The
+  /// abstract expressions forget it, and the verifier's exact arithmetic
+  /// cannot see an overflow, so this is checked on the structure.
+  bool stableExp = false;
   Type elementType;
 
   /// The pruning check of the search: may a value be part of the program?
@@ -74,11 +79,15 @@ std::optional<ValueInfo> applyOp(ExprContext &ctx, const OpDesc &op,
                                  ArrayRef<const ValueInfo *> operands,
                                  int64_t forloopRange);
 
+/// Whether `e` is x - max(...): the argument of a stable exp.
+bool shiftedByMax(const Expr *e);
+
 /// Whether the search may add `op` with `result` next to `existing`
 /// values: reductions only over axes the program reduces (summing over any
 /// other axis mixes values the program keeps apart), no constants, and no
 /// value that another one has up to a constant factor unless the op is an
-/// explicit scaling.
+/// explicit scaling, and no exp of an unshifted value in a program whose
+/// exps are all shifted by a maximum.
 /// With `existingPost`, only values of the result's phase (`post`) count.
 bool admissible(const ProgramInfo &program, const OpDesc &op,
                 ArrayRef<const ValueInfo *> operands, const ValueInfo &result,

@@ -242,6 +242,14 @@ FailureOr<ProgramInfo> superopt::modelProgram(func::FuncOp program,
         info.factors.push_back(unary.getScalar()->convertToDouble());
     }
   });
+  SmallVector<tk::UnaryOp> exps;
+  program.walk([&](tk::UnaryOp u) {
+    if (u.getKind() == UnaryKind::exp)
+      exps.push_back(u);
+  });
+  info.stableExp = !exps.empty() && llvm::all_of(exps, [&](tk::UnaryOp u) {
+    return shiftedByMax(exprs->lookup(u.getInput()));
+  });
   for (auto *list : {&info.addends, &info.factors}) {
     llvm::sort(*list);
     list->erase(llvm::unique(*list), list->end());

@@ -46,7 +46,7 @@ def Superoptimize : Pass<"tileopt-superoptimize", "::mlir::func::FuncOp"> {
     Option<"graphBudget", "graph-budget", "uint64_t", "50000000",
            "Partial graphs explored before the search stops">,
     Option<"blockGraphBudget", "block-graph-budget", "uint64_t", "4000000",
-           "Partial block graphs explored for one set of kernel inputs">,
+           "Partial block graphs explored per partition of a kernel's inputs">,
     Option<"seed", "seed", "uint64_t", "0",
            "Seed of the verifier's random tests">,
     Option<"progress", "progress", "bool", "false",

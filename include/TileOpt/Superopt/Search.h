@@ -42,8 +42,8 @@ struct SearchOptions {
   double timeBudgetSeconds = 60;
   /// Partial graphs explored before the search stops.
   uint64_t graphBudget = 50'000'000;
-  /// Partial block graphs explored for one set of kernel inputs (over all
-  /// its partitions) before deeper block graphs are given up.
+  /// Partial block graphs explored for one partition of one set of kernel
+  /// inputs before deeper block graphs are given up.
   uint64_t blockGraphBudget = 4'000'000;
   /// Draws the verifier's random tests.
   uint64_t seed = 0;
