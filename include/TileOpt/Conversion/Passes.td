@@ -112,7 +112,9 @@ def LowerTileToGPU : Pass<"tileopt-lower-tile", "::mlir::ModuleOp"> {
            "Warps per thread block (each of 32 threads)">,
     Option<"swizzleStaging", "swizzle-staging", "bool", /*default=*/"true",
            "Lay out the cp.async stages of mma operands with XOR-swizzled "
-           "16-byte chunks instead of padded rows">
+           "16-byte chunks instead of padded rows">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "Target SM: sm_90a runs tile.mma on wgmma where it can">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
