@@ -32,30 +32,28 @@ std::pair<int64_t, int64_t> FragmentLayout::mmaWarpGrid(int64_t numThreads) {
   return {warpsM, warps / warpsM};
 }
 
-FragmentLayout FragmentLayout::mmaAccumulator(ArrayRef<int64_t> shape,
-                                              int64_t numThreads) {
+/// Both accumulators hold m16n8 tiles, two pairs of contiguous f32 a tile
+/// in each thread; only where the tiles are differs (linearIndex).
+static FragmentLayout accumulator(ArrayRef<int64_t> shape, int64_t numThreads,
+                                  FragmentLayout::Kind kind) {
   FragmentLayout layout;
-  layout.kind = Kind::Mma;
-  layout.shape.assign(shape.begin(), shape.end());
-  layout.numThreads = numThreads;
-  layout.numElements = shape[0] * shape[1];
-  auto [warpsM, warpsN] = mmaWarpGrid(numThreads);
-  int64_t tilesPerWarp = (shape[0] / warpsM / 16) * (shape[1] / warpsN / 8);
-  layout.vectorWidth = 2;
-  layout.chunksPerThread = tilesPerWarp * 2;
-  return layout;
-}
-
-FragmentLayout FragmentLayout::wgmmaAccumulator(ArrayRef<int64_t> shape,
-                                                int64_t numThreads) {
-  FragmentLayout layout;
-  layout.kind = Kind::Wgmma;
+  layout.kind = kind;
   layout.shape.assign(shape.begin(), shape.end());
   layout.numThreads = numThreads;
   layout.numElements = shape[0] * shape[1];
   layout.vectorWidth = 2;
   layout.chunksPerThread = layout.numElements / numThreads / 2;
   return layout;
+}
+
+FragmentLayout FragmentLayout::mmaAccumulator(ArrayRef<int64_t> shape,
+                                              int64_t numThreads) {
+  return accumulator(shape, numThreads, Kind::Mma);
+}
+
+FragmentLayout FragmentLayout::wgmmaAccumulator(ArrayRef<int64_t> shape,
+                                                int64_t numThreads) {
+  return accumulator(shape, numThreads, Kind::Wgmma);
 }
 
 Value FragmentLayout::linearIndex(OpBuilder &b, Location loc, Value threadId,
