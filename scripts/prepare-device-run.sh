@@ -13,14 +13,17 @@ configure_and_build tileopt-compile
 out="$BUILD_DIR/device-artifacts"
 examples=("$@")
 if [ ${#examples[@]} -eq 0 ]; then
-  examples=(softmax rms_norm elementwise gemm)
+  examples=(softmax rms_norm elementwise gemm gemm-wgmma)
   rm -rf "$out"
 fi
 mkdir -p "$out"
 for example in "${examples[@]}"; do
   src="$TILEOPT_ROOT/examples/tile/$example.mlir"
   rm -rf "$out/$example" "$out/$example-small"
-  "$BUILD_DIR/bin/tileopt-compile" "$src" -o "$out/$example"
+  # An example may name its own tileopt-compile flags (the target chip, say)
+  # on a line `// tileopt-compile: FLAGS`.
+  read -r -a flags <<<"$(sed -n 's|^// tileopt-compile: ||p' "$src")"
+  "$BUILD_DIR/bin/tileopt-compile" "$src" -o "$out/$example" "${flags[@]}"
   small="$out/$example.small.mlir"
   if grep -q 4096x4096x "$src"; then
     # The GEMM shrinks from 4096^3 to 512^3: its grid and K steps by 8.
@@ -31,7 +34,7 @@ for example in "${examples[@]}"; do
     sed -e 's/8192x8192x/256x8192x/g' -e 's/grid \[8192, 1, 1\]/grid [256, 1, 1]/' \
         -e 's/grid \[2048, 8, 1\]/grid [64, 8, 1]/' "$src" > "$small"
   fi
-  "$BUILD_DIR/bin/tileopt-compile" "$small" -o "$out/$example-small"
+  "$BUILD_DIR/bin/tileopt-compile" "$small" -o "$out/$example-small" "${flags[@]}"
   rm "$small"
 done
 if [ $# -eq 0 ]; then

@@ -7,20 +7,25 @@
 #   bench/tile/gemm-sweep.sh [variant...]   (default: all below)
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 
-# name: BM BN BK latency warps swizzle [size small-size]. Latency 1 takes
-# the register path, whose rows are always padded; the ragged sizes leave
-# partial tiles at every edge (zero-filled by cp.async).
+# name: BM BN BK latency warps swizzle chip [size small-size]. Latency 1
+# takes the register path, whose rows are always padded; the ragged sizes
+# leave partial tiles at every edge (zero-filled by cp.async). On sm_90a
+# tile.mma runs on wgmma (K and N steps of 64 or more).
 declare -A VARIANTS=(
-  [128x128x32-l3-ragged]="128 128 32 3 4 true 4088 504"
-  [128x128x64-pad]="128 128 64 1 4 false"
-  [128x128x32-l3]="128 128 32 3 4 true"
-  [128x128x32-l3-pad]="128 128 32 3 4 false"
-  [128x128x32-l4]="128 128 32 4 4 true"
-  [128x128x64-l2]="128 128 64 2 4 true"
-  [128x128x64-l3]="128 128 64 3 4 true"
-  [128x128x64-l3-pad]="128 128 64 3 4 false"
-  [128x256x32-l3]="128 256 32 3 8 true"
-  [128x256x32-l4]="128 256 32 4 8 true"
+  [128x128x32-l3-ragged]="128 128 32 3 4 true sm_90 4088 504"
+  [128x128x64-pad]="128 128 64 1 4 false sm_90"
+  [128x128x32-l3]="128 128 32 3 4 true sm_90"
+  [128x128x32-l3-pad]="128 128 32 3 4 false sm_90"
+  [128x128x32-l4]="128 128 32 4 4 true sm_90"
+  [128x128x64-l2]="128 128 64 2 4 true sm_90"
+  [128x128x64-l3]="128 128 64 3 4 true sm_90"
+  [128x128x64-l3-pad]="128 128 64 3 4 false sm_90"
+  [128x256x32-l3]="128 256 32 3 8 true sm_90"
+  [128x256x32-l4]="128 256 32 4 8 true sm_90"
+  [wgmma-128x128x64-l3]="128 128 64 3 4 true sm_90a"
+  [wgmma-128x128x64-l4]="128 128 64 4 4 true sm_90a"
+  [wgmma-128x256x64-l3]="128 256 64 3 8 true sm_90a"
+  [wgmma-128x128x64-l3-ragged]="128 128 64 3 4 true sm_90a 4088 504"
 )
 
 # The GEMM C = A @ B at size $1 with $2 x $3 tiles of C, K steps of $4 and
@@ -66,13 +71,13 @@ mkdir -p "$out"
 names=("$@")
 [ ${#names[@]} -eq 0 ] && names=("${!VARIANTS[@]}")
 for name in "${names[@]}"; do
-  read -r bm bn bk latency warps swizzle size small <<<"${VARIANTS[$name]}"
+  read -r bm bn bk latency warps swizzle chip size small <<<"${VARIANTS[$name]}"
   for n in "${size:-4096}" "${small:-512}"; do
     dir="$out/gemm-$name"
     [ "$n" = "${small:-512}" ] && dir="$dir-small"
     gemm "$n" "$bm" "$bn" "$bk" "$latency" > "$out/variant.mlir"
     "$BUILD_DIR/bin/tileopt-compile" "$out/variant.mlir" -o "$dir" \
-      --num-warps="$warps" --swizzle-staging="$swizzle"
+      --num-warps="$warps" --swizzle-staging="$swizzle" --chip="$chip"
   done
   rm "$out/variant.mlir"
   log "gemm-$name"

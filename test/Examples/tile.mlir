@@ -107,6 +107,31 @@
 // GEMM-MANIFEST: "static": 49152
 // GEMM-MANIFEST: "reference": "gemm",
 
+// The same GEMM for sm_90a (K steps of 64): wgmma.mma_async m64n128k16 on
+// operands read by descriptor from three 1024-byte-aligned stages in
+// dynamic shared memory, fenced for the async proxy; no ldmatrix, no
+// mma.sync, nothing spilled.
+// RUN: tileopt-compile %S/../../examples/tile/gemm-wgmma.mlir -o %t/gemm-wgmma --chip=sm_90a
+// RUN: FileCheck %s --check-prefix=WGMMA --input-file=%t/gemm-wgmma/kernels.ptx
+// RUN: FileCheck %s --check-prefix=WGMMA-MANIFEST --input-file=%t/gemm-wgmma/manifest.json
+// WGMMA: .target sm_90a
+// WGMMA: .extern .shared .align 1024 .b8 tileopt_dynamic_shared[];
+// WGMMA: .entry gemm(
+// WGMMA-DAG: cp.async.cg.shared.global [%{{.*}}], [%{{.*}}], 16, %{{.*}};
+// WGMMA-DAG: fence.proxy.async.shared::cta;
+// WGMMA-DAG: wgmma.fence.sync.aligned;
+// WGMMA-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// WGMMA-DAG: wgmma.commit_group.sync.aligned;
+// WGMMA-DAG: wgmma.wait_group.sync.aligned 0;
+// WGMMA-NOT: ldmatrix
+// WGMMA-NOT: mma.sync
+// WGMMA-NOT: ld.local
+// WGMMA-MANIFEST: "dynamic": 98304
+// WGMMA-MANIFEST: "arch": "sm_90a"
+// The example's first line gives scripts/prepare-device-run.sh the flag.
+// RUN: head -1 %S/../../examples/tile/gemm-wgmma.mlir | FileCheck %s --check-prefix=WGMMA-FLAGS
+// WGMMA-FLAGS: // tileopt-compile: --chip=sm_90a
+
 // Without a host function there is no launch sequence: an error at the
 // kernel.
 // RUN: not tileopt-compile %S/../Conversion/TileToGPU/scan.mlir -o %t/none 2>&1 \

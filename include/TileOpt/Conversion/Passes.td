@@ -93,7 +93,12 @@ def LowerTileToGPU : Pass<"tileopt-lower-tile", "::mlir::ModuleOp"> {
       chunks not whole) gets a warning. Staged operand tiles are XOR-swizzled
       by 16-byte chunk (with `swizzle-staging=false`, and for operands from
       registers, their rows are padded by 16 bytes instead); staging over
-      48 KiB goes to dynamic shared memory;
+      48 KiB goes to dynamic shared memory. With `chip=sm_90a`, tile.mma
+      ops whose shapes wgmma takes (K and N multiples of 64, N at most 256,
+      M a multiple of 64 per warpgroup) run on wgmma.mma_async m64nNk16
+      instead, both operands read by matrix descriptor from
+      128-byte-swizzled panels, the accumulator in the wgmma layout; any
+      other keeps mma.sync, with a remark naming the limit;
     * `tile.broadcast`, `tile.reshape`, `tile.permute`: the fragments are
       re-dealt through shared memory (or nothing at all when the layouts
       agree);
@@ -112,7 +117,9 @@ def LowerTileToGPU : Pass<"tileopt-lower-tile", "::mlir::ModuleOp"> {
            "Warps per thread block (each of 32 threads)">,
     Option<"swizzleStaging", "swizzle-staging", "bool", /*default=*/"true",
            "Lay out the cp.async stages of mma operands with XOR-swizzled "
-           "16-byte chunks instead of padded rows">
+           "16-byte chunks instead of padded rows">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "Target SM: sm_90a runs tile.mma on wgmma where it can">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",

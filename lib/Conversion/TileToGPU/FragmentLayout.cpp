@@ -32,18 +32,28 @@ std::pair<int64_t, int64_t> FragmentLayout::mmaWarpGrid(int64_t numThreads) {
   return {warpsM, warps / warpsM};
 }
 
-FragmentLayout FragmentLayout::mmaAccumulator(ArrayRef<int64_t> shape,
-                                              int64_t numThreads) {
+/// Both accumulators hold m16n8 tiles, two pairs of contiguous f32 a tile
+/// in each thread; only where the tiles are differs (linearIndex).
+static FragmentLayout accumulator(ArrayRef<int64_t> shape, int64_t numThreads,
+                                  FragmentLayout::Kind kind) {
   FragmentLayout layout;
-  layout.isMma = true;
+  layout.kind = kind;
   layout.shape.assign(shape.begin(), shape.end());
   layout.numThreads = numThreads;
   layout.numElements = shape[0] * shape[1];
-  auto [warpsM, warpsN] = mmaWarpGrid(numThreads);
-  int64_t tilesPerWarp = (shape[0] / warpsM / 16) * (shape[1] / warpsN / 8);
   layout.vectorWidth = 2;
-  layout.chunksPerThread = tilesPerWarp * 2;
+  layout.chunksPerThread = layout.numElements / numThreads / 2;
   return layout;
+}
+
+FragmentLayout FragmentLayout::mmaAccumulator(ArrayRef<int64_t> shape,
+                                              int64_t numThreads) {
+  return accumulator(shape, numThreads, Kind::Mma);
+}
+
+FragmentLayout FragmentLayout::wgmmaAccumulator(ArrayRef<int64_t> shape,
+                                                int64_t numThreads) {
+  return accumulator(shape, numThreads, Kind::Wgmma);
 }
 
 Value FragmentLayout::linearIndex(OpBuilder &b, Location loc, Value threadId,
@@ -63,22 +73,36 @@ Value FragmentLayout::linearIndex(OpBuilder &b, Location loc, Value threadId,
   };
   if (replicated)
     return rem(threadId, numElements);
-  if (!isMma) {
+  if (kind == Kind::Blocked) {
     int64_t chunk = i / vectorWidth, offset = i % vectorWidth;
     // (chunk * numThreads + threadId) * vectorWidth + offset
     return add(mul(threadId, vectorWidth),
                constant(chunk * numThreads * vectorWidth + offset));
   }
-  // mma.sync m16n8 accumulator: c0, c1 at (lane / 4, 2 * (lane % 4) + {0, 1}),
-  // c2, c3 eight rows below.
+  // Both accumulators are made of m16n8 tiles, each warp's in row-major
+  // order: c0, c1 at (lane / 4, 2 * (lane % 4) + {0, 1}), c2, c3 eight rows
+  // below. Only where the warps and their tiles are differs.
+  Value warp = div(threadId, 32), lane = rem(threadId, 32);
+  int64_t tile = i / 4, c = i % 4;
+  Value inTileRow = add(div(lane, 4), constant((c / 2) * 8));
+  Value inTileCol = add(mul(rem(lane, 4), 2), constant(c % 2));
+  if (kind == Kind::Wgmma) {
+    // Warpgroup g has rows [g * rowsPerGroup, (g + 1) * rowsPerGroup) as
+    // m64 slices of N / 8 tiles; warp w of it has rows 16w..16w+15 of each.
+    int64_t rowsPerGroup = shape[0] / (numThreads / 128);
+    int64_t tilesPerSlice = shape[1] / 8;
+    int64_t slice = tile / tilesPerSlice, tileCol = tile % tilesPerSlice;
+    Value row = add(add(mul(div(warp, 4), rowsPerGroup), mul(rem(warp, 4), 16)),
+                    add(inTileRow, constant(slice * 64)));
+    Value col = add(inTileCol, constant(tileCol * 8));
+    return add(mul(row, shape[1]), col);
+  }
   auto [warpsM, warpsN] = mmaWarpGrid(numThreads);
   int64_t rowsPerWarp = shape[0] / warpsM, colsPerWarp = shape[1] / warpsN;
-  int64_t tile = i / 4, c = i % 4;
   int64_t tileRow = tile / (colsPerWarp / 8), tileCol = tile % (colsPerWarp / 8);
-  Value warp = div(threadId, 32), lane = rem(threadId, 32);
   Value row = add(mul(div(warp, warpsN), rowsPerWarp),
-                  add(div(lane, 4), constant(tileRow * 16 + (c / 2) * 8)));
+                  add(inTileRow, constant(tileRow * 16)));
   Value col = add(mul(rem(warp, warpsN), colsPerWarp),
-                  add(mul(rem(lane, 4), 2), constant(tileCol * 8 + c % 2)));
+                  add(inTileCol, constant(tileCol * 8)));
   return add(mul(row, shape[1]), col);
 }

@@ -26,6 +26,7 @@ void tileopt::buildTileLoweringPipeline(OpPassManager &pm,
   LowerTileToGPUOptions lowering;
   lowering.numWarps = options.numWarps;
   lowering.swizzleStaging = options.swizzleStaging;
+  lowering.chip = options.chip;
   pm.addPass(createLowerTileToGPU(lowering));
 }
 
@@ -50,6 +51,8 @@ void tileopt::buildGPUToBinaryPipeline(OpPassManager &pm,
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(createConvertNVGPUToNVVMPass());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
+  // NVVM ops written as inline PTX (wgmma.mma_async) become llvm.inline_asm.
+  kernels.addPass(createConvertNVVMToLLVMPass());
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());

@@ -153,17 +153,29 @@ Value fromScratchWord(OpBuilder &b, Location loc, Value word, Type type) {
   return arith::TruncIOp::create(b, loc, type, bits);
 }
 
-/// The encoding that marks, during the pass, the tile values that live in
-/// the mma accumulator layout (assignMmaLayouts). It never leaves the pass.
+/// The encodings that mark, during the pass, the tile values that live in
+/// the mma.sync or the wgmma accumulator layout (assignMmaLayouts). They
+/// never leave the pass.
 constexpr StringLiteral kMmaAccumulator = "tileopt.mma_accumulator";
+constexpr StringLiteral kWgmmaAccumulator = "tileopt.wgmma_accumulator";
 
 /// The layout of a tile type with `numThreads` threads.
 FragmentLayout layoutOf(Type type, int64_t numThreads) {
   auto tensor = cast<RankedTensorType>(type);
-  if (auto encoding = dyn_cast_or_null<StringAttr>(tensor.getEncoding()))
+  if (auto encoding = dyn_cast_or_null<StringAttr>(tensor.getEncoding())) {
     if (encoding.getValue() == kMmaAccumulator)
       return FragmentLayout::mmaAccumulator(tensor.getShape(), numThreads);
+    if (encoding.getValue() == kWgmmaAccumulator)
+      return FragmentLayout::wgmmaAccumulator(tensor.getShape(), numThreads);
+  }
   return FragmentLayout::blocked(tensor.getShape(), numThreads);
+}
+
+/// Whether `mma` was given the wgmma accumulator layout (assignMmaLayouts).
+bool isWgmma(tile::MmaOp mma) {
+  auto encoding =
+      dyn_cast_or_null<StringAttr>(mma.getAcc().getType().getEncoding());
+  return encoding && encoding.getValue() == kWgmmaAccumulator;
 }
 
 Value addIndex(OpBuilder &b, Location loc, Value x, Value y) {
@@ -174,32 +186,60 @@ Value mulIndex(OpBuilder &b, Location loc, Value x, int64_t y) {
   return arith::MulIOp::create(b, loc, x, indexConstant(b, loc, y));
 }
 
-/// How an f16/bf16 mma operand tile is laid out when staged row-major in
-/// shared memory. ldmatrix reads 8 rows of 16 bytes at once, and rows a
-/// multiple of 128 bytes apart would all hit the same banks. Either each row
-/// is padded by 16 bytes, or (swizzled) the rows stay packed and the tile's
-/// 16-byte chunk q (row-major, 8 to a 128-byte line) moves to q ^ key, key in
-/// 0-7 taken from the row (from the line for rows shorter than a line): 8
-/// consecutive rows at one column then use 8 different bank groups, and 8
-/// consecutive chunks (a line) stay in one line. This takes rows of a power
-/// of two of chunks, as mma operands have (tile dims are powers of two, K at
-/// least 16 and N at least 8).
+/// How an f16/bf16 mma operand tile is laid out when staged in shared
+/// memory. ldmatrix reads 8 rows of 16 bytes at once, and rows a multiple of
+/// 128 bytes apart would all hit the same banks. For mma.sync, either each
+/// row is padded by 16 bytes, or (swizzled) the rows stay packed and the
+/// tile's 16-byte chunk q (row-major, 8 to a 128-byte line) moves to
+/// q ^ key, key in 0-7 taken from the row (from the line for rows shorter
+/// than a line): 8 consecutive rows at one column then use 8 different bank
+/// groups, and 8 consecutive chunks (a line) stay in one line. This takes
+/// rows of a power of two of chunks, as mma operands have (tile dims are
+/// powers of two, K at least 16 and N at least 8).
+///
+/// wgmma reads its operands through matrix descriptors, which know one
+/// such layout: the 128-byte swizzle, where the swizzle key is taken from
+/// the address, bits 7-9 (the 128-byte line) into bits 4-6 (the chunk). A
+/// tile is staged as column panels of 64 elements (one line per row), one
+/// panel after the other, each swizzled like the mma.sync layout of a
+/// 64-column tile; the stages start 1024-byte aligned, so that the key of
+/// a line is its row modulo 8, as the hardware computes it.
+enum class StagingLayout { Padded, Swizzled, Panels };
+
 struct StagedOperand {
   /// Elements of a 16-byte chunk (and of the row padding).
   static constexpr int64_t kChunk = 8;
+  /// Elements of a 128-byte line: the width of a Panels panel.
+  static constexpr int64_t kPanel = 64;
 
-  StagedOperand(RankedTensorType type, bool swizzle)
-      : rows(type.getDimSize(0)), cols(type.getDimSize(1)), swizzled(swizzle) {}
+  StagedOperand(RankedTensorType type, StagingLayout layout)
+      : rows(type.getDimSize(0)), cols(type.getDimSize(1)), layout(layout) {}
 
-  int64_t rowStride() const { return swizzled ? cols : cols + kChunk; }
+  int64_t rowStride() const {
+    return layout == StagingLayout::Padded ? cols + kChunk : cols;
+  }
   int64_t numElements() const { return rows * rowStride(); }
 
   /// The offset of element (`row`, `col`) from the start of the tile.
   Value offset(OpBuilder &b, Location loc, Value row, Value col) const {
-    if (!swizzled)
+    if (layout == StagingLayout::Padded)
       return addIndex(b, loc, mulIndex(b, loc, row, rowStride()), col);
     auto constant = [&](int64_t v) { return indexConstant(b, loc, v); };
-    int64_t chunks = cols / kChunk;
+    if (layout == StagingLayout::Panels && cols > kPanel) {
+      Value panel = arith::DivUIOp::create(b, loc, col, constant(kPanel));
+      Value inPanel = arith::RemUIOp::create(b, loc, col, constant(kPanel));
+      return addIndex(b, loc, mulIndex(b, loc, panel, rows * kPanel),
+                      swizzledOffset(b, loc, row, inPanel, kPanel));
+    }
+    return swizzledOffset(b, loc, row, col, cols);
+  }
+
+  /// The offset of (`row`, `col`) in a packed, swizzled tile of `width`
+  /// columns.
+  static Value swizzledOffset(OpBuilder &b, Location loc, Value row, Value col,
+                              int64_t width) {
+    auto constant = [&](int64_t v) { return indexConstant(b, loc, v); };
+    int64_t chunks = width / kChunk;
     Value chunk = addIndex(b, loc, mulIndex(b, loc, row, chunks),
                            arith::DivUIOp::create(b, loc, col, constant(kChunk)));
     Value line = chunks >= 8 ? row
@@ -212,18 +252,30 @@ struct StagedOperand {
   }
 
   int64_t rows, cols;
-  bool swizzled;
+  StagingLayout layout;
 };
 
+/// How `mma` stages operands that come from registers: wgmma needs panels;
+/// for mma.sync the rows are padded, as the swizzle's index arithmetic made
+/// the 128 x 128 x 64 GEMM spill on that path (620 us against 473 us padded
+/// on the H200).
+StagingLayout registerStagingLayout(tile::MmaOp mma) {
+  return isWgmma(mma) ? StagingLayout::Panels : StagingLayout::Padded;
+}
+
+/// How the cp.async stages of `mma` are laid out.
+StagingLayout pipelineStagingLayout(tile::MmaOp mma, bool swizzle) {
+  if (isWgmma(mma))
+    return StagingLayout::Panels;
+  return swizzle ? StagingLayout::Swizzled : StagingLayout::Padded;
+}
+
 /// The f16/bf16 elements of shared memory `mma` stages its operands in when
-/// they come from registers. Their rows are padded: the swizzle's index
-/// arithmetic made the 128 x 128 x 64 GEMM spill on that path (620 us
-/// against 473 us padded on the H200).
+/// they come from registers.
 int64_t stagingElements(tile::MmaOp mma) {
-  return StagedOperand(mma.getLhs().getType(), /*swizzle=*/false)
-             .numElements() +
-         StagedOperand(mma.getRhs().getType(), /*swizzle=*/false)
-             .numElements();
+  StagingLayout layout = registerStagingLayout(mma);
+  return StagedOperand(mma.getLhs().getType(), layout).numElements() +
+         StagedOperand(mma.getRhs().getType(), layout).numElements();
 }
 
 /// The f32 words of scratch `op` needs, 0 if none.
@@ -413,12 +465,13 @@ std::optional<StagedMmaLoop> stagedMmaLoop(tile::MmaOp mma, int64_t numThreads,
                     "chunks");
   }
 
+  StagingLayout layout = pipelineStagingLayout(mma, swizzle);
   StagedMmaLoop plan{loop,
                      mma,
                      lhsLoad,
                      rhsLoad,
-                     StagedOperand(lhsLoad.getType(), swizzle),
-                     StagedOperand(rhsLoad.getType(), swizzle),
+                     StagedOperand(lhsLoad.getType(), layout),
+                     StagedOperand(rhsLoad.getType(), layout),
                      0};
   int64_t stageBytes = plan.stageElements() *
                        lhsLoad.getType().getElementTypeBitWidth() / 8;
@@ -516,6 +569,54 @@ LogicalResult checkSupported(tile::KernelOp kernel, int64_t numThreads,
 // Accumulator layouts
 //===----------------------------------------------------------------------===//
 
+/// The chip whose tensor cores take wgmma (the `a` features of sm_90).
+constexpr StringLiteral kWgmmaChip = "sm_90a";
+/// The widest wgmma: m64n256k16.
+constexpr int64_t kMaxWgmmaN = 256;
+
+/// Why `mma` cannot run on wgmma with `numThreads` threads, or "" if it can:
+/// each warpgroup multiplies its share of the rows in m64 slices by the
+/// whole of B in one instruction, and both operands are staged in
+/// 128-byte-swizzled panels (StagingLayout::Panels), whose rows are whole
+/// 128-byte lines.
+std::string wgmmaLimit(tile::MmaOp mma, int64_t numThreads) {
+  int64_t m = mma.getLhs().getType().getDimSize(0);
+  int64_t k = mma.getLhs().getType().getDimSize(1);
+  int64_t n = mma.getRhs().getType().getDimSize(1);
+  if (numThreads % 128 != 0)
+    return "wgmma needs whole warpgroups (a multiple of 4 warps)";
+  int64_t groups = numThreads / 128;
+  if (m % (64 * groups) != 0)
+    return "wgmma needs M (" + std::to_string(m) + ") a multiple of " +
+           std::to_string(64 * groups) + " (64 rows per warpgroup slice)";
+  if (k % StagedOperand::kPanel != 0 || n % StagedOperand::kPanel != 0)
+    return "wgmma needs K (" + std::to_string(k) + ") and N (" +
+           std::to_string(n) +
+           ") multiples of 64 (128-byte swizzled rows of bf16/f16)";
+  if (n > kMaxWgmmaN)
+    return "wgmma needs N (" + std::to_string(n) + ") of at most " +
+           std::to_string(kMaxWgmmaN);
+  return "";
+}
+
+/// Whether the tile.mma ops of `kernel` run on wgmma: on sm_90a, when every
+/// one of them can (one accumulator layout serves the whole kernel). Each
+/// that cannot gets a remark naming the limit; the kernel then keeps
+/// mma.sync.
+bool useWgmma(tile::KernelOp kernel, StringRef chip, int64_t numThreads) {
+  if (chip != kWgmmaChip)
+    return false;
+  bool all = true;
+  kernel.walk([&](tile::MmaOp mma) {
+    std::string limit = wgmmaLimit(mma, numThreads);
+    if (limit.empty())
+      return;
+    mma.emitRemark("runs on mma.sync, not wgmma: ") << limit;
+    all = false;
+  });
+  return all;
+}
+
 bool isElementwiseOnTiles(Operation *op) {
   return isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
          !isa<arith::ConstantOp>(op);
@@ -523,9 +624,10 @@ bool isElementwiseOnTiles(Operation *op) {
 
 /// Gives the accumulators and results of the tile.mma ops in `kernel`, and
 /// everything tied to them (loop-carried values, elementwise ops on them,
-/// splat initial values), the mma accumulator layout: their types get the
-/// kMmaAccumulator encoding. Reports a use that would need another layout.
-LogicalResult assignMmaLayouts(tile::KernelOp kernel) {
+/// splat initial values), the mma.sync accumulator layout, or the wgmma one
+/// with `wgmma`: their types get the kMmaAccumulator or kWgmmaAccumulator
+/// encoding. Reports a use that would need another layout.
+LogicalResult assignMmaLayouts(tile::KernelOp kernel, bool wgmma) {
   llvm::SetVector<Value> accumulators;
   SmallVector<Value> worklist;
   kernel.walk([&](tile::MmaOp mma) {
@@ -589,7 +691,8 @@ LogicalResult assignMmaLayouts(tile::KernelOp kernel) {
     auto type = cast<RankedTensorType>(value.getType());
     value.setType(RankedTensorType::get(
         type.getShape(), type.getElementType(),
-        StringAttr::get(kernel.getContext(), kMmaAccumulator)));
+        StringAttr::get(kernel.getContext(),
+                        wgmma ? kWgmmaAccumulator : kMmaAccumulator)));
   }
   return success();
 }
@@ -616,21 +719,27 @@ constexpr StringLiteral kDynamicSharedSymbol = "tileopt_dynamic_shared";
 
 /// The type of the external, zero-length memref.global that stands for the
 /// dynamic shared memory of a kernel in `gpuModule`, declared there if it
-/// is not yet. NVPTX places an external zero-length shared array after the
-/// static shared memory (gpu.dynamic_shared_memory lowers to an internal
-/// one, which NVPTX makes a one-byte static variable instead).
-MemRefType dynamicSharedMemory(gpu::GPUModuleOp gpuModule, Type elementType) {
+/// is not yet, `alignment`-byte aligned. NVPTX places an external
+/// zero-length shared array after the static shared memory
+/// (gpu.dynamic_shared_memory lowers to an internal one, which NVPTX makes a
+/// one-byte static variable instead).
+MemRefType dynamicSharedMemory(gpu::GPUModuleOp gpuModule, Type elementType,
+                               int64_t alignment) {
   MLIRContext *ctx = gpuModule.getContext();
   auto type = MemRefType::get(
       {0}, elementType, MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
-  if (gpuModule.lookupSymbol(kDynamicSharedSymbol))
+  if (auto global = gpuModule.lookupSymbol<memref::GlobalOp>(
+          kDynamicSharedSymbol)) {
+    if (global.getAlignment().value_or(0) < static_cast<uint64_t>(alignment))
+      global.setAlignment(alignment);
     return type;
+  }
   OpBuilder b = OpBuilder::atBlockBegin(gpuModule.getBody());
   memref::GlobalOp::create(b, gpuModule.getLoc(), kDynamicSharedSymbol,
                            /*sym_visibility=*/b.getStringAttr("public"), type,
                            /*initial_value=*/Attribute(), /*constant=*/false,
-                           /*alignment=*/b.getI64IntegerAttr(16));
+                           b.getI64IntegerAttr(alignment));
   return type;
 }
 
@@ -642,6 +751,9 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(tile::KernelOp kernel,
   Location loc = kernel.getLoc();
   int64_t words = 0, staging = 0;
   Type stagingType;
+  // ldmatrix reads 16-byte rows; wgmma's 128-byte swizzle is computed from
+  // the address, which must start a 1024-byte block (StagingLayout::Panels).
+  int64_t stagingAlignment = 16;
   kernel.walk([&](Operation *op) {
     words = std::max(words, scratchWords(op, numThreads));
   });
@@ -650,6 +762,8 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(tile::KernelOp kernel,
     if (stagingType && stagingType != type)
       return WalkResult::interrupt();
     stagingType = type;
+    if (isWgmma(mma))
+      stagingAlignment = 1024;
     std::optional<StagedMmaLoop> pipeline =
         stagedMmaLoop(mma, numThreads, swizzle, /*warn=*/false);
     staging = std::max(staging, pipeline ? pipeline->stages *
@@ -696,11 +810,10 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(tile::KernelOp kernel,
                                      b.getFunctionType(paramTypes, {}),
                                      workgroup);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  // ldmatrix reads 16-byte rows (dynamic shared memory is 16-byte aligned).
   if (staging > 0 && !dynamicStaging)
     func.setWorkgroupAttributionAttr(workgroup.size() - 1,
                                      LLVM::LLVMDialect::getAlignAttrName(),
-                                     b.getI64IntegerAttr(16));
+                                     b.getI64IntegerAttr(stagingAlignment));
   func.setKnownBlockSize(ArrayRef<int32_t>{static_cast<int32_t>(numThreads),
                                            1, 1});
 
@@ -708,7 +821,7 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(tile::KernelOp kernel,
   b.setInsertionPointToStart(&entry);
   if (staging > 0 && dynamicStaging) {
     Value base = memref::GetGlobalOp::create(
-        b, loc, dynamicSharedMemory(gpuModule, stagingType),
+        b, loc, dynamicSharedMemory(gpuModule, stagingType, stagingAlignment),
         kDynamicSharedSymbol);
     memref::ReinterpretCastOp::create(b, loc, stagingBuffer, base,
                                       /*offset=*/0, /*sizes=*/{staging},
@@ -1546,10 +1659,10 @@ SmallVector<Value> loadMatrix(OpBuilder &b, Location loc, Value staging,
 /// of an mma accumulator fragment: each warp loads its parts with ldmatrix
 /// (B transposed on the way) and runs mma.sync m16n8k16 on the accumulator
 /// tiles it holds.
-void multiplyStaged(OpBuilder &b, Location loc, Value staging,
-                    const StagedOperand &lhs, Value lhsBase,
-                    const StagedOperand &rhs, Value rhsBase,
-                    int64_t numThreads, MutableArrayRef<Value> acc) {
+void multiplyStagedMmaSync(OpBuilder &b, Location loc, Value staging,
+                           const StagedOperand &lhs, Value lhsBase,
+                           const StagedOperand &rhs, Value rhsBase,
+                           int64_t numThreads, MutableArrayRef<Value> acc) {
   int64_t m = lhs.rows, k = lhs.cols, n = rhs.cols;
   auto constant = [&](int64_t v) { return indexConstant(b, loc, v); };
   auto add = [&](Value x, Value y) { return addIndex(b, loc, x, y); };
@@ -1616,6 +1729,125 @@ void multiplyStaged(OpBuilder &b, Location loc, Value staging,
   }
 }
 
+/// A wgmma matrix descriptor for an operand at shared-memory byte address
+/// `address` (i64) staged in 128-byte-swizzled panels (StagingLayout::Panels):
+/// the start address, the leading and the stride byte offsets, each in
+/// 16-byte units, and swizzle mode 1 (128 bytes) in bits 62-63. The stride
+/// offset is always 1024 bytes, from one group of 8 rows (lines) to the
+/// next.
+Value wgmmaDescriptor(OpBuilder &b, Location loc, Value address,
+                      int64_t leadingBytes) {
+  constexpr int64_t kStrideBytes = 8 * 128;
+  auto constant = [&](int64_t v) { return i64Constant(b, loc, v); };
+  // Shared-memory addresses have 18 bits; the descriptor drops the 4 low
+  // ones, which are zero.
+  Value start = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, address, constant(0x3ffff)),
+      constant(4));
+  int64_t fixed = (leadingBytes >> 4) << 16 | (kStrideBytes >> 4) << 32 |
+                  int64_t{1} << 62;
+  return arith::OrIOp::create(b, loc, start, constant(fixed));
+}
+
+/// Multiplies, as multiplyStaged does, operands staged in panels into the
+/// scalars `acc` of a wgmma accumulator fragment: for every k16 step, each
+/// warpgroup issues one wgmma.mma_async m64nNk16 per m64 slice of its rows,
+/// both operands read from shared memory through descriptors (A K-major,
+/// B N-major, as tile.mma's row-major operands are), then waits for all of
+/// them. Waiting here keeps the stages free for the next copies once the
+/// threads meet at a barrier.
+void multiplyStagedWgmma(OpBuilder &b, Location loc, Value staging,
+                         const StagedOperand &lhs, Value lhsBase,
+                         const StagedOperand &rhs, Value rhsBase,
+                         int64_t numThreads, MutableArrayRef<Value> acc) {
+  int64_t m = lhs.rows, k = lhs.cols, n = rhs.cols;
+  int64_t rowsPerGroup = m / (numThreads / 128), perSlice = n / 2;
+  MLIRContext *ctx = b.getContext();
+  Type elementType = cast<MemRefType>(staging.getType()).getElementType();
+  int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
+  auto constant = [&](int64_t v) { return indexConstant(b, loc, v); };
+  Value address = arith::IndexCastOp::create(
+      b, loc, b.getI64Type(),
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, staging));
+  auto descriptor = [&](Value elementOffset, int64_t leadingBytes) {
+    Value bytes = arith::IndexCastOp::create(
+        b, loc, b.getI64Type(), mulIndex(b, loc, elementOffset, elementBytes));
+    return wgmmaDescriptor(b, loc, arith::AddIOp::create(b, loc, address, bytes),
+                           leadingBytes);
+  };
+  Value groupRow = mulIndex(
+      b, loc, arith::DivUIOp::create(b, loc, threadIdOf(b, loc), constant(128)),
+      rowsPerGroup);
+
+  Type f32 = b.getF32Type();
+  auto sliceType =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(perSlice, f32));
+  SmallVector<Value> slices;
+  for (int64_t s = 0; s < rowsPerGroup / 64; ++s) {
+    Value slice = LLVM::PoisonOp::create(b, loc, sliceType);
+    for (int64_t i = 0; i < perSlice; ++i)
+      slice = LLVM::InsertValueOp::create(b, loc, slice, acc[s * perSlice + i],
+                                          ArrayRef<int64_t>{i});
+    slices.push_back(slice);
+  }
+  auto wgmmaType = elementType.isBF16() ? NVVM::WGMMATypes::bf16
+                                        : NVVM::WGMMATypes::f16;
+  // The accumulator registers were last written by other instructions.
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  for (int64_t kk = 0; kk < k / 16; ++kk) {
+    // B's 16 rows from 16kk span every panel, one leading offset apart.
+    Value b16 = descriptor(
+        addIndex(b, loc, rhsBase,
+                 rhs.offset(b, loc, constant(kk * 16), constant(0))),
+        rhs.rows * StagedOperand::kPanel * elementBytes);
+    for (auto [s, slice] : llvm::enumerate(slices)) {
+      // A's 64 rows from the slice's first, 16 columns from 16kk: a start
+      // 32kk bytes into the line (the line's swizzle key is 0 there).
+      Value row = addIndex(b, loc, groupRow, constant(s * 64));
+      Value a16 = descriptor(
+          addIndex(b, loc, lhsBase,
+                   lhs.offset(b, loc, row, constant(kk * 16))),
+          /*leadingBytes=*/16);
+      slice = NVVM::WgmmaMmaAsyncOp::create(
+          b, loc, sliceType, slice, a16, b16,
+          NVVM::MMAShapeAttr::get(ctx, 64, n, 16), wgmmaType, wgmmaType,
+          NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+          NVVM::MMALayout::row, NVVM::MMALayout::row,
+          /*satfinite=*/nullptr);
+    }
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  for (auto [s, slice] : llvm::enumerate(slices))
+    for (int64_t i = 0; i < perSlice; ++i)
+      acc[s * perSlice + i] =
+          LLVM::ExtractValueOp::create(b, loc, slice, ArrayRef<int64_t>{i});
+}
+
+/// Multiplies staged operands into `acc` on the tensor cores `mma` was
+/// given (assignMmaLayouts).
+void multiplyStaged(OpBuilder &b, Location loc, tile::MmaOp mma, Value staging,
+                    const StagedOperand &lhs, Value lhsBase,
+                    const StagedOperand &rhs, Value rhsBase,
+                    int64_t numThreads, MutableArrayRef<Value> acc) {
+  if (isWgmma(mma))
+    return multiplyStagedWgmma(b, loc, staging, lhs, lhsBase, rhs, rhsBase,
+                               numThreads, acc);
+  multiplyStagedMmaSync(b, loc, staging, lhs, lhsBase, rhs, rhsBase,
+                        numThreads, acc);
+}
+
+/// Makes the operands this thread wrote into shared memory (with stores or
+/// cp.async, the generic proxy) visible to wgmma (the async proxy), once
+/// the barrier that follows has made them the whole block's.
+void fenceForWgmma(OpBuilder &b, Location loc, tile::MmaOp mma) {
+  if (isWgmma(mma))
+    NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_shared,
+                               NVVM::SharedSpaceAttr::get(
+                                   b.getContext(), NVVM::SharedSpace::shared_cta));
+}
+
 /// The scalars of an mma accumulator fragment.
 SmallVector<Value> fragmentElements(OpBuilder &b, Location loc, Value fragment) {
   SmallVector<Value> elements;
@@ -1626,8 +1858,8 @@ SmallVector<Value> fragmentElements(OpBuilder &b, Location loc, Value fragment) 
 }
 
 /// tile.mma on tensor cores, with operands in registers: both are staged in
-/// shared memory with padded rows (stagingElements) between two barriers
-/// and multiplied from there (multiplyStaged).
+/// shared memory (padded rows, or panels for wgmma: registerStagingLayout)
+/// between two barriers and multiplied from there (multiplyStaged).
 struct MmaLowering : public TilePattern<tile::MmaOp> {
   using TilePattern::TilePattern;
 
@@ -1637,8 +1869,8 @@ struct MmaLowering : public TilePattern<tile::MmaOp> {
     Location loc = op.getLoc();
     RankedTensorType lhsType = op.getLhs().getType(),
                      rhsType = op.getRhs().getType();
-    StagedOperand lhs(lhsType, /*swizzle=*/false),
-        rhs(rhsType, /*swizzle=*/false);
+    StagedOperand lhs(lhsType, registerStagingLayout(op)),
+        rhs(rhsType, registerStagingLayout(op));
     Value staging = workgroupBuffer(op, lhsType.getElementType());
     Value tid = threadIdOf(rewriter, loc);
 
@@ -1661,10 +1893,12 @@ struct MmaLowering : public TilePattern<tile::MmaOp> {
     };
     stage(adaptor.getLhs(), lhsType, lhs, 0);
     stage(adaptor.getRhs(), rhsType, rhs, lhs.numElements());
+    fenceForWgmma(rewriter, loc, op);
     gpu::BarrierOp::create(rewriter, loc);
 
     SmallVector<Value> acc = fragmentElements(rewriter, loc, adaptor.getAcc());
-    multiplyStaged(rewriter, loc, staging, lhs, indexConstant(rewriter, loc, 0),
+    multiplyStaged(rewriter, loc, op, staging, lhs,
+                   indexConstant(rewriter, loc, 0),
                    rhs, indexConstant(rewriter, loc, lhs.numElements()),
                    numThreads, acc);
     rewriter.replaceOp(op, fromElements(rewriter, loc, acc));
@@ -1683,7 +1917,10 @@ struct MmaLowering : public TilePattern<tile::MmaOp> {
 /// that stage go the copies for iteration k + stages - 1, then the operands
 /// of k are multiplied straight from their stage. Chunks outside the view
 /// are zero-filled (a source size of 0); copies for iterations past the
-/// loop are skipped, but their (empty) groups still count.
+/// loop are skipped, but their (empty) groups still count. For wgmma, each
+/// thread fences its landed copies for the async proxy before the barrier,
+/// and the multiply waits for its wgmma ops before the next iteration
+/// (multiplyStagedWgmma), so the barrier still frees the stage of k - 1.
 struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
   StagedMmaLoopLowering(const TypeConverter &converter, MLIRContext *ctx,
                         int64_t numThreads, bool swizzle)
@@ -1742,6 +1979,7 @@ struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
         [&](OpBuilder &, Location, Value iv, ValueRange carried) {
           Value stage = carried[1];
           NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, stages - 2);
+          fenceForWgmma(rewriter, loc, plan->mma);
           gpu::BarrierOp::create(rewriter, loc);
           Value isFirst = arith::CmpIOp::create(
               rewriter, loc, arith::CmpIPredicate::eq, stage, constant(0));
@@ -1758,8 +1996,8 @@ struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
           Value lhsBase = mulIndex(rewriter, loc, stage, stageElements);
           Value rhsBase = addIndex(rewriter, loc, lhsBase,
                                    constant(plan->lhs.numElements()));
-          multiplyStaged(rewriter, loc, staging, plan->lhs, lhsBase, plan->rhs,
-                         rhsBase, numThreads, acc);
+          multiplyStaged(rewriter, loc, plan->mma, staging, plan->lhs, lhsBase,
+                         plan->rhs, rhsBase, numThreads, acc);
           Value isLast = arith::CmpIOp::create(
               rewriter, loc, arith::CmpIPredicate::eq, stage,
               constant(stages - 1));
@@ -1860,7 +2098,8 @@ struct LowerTileToGPUPass
       return;
     for (tile::KernelOp kernel : kernels)
       if (failed(checkSupported(kernel, numThreads, swizzleStaging)) ||
-          failed(assignMmaLayouts(kernel)))
+          failed(assignMmaLayouts(kernel,
+                                  useWgmma(kernel, chip, numThreads))))
         return signalPassFailure();
 
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),

@@ -18,6 +18,12 @@
 //   tiles, four f32 per thread per tile in the order mma.sync defines (two
 //   contiguous pairs, eight rows apart).
 //
+// * Warpgroup MMA accumulator, the same for wgmma (sm_90a): the warpgroups
+//   (4 consecutive warps each) split the rows evenly; each warpgroup holds
+//   its rows as m64nN slices, N the whole width, in the order wgmma defines:
+//   warp w of the warpgroup has rows 16w..16w+15 of a slice, as N / 8 tiles
+//   laid out like an mma.sync m16n8 accumulator.
+//
 //===----------------------------------------------------------------------===//
 #ifndef TILEOPT_CONVERSION_TILETOGPU_FRAGMENTLAYOUT_H
 #define TILEOPT_CONVERSION_TILETOGPU_FRAGMENTLAYOUT_H
@@ -38,6 +44,10 @@ struct FragmentLayout {
   static FragmentLayout mmaAccumulator(ArrayRef<int64_t> shape,
                                        int64_t numThreads);
 
+  /// Requires a 2-D shape whose rows divide into 64 * (numThreads / 128).
+  static FragmentLayout wgmmaAccumulator(ArrayRef<int64_t> shape,
+                                         int64_t numThreads);
+
   /// How mmaAccumulator arranges `numThreads / 32` warps: (warpsM, warpsN).
   static std::pair<int64_t, int64_t> mmaWarpGrid(int64_t numThreads);
 
@@ -57,7 +67,8 @@ struct FragmentLayout {
   /// blocked layout depends on the shape only through the element count and
   /// the chunk width, so a reshape between equal layouts moves nothing.
   bool operator==(const FragmentLayout &other) const {
-    return isMma == other.isMma && (!isMma || shape == other.shape) &&
+    return kind == other.kind &&
+           (kind == Kind::Blocked || shape == other.shape) &&
            numThreads == other.numThreads &&
            vectorWidth == other.vectorWidth &&
            chunksPerThread == other.chunksPerThread &&
@@ -70,7 +81,8 @@ struct FragmentLayout {
   int64_t vectorWidth = 1;
   int64_t chunksPerThread = 1;
   bool replicated = false;
-  bool isMma = false;
+  enum class Kind { Blocked, Mma, Wgmma };
+  Kind kind = Kind::Blocked;
 };
 
 } // namespace mlir::tileopt
