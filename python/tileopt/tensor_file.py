@@ -118,3 +118,21 @@ def read(path):
         tensors.append(Tensor(name, dtype, shape, _decode(dtype, body)))
         pos = end + 1 + size
     return tensors
+
+
+def main(argv):
+    """Prints tensor files in tileopt-interp's text format (headers as
+    comments), for a look at what an artifact is checked with."""
+    if len(argv) < 2:
+        sys.exit(f"usage: {argv[0]} FILE.tensors...")
+    for path in argv[1:]:
+        for t in read(path):
+            dims = " ".join(map(str, t.shape))
+            print(f"# {t.name} {t.dtype} {dims}\ntensor {'x'.join(map(str, t.shape)) or 1}")
+            row = t.shape[-1] if t.shape else 1
+            for i in range(0, len(t.values), row):
+                print(" ".join(f"{v:.9g}" for v in t.values[i:i + row]))
+
+
+if __name__ == "__main__":
+    main(sys.argv)
