@@ -2,17 +2,20 @@
 # The whole GPU run, on the GPU machine (CUDA toolkit, CMake, Python + torch;
 # no LLVM/MLIR). Expects the artifacts of scripts/prepare-device-run.sh in
 # build/device-artifacts. Builds the runtime, runs its tests, checks and times
-# every artifact with tileopt-run, runs compute-sanitizer memcheck and
-# racecheck on the small variants, then benchmarks against torch in one
-# process (bench/tile/bench.py). Logs go to $OUT (or ./device-logs).
+# every artifact with tileopt-run (full size: against its built-in CPU
+# reference), checks the small variants against the tile interpreter's
+# outputs (inputs.tensors and expected.tensors, written by the prepare
+# script), runs compute-sanitizer memcheck and racecheck on them, then
+# benchmarks against torch in one process (bench/tile/bench.py). Logs go to
+# $OUT (or ./device-logs).
 #
 #   scripts/device-run.sh [--no-compile] [name...]
 #
 # Names pick artifacts (examples, or bench/tile/gemm-sweep.sh variants):
-# only those are checked and timed; the sanitizers run on their -small twins,
-# tileopt-run's full-size CPU check on the four examples alone, and the
-# code generator checks are left out. --no-compile leaves torch.compile out
-# of the peers.
+# only those are checked and timed; the interpreter check and the sanitizers
+# run on their -small twins, tileopt-run's full-size CPU check on the four
+# examples alone, and the code generator checks are left out. --no-compile
+# leaves torch.compile out of the peers.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 artifacts=$root/build/device-artifacts
@@ -50,11 +53,18 @@ for example in "${selected[@]}"; do
     "$rt_build/bin/tileopt-run" "$artifacts/$example" --iters 100 --warmup 10 \
       2>&1 | tee "$logs/run-$example.log" || failed=1
   fi
-  [ -d "$artifacts/$example-small" ] || continue
+  small=$artifacts/$example-small
+  [ -d "$small" ] || continue
+  # Named explicitly, so that missing files are an error, not a fallback to
+  # the built-in reference.
+  step "tileopt-run $example-small against the tile interpreter"
+  "$rt_build/bin/tileopt-run" "$small" --inputs "$small/inputs.tensors" \
+    --expected "$small/expected.tensors" --iters 10 --warmup 2 \
+    2>&1 | tee "$logs/run-$example-small.log" || failed=1
   for tool in memcheck racecheck; do
     step "compute-sanitizer $tool $example-small"
     compute-sanitizer --tool $tool --error-exitcode 3 \
-      "$rt_build/bin/tileopt-run" "$artifacts/$example-small" --iters 1 --warmup 0 \
+      "$rt_build/bin/tileopt-run" "$small" --iters 1 --warmup 0 \
       > "$logs/sanitizer-$tool-$example.log" 2>&1
     status=$?
     tail -n 2 "$logs/sanitizer-$tool-$example.log"

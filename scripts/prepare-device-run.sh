@@ -2,14 +2,19 @@
 # On the build machine (LLVM/MLIR here, no GPU): compiles the tile examples
 # into artifacts for scripts/device-run.sh, under build/device-artifacts (git
 # ignored; carry it to the GPU machine). Besides the benchmark shapes it makes
-# small variants (256 rows, or 512^3 for the GEMM) for compute-sanitizer,
-# which is slow on big grids. Usage:
+# small variants (64 rows, or 512^3 for the GEMM) for compute-sanitizer,
+# which is slow on big grids, and for a check against the tile interpreter:
+# each gets seeded random inputs and the interpreter's outputs on them
+# (scripts/interp-reference.py: inputs.tensors and expected.tensors in the
+# artifact), which tileopt-run checks every output element against. They
+# are kept small so that the interpreter takes seconds and the files a few
+# MB. Usage:
 #   scripts/prepare-device-run.sh [example...]   (default: all, and the
 #                                                 code generator checks)
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 install_missing_packages
-configure_and_build tileopt-compile
+configure_and_build tileopt-compile tileopt-interp
 out="$BUILD_DIR/device-artifacts"
 examples=("$@")
 if [ ${#examples[@]} -eq 0 ]; then
@@ -25,16 +30,21 @@ for example in "${examples[@]}"; do
   read -r -a flags <<<"$(sed -n 's|^// tileopt-compile: ||p' "$src")"
   "$BUILD_DIR/bin/tileopt-compile" "$src" -o "$out/$example" "${flags[@]}"
   small="$out/$example.small.mlir"
+  reference_flags=()
   if grep -q 4096x4096x "$src"; then
-    # The GEMM shrinks from 4096^3 to 512^3: its grid and K steps by 8.
+    # The GEMM shrinks from 4096^3 to 512^3: its grid and K steps by 8. Its
+    # inputs are positive, so that no output is a cancelling sum.
+    reference_flags=(--positive)
     perl -pe 's/4096x4096x/512x512x/g;
               s/grid \[(\d+), (\d+), 1\]/"grid [" . $1 \/ 8 . ", " . $2 \/ 8 . ", 1]"/e;
               s/(%steps = arith.constant )(\d+)/$1 . $2 \/ 8/e' "$src" > "$small"
   else
-    sed -e 's/8192x8192x/256x8192x/g' -e 's/grid \[8192, 1, 1\]/grid [256, 1, 1]/' \
-        -e 's/grid \[2048, 8, 1\]/grid [64, 8, 1]/' "$src" > "$small"
+    sed -e 's/8192x8192x/64x8192x/g' -e 's/grid \[8192, 1, 1\]/grid [64, 1, 1]/' \
+        -e 's/grid \[2048, 8, 1\]/grid [16, 8, 1]/' "$src" > "$small"
   fi
   "$BUILD_DIR/bin/tileopt-compile" "$small" -o "$out/$example-small" "${flags[@]}"
+  "$TILEOPT_ROOT/scripts/interp-reference.py" "$small" "$out/$example-small" \
+    --interp "$BUILD_DIR/bin/tileopt-interp" "${reference_flags[@]}"
   rm "$small"
 done
 if [ $# -eq 0 ]; then

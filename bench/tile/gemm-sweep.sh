@@ -2,7 +2,8 @@
 # On the build machine: compiles tile-size, pipeline-depth and shared-memory
 # layout variants of the 4096^3 bf16 GEMM (examples/tile/gemm.mlir) into
 # build/device-artifacts/gemm-<variant>, each with a 512^3 -small twin for
-# compute-sanitizer. On the GPU machine, `scripts/device-run.sh` with the
+# compute-sanitizer and the check against the tile interpreter (its inputs and
+# expected outputs, as scripts/prepare-device-run.sh writes them). On the GPU machine, `scripts/device-run.sh` with the
 # variant names times them against torch.matmul. Usage:
 #   bench/tile/gemm-sweep.sh [variant...]   (default: all below)
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
@@ -65,7 +66,7 @@ func.func @main(%a: memref<${n}x${n}xbf16> {tileopt.name = "a"},
 MLIR
 }
 
-configure_and_build tileopt-compile
+configure_and_build tileopt-compile tileopt-interp
 out="$BUILD_DIR/device-artifacts"
 mkdir -p "$out"
 names=("$@")
@@ -78,6 +79,9 @@ for name in "${names[@]}"; do
     gemm "$n" "$bm" "$bn" "$bk" "$latency" > "$out/variant.mlir"
     "$BUILD_DIR/bin/tileopt-compile" "$out/variant.mlir" -o "$dir" \
       --num-warps="$warps" --swizzle-staging="$swizzle" --chip="$chip"
+    [ "$n" = "${small:-512}" ] &&
+      "$TILEOPT_ROOT/scripts/interp-reference.py" "$out/variant.mlir" "$dir" \
+        --interp "$BUILD_DIR/bin/tileopt-interp" --positive
   done
   rm "$out/variant.mlir"
   log "gemm-$name"

@@ -51,6 +51,22 @@ TEST(HostBuffer, GatherFollowsStrides) {
   EXPECT_EQ(t.values, (std::vector<double>{0, 2, 4, 1, 3, 5}));
 }
 
+TEST(HostBuffer, ScatterIsGathersInverse) {
+  tileopt_buffer_info info = {};
+  info.dtype = TILEOPT_BF16;
+  info.rank = 2;
+  info.shape[0] = 2;
+  info.shape[1] = 2;
+  info.strides[0] = 3; // rows padded by one element
+  info.strides[1] = 1;
+  info.size_bytes = 5 * 2;
+  std::vector<uint8_t> bytes(info.size_bytes, 0xFF);
+  Tensor t{{2, 2}, {0.5, -1.0, 0.0078125, 3.0}}; // bf16 values: stored exactly
+  scatter(info, t, bytes);
+  EXPECT_EQ(gather(info, bytes).values, t.values);
+  EXPECT_TRUE(std::isnan(loadElement(bytes.data(), info.dtype, 2))); // the gap is left
+}
+
 Tensor tensor(std::vector<int64_t> shape, std::vector<double> values) {
   return Tensor{std::move(shape), std::move(values)};
 }

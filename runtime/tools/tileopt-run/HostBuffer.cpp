@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <string>
 
 namespace tileopt::run {
 
@@ -107,6 +108,13 @@ void storeElement(uint8_t *bytes, tileopt_dtype dtype, int64_t index, double val
   }
 }
 
+std::string shapeText(const std::vector<int64_t> &shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
 int64_t numElements(const std::vector<int64_t> &shape) {
   int64_t n = 1;
   for (int64_t d : shape)
@@ -114,14 +122,19 @@ int64_t numElements(const std::vector<int64_t> &shape) {
   return n;
 }
 
-Tensor gather(const tileopt_buffer_info &info, const std::vector<uint8_t> &bytes) {
-  Tensor t;
-  t.shape.assign(info.shape, info.shape + info.rank);
-  t.values.resize(numElements(t.shape));
+namespace {
+
+// Calls visit(i, offset) for the buffer's logical elements in row-major
+// order: i counts them, offset is where the strides put element i.
+template <typename Visit>
+void forEachElement(const tileopt_buffer_info &info, Visit visit) {
+  int64_t count = 1;
+  for (int d = 0; d < info.rank; ++d)
+    count *= info.shape[d];
   std::vector<int64_t> position(info.rank, 0); // row-major odometer
   int64_t offset = 0;
-  for (double &value : t.values) {
-    value = loadElement(bytes.data(), info.dtype, offset);
+  for (int64_t i = 0; i < count; ++i) {
+    visit(i, offset);
     for (int d = info.rank - 1; d >= 0; --d) {
       offset += info.strides[d];
       if (++position[d] < info.shape[d])
@@ -130,7 +143,24 @@ Tensor gather(const tileopt_buffer_info &info, const std::vector<uint8_t> &bytes
       position[d] = 0;
     }
   }
+}
+
+} // namespace
+
+Tensor gather(const tileopt_buffer_info &info, const std::vector<uint8_t> &bytes) {
+  Tensor t;
+  t.shape.assign(info.shape, info.shape + info.rank);
+  t.values.resize(numElements(t.shape));
+  forEachElement(info, [&](int64_t i, int64_t offset) {
+    t.values[i] = loadElement(bytes.data(), info.dtype, offset);
+  });
   return t;
+}
+
+void scatter(const tileopt_buffer_info &info, const Tensor &t, std::vector<uint8_t> &bytes) {
+  forEachElement(info, [&](int64_t i, int64_t offset) {
+    storeElement(bytes.data(), info.dtype, offset, t.values[i]);
+  });
 }
 
 } // namespace tileopt::run

@@ -9,13 +9,6 @@ namespace tileopt::run {
 
 namespace {
 
-std::string shapeText(const std::vector<int64_t> &shape) {
-  std::string text = "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    text += (i ? ", " : "") + std::to_string(shape[i]);
-  return text + "]";
-}
-
 // Runs body(begin, end) over [0, rows) split across the host's cores: a
 // gemm reference at 8192^3 would take minutes on one.
 void parallelRows(int64_t rows, const std::function<void(int64_t, int64_t)> &body) {

@@ -1,10 +1,14 @@
-// tileopt-run: loads a TileOpt artifact on the GPU, feeds it seeded random
-// inputs, checks every output element against a CPU reference, and times
-// the whole launch sequence. docs/artifact-format.md describes the output,
+// tileopt-run: loads a TileOpt artifact on the GPU, feeds it inputs (the
+// tile interpreter's, where the artifact carries them, else seeded random
+// ones), checks every output element against a CPU reference (the
+// interpreter's values, else a built-in one), and times the whole launch
+// sequence. docs/artifact-format.md describes the output,
 // the error metric and the exit codes.
+#include "Check.h"
 #include "CudaDriver.h"
 #include "HostBuffer.h"
 #include "References.h"
+#include "TensorFile.h"
 
 #include "tileopt/runtime.h"
 
@@ -15,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,15 +38,21 @@ constexpr int kExitNoGpu = 77;
 
 constexpr const char *kUsage =
     "usage: tileopt-run <artifact-dir> [--iters N] [--warmup N] [--seed S]\n"
-    "  --iters N   timed runs of the launch sequence (default 100; 0: no timing)\n"
-    "  --warmup N  untimed runs before them (default 10)\n"
-    "  --seed S    seed of the random inputs (default 1)\n";
+    "                   [--inputs FILE --expected FILE]\n"
+    "  --iters N        timed runs of the launch sequence (default 100; 0: no timing)\n"
+    "  --warmup N       untimed runs before them (default 10)\n"
+    "  --seed S         seed of the random inputs (default 1)\n"
+    "  --inputs FILE    the inputs, and the values the outputs must have, as\n"
+    "  --expected FILE  tensor files (default: the artifact's inputs.tensors\n"
+    "                   and expected.tensors if it has them, else random inputs\n"
+    "                   and the manifest's built-in reference)\n";
 
 struct Options {
   std::string dir;
   long iters = 100;
   long warmup = 10;
   uint64_t seed = 1;
+  std::string inputs, expected; // tensor files, "" when not given
 };
 
 int fail(const std::string &message) {
@@ -66,6 +77,13 @@ bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
         error = arg + " needs a non-negative integer";
         return false;
       }
+    } else if (arg == "--inputs" || arg == "--expected") {
+      std::string &target = arg == "--inputs" ? options.inputs : options.expected;
+      if (!hasValue || !*argv[i + 1]) {
+        error = arg + " needs a file";
+        return false;
+      }
+      target = argv[++i];
     } else if (arg == "--seed") {
       char *end;
       if (!hasValue || (options.seed = std::strtoull(argv[++i], &end, 10), *end)) {
@@ -82,9 +100,16 @@ bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
       return false;
     }
   }
-  if (options.dir.empty())
+  if (options.dir.empty()) {
     error = "no artifact directory given";
-  return !options.dir.empty();
+    return false;
+  }
+  if (options.inputs.empty() != options.expected.empty()) {
+    error = "--inputs and --expected go together: expected values belong to "
+            "their inputs";
+    return false;
+  }
+  return true;
 }
 
 // splitmix64: tiny, and the same sequence on every platform (unlike the
@@ -121,29 +146,6 @@ void fillRandom(const tileopt_buffer_info &info, std::vector<uint8_t> &bytes,
   }
 }
 
-double tolerance(tileopt_dtype dtype) {
-  switch (dtype) {
-  case TILEOPT_F16:
-  case TILEOPT_BF16: return 1e-2;
-  case TILEOPT_F32: return 1e-4;
-  default: return 1e-8; // f64
-  }
-}
-
-// The denominator floor of the relative error. f16 keeps only absolute
-// precision below its smallest normal number, so relative error is measured
-// against that there.
-double errorFloor(tileopt_dtype dtype) {
-  return dtype == TILEOPT_F16 ? 0x1.0p-14 : 1e-6;
-}
-
-std::string shapeText(const int64_t *dims, int rank) {
-  std::string text = "[";
-  for (int i = 0; i < rank; ++i)
-    text += (i ? ", " : "") + std::to_string(dims[i]);
-  return text + "]";
-}
-
 // The multi-index of row-major element `flat`.
 std::string indexText(const tileopt_buffer_info &info, int64_t flat) {
   std::vector<int64_t> index(info.rank);
@@ -151,7 +153,7 @@ std::string indexText(const tileopt_buffer_info &info, int64_t flat) {
     index[d] = flat % info.shape[d];
     flat /= info.shape[d];
   }
-  return shapeText(index.data(), info.rank);
+  return shapeText(index);
 }
 
 // Frees device allocations and events however run() returns.
@@ -172,42 +174,89 @@ struct Buffer {
   std::vector<uint8_t> host;
 };
 
-// Compares one output with its expected values and prints a line; returns
-// whether it passed. `expected` is null without a reference: then only NaNs
-// (which include the 0xFF poison of elements never written) are counted.
-bool checkOutput(const Buffer &out, const Tensor *expected) {
+// Checks one output against its expected values (null: only for NaN) and
+// prints a line; returns whether it passed.
+bool reportOutput(const Buffer &out, const Tensor *expected) {
   const tileopt_buffer_info &info = out.info;
   Tensor got = gather(info, out.host);
-  int64_t nans = 0, worst = -1;
-  double maxError = 0;
-  for (size_t i = 0; i < got.values.size(); ++i) {
-    double g = got.values[i];
-    if (std::isnan(g)) {
-      ++nans;
-      continue;
-    }
-    if (!expected)
-      continue;
-    double e = expected->values[i];
-    double error = std::fabs(g - e) / std::max(std::fabs(e), errorFloor(info.dtype));
-    if (worst < 0 || !(error <= maxError)) { // also catches inf and NaN errors
-      maxError = error;
-      worst = static_cast<int64_t>(i);
-    }
-  }
-  bool pass = nans == 0;
+  OutputCheck check = checkOutput(info.dtype, got, expected);
   std::printf("output     %s %s %s:", info.name, tileopt_dtype_name(info.dtype),
-              shapeText(info.shape, info.rank).c_str());
+              shapeText(got.shape).c_str());
   if (expected) {
-    pass = pass && maxError <= tolerance(info.dtype);
-    std::printf(" max_rel_err %.3e (tolerance %.0e)", maxError, tolerance(info.dtype));
-    if (worst >= 0)
-      std::printf(" at %s: got %.6e, expected %.6e", indexText(info, worst).c_str(),
-                  got.values[worst], expected->values[worst]);
+    std::printf(" max_rel_err %.3e (tolerance %.0e)", check.maxError, tolerance(info.dtype));
+    if (check.worst >= 0)
+      std::printf(" at %s: got %.6e, expected %.6e", indexText(info, check.worst).c_str(),
+                  got.values[check.worst], expected->values[check.worst]);
     std::printf(",");
   }
-  std::printf(" nan %" PRId64 " -> %s\n", nans, pass ? "ok" : "FAIL");
-  return pass;
+  std::printf(" nan %" PRId64 " -> %s\n", check.nans, check.pass ? "ok" : "FAIL");
+  return check.pass;
+}
+
+bool fileExists(const std::string &path) { return std::ifstream(path).good(); }
+
+// The tensor files of the interpreter reference: --inputs and --expected, or
+// the artifact's own. Returns false with `error` set when only one of the
+// pair is there; `inputs` stays empty when there is none.
+bool findReferenceFiles(const Options &options, std::string &inputs,
+                        std::string &expected, std::string &error) {
+  if (!options.inputs.empty()) {
+    inputs = options.inputs;
+    expected = options.expected;
+    return true;
+  }
+  std::string inDir = options.dir + "/" + kInputsFileName;
+  std::string expectedInDir = options.dir + "/" + kExpectedFileName;
+  bool haveInputs = fileExists(inDir), haveExpected = fileExists(expectedInDir);
+  if (haveInputs != haveExpected) {
+    error = (haveInputs ? inDir : expectedInDir) + " is there but " +
+            (haveInputs ? expectedInDir : inDir) + " is not";
+    return false;
+  }
+  if (haveInputs) {
+    inputs = inDir;
+    expected = expectedInDir;
+  }
+  return true;
+}
+
+// The manifest's built-in reference (null when it names none) and its
+// argument, checked against the artifact's buffers.
+bool findBuiltinReference(const tileopt_artifact *artifact,
+                          const std::vector<tileopt_buffer_info> &buffers,
+                          const Reference *&reference, double &arg, std::string &error) {
+  std::string name = tileopt_artifact_reference(artifact);
+  reference = nullptr;
+  if (name.empty())
+    return true;
+  reference = findReference(name);
+  if (!reference) {
+    error = "unknown reference \"" + name + "\" (known: " + referenceNames() + ")";
+    return false;
+  }
+  size_t numInputs = 0, numOutputs = 0;
+  for (const tileopt_buffer_info &b : buffers) {
+    numInputs += b.role == TILEOPT_INPUT;
+    numOutputs += b.role == TILEOPT_OUTPUT;
+    if (b.role != TILEOPT_SCRATCH && !isFloat(b.dtype)) {
+      error = name + " needs floating-point buffers, \"" + b.name + "\" is " +
+              tileopt_dtype_name(b.dtype);
+      return false;
+    }
+  }
+  if (numInputs != reference->numInputs || numOutputs != reference->numOutputs) {
+    error = name + " takes " + std::to_string(reference->numInputs) + " inputs and " +
+            std::to_string(reference->numOutputs) + " outputs, the artifact has " +
+            std::to_string(numInputs) + " and " + std::to_string(numOutputs);
+    return false;
+  }
+  if (reference->argName &&
+      tileopt_artifact_reference_arg(artifact, reference->argName, &arg) != TILEOPT_OK) {
+    error = name + " needs \"reference_args\": {\"" + reference->argName +
+            "\": <number>} in the manifest";
+    return false;
+  }
+  return true;
 }
 
 int run(const Options &options) {
@@ -225,59 +274,61 @@ int run(const Options &options) {
   const Driver &cu = *tileopt::cuda::driver(error); // loaded by the artifact
 
   std::vector<Buffer> buffers(tileopt_artifact_num_buffers(artifact.get()));
-  std::vector<Tensor> inputs, expected;
+  std::vector<tileopt_buffer_info> infos(buffers.size());
   for (size_t i = 0; i < buffers.size(); ++i) {
-    tileopt_artifact_buffer(artifact.get(), static_cast<int32_t>(i), &buffers[i].info);
-    buffers[i].host.resize(buffers[i].info.size_bytes);
+    tileopt_artifact_buffer(artifact.get(), static_cast<int32_t>(i), &infos[i]);
+    buffers[i].info = infos[i];
+    buffers[i].host.resize(infos[i].size_bytes);
   }
 
-  // The reference, and whether the buffers suit it.
-  std::string referenceName = tileopt_artifact_reference(artifact.get());
-  const Reference *reference = nullptr;
-  double referenceArg = NAN;
-  if (!referenceName.empty()) {
-    reference = findReference(referenceName);
-    if (!reference)
-      return fail("unknown reference \"" + referenceName + "\" (known: " +
-                  referenceNames() + ")");
-    size_t numInputs = 0, numOutputs = 0;
-    for (const Buffer &b : buffers) {
-      numInputs += b.info.role == TILEOPT_INPUT;
-      numOutputs += b.info.role == TILEOPT_OUTPUT;
-      if (b.info.role != TILEOPT_SCRATCH && !isFloat(b.info.dtype))
-        return fail(referenceName + " needs floating-point buffers, \"" +
-                    b.info.name + "\" is " + tileopt_dtype_name(b.info.dtype));
-    }
-    if (numInputs != reference->numInputs || numOutputs != reference->numOutputs)
-      return fail(referenceName + " takes " + std::to_string(reference->numInputs) +
-                  " inputs and " + std::to_string(reference->numOutputs) +
-                  " outputs, the artifact has " + std::to_string(numInputs) +
-                  " and " + std::to_string(numOutputs));
-    if (reference->argName &&
-        tileopt_artifact_reference_arg(artifact.get(), reference->argName,
-                                       &referenceArg) != TILEOPT_OK)
-      return fail(referenceName + " needs \"reference_args\": {\"" +
-                  reference->argName + "\": <number>} in the manifest");
+  // The reference: the tile interpreter's values where there are some, else
+  // the manifest's built-in one, computed below from random inputs.
+  std::string inputsFile, expectedFile;
+  if (!findReferenceFiles(options, inputsFile, expectedFile, error))
+    return fail(error);
+  bool interpreter = !inputsFile.empty();
+  std::vector<Tensor> inputs, expected;
+  const Reference *builtin = nullptr;
+  double builtinArg = NAN;
+  if (interpreter) {
+    std::vector<NamedTensor> tensors;
+    if (!readTensorFile(inputsFile, tensors, error))
+      return fail(error);
+    // The device gets exactly the values the interpreter read: same dtype.
+    if (!matchBuffers(infos, TILEOPT_INPUT, /*sameDtype=*/true, tensors, inputs, error))
+      return fail(inputsFile + ": " + error);
+    if (!readTensorFile(expectedFile, tensors, error))
+      return fail(error);
+    if (!matchBuffers(infos, TILEOPT_OUTPUT, /*sameDtype=*/false, tensors, expected, error))
+      return fail(expectedFile + ": " + error);
+  } else if (!findBuiltinReference(artifact.get(), infos, builtin, builtinArg, error)) {
+    return fail(error);
   }
 
-  // Inputs: seeded random values. Outputs and scratch: 0xFF bytes, a NaN in
-  // every float dtype, so elements a kernel never writes show up as NaN.
+  // Inputs: the interpreter's, or seeded random values (the random fill
+  // also covers any gaps between strided rows). Outputs and scratch: 0xFF
+  // bytes, a NaN in every float dtype, so elements a kernel never writes
+  // show up as NaN.
   Random random(options.seed);
+  size_t inputIndex = 0;
   for (Buffer &b : buffers) {
     if (b.info.role == TILEOPT_INPUT) {
-      fillRandom(b.info, b.host, reference && reference->positiveInputs, random);
-      inputs.push_back(gather(b.info, b.host));
+      fillRandom(b.info, b.host, builtin && builtin->positiveInputs, random);
+      if (interpreter)
+        scatter(b.info, inputs[inputIndex++], b.host);
+      else
+        inputs.push_back(gather(b.info, b.host));
     } else {
       std::fill(b.host.begin(), b.host.end(), 0xFF);
     }
-    if (reference && b.info.role == TILEOPT_OUTPUT) {
+    if (builtin && b.info.role == TILEOPT_OUTPUT) {
       Tensor t;
       t.shape.assign(b.info.shape, b.info.shape + b.info.rank);
       t.values.resize(numElements(t.shape));
       expected.push_back(std::move(t));
     }
   }
-  if (reference && !reference->compute(inputs, expected, referenceArg, error))
+  if (builtin && !builtin->compute(inputs, expected, builtinArg, error))
     return fail(error);
 
   DeviceResources device{cu, {}, {}};
@@ -296,10 +347,19 @@ int run(const Options &options) {
                                    static_cast<int32_t>(device.memory.size()), nullptr);
   };
 
-  std::printf("artifact   %s: %zu buffers, reference %s, seed %" PRIu64 "\n",
-              options.dir.c_str(), buffers.size(),
-              reference ? referenceName.c_str() : "none (outputs checked for NaN only)",
-              options.seed);
+  std::printf("artifact   %s: %zu buffers\n", options.dir.c_str(), buffers.size());
+  if (interpreter)
+    std::printf("reference  tile interpreter: inputs %s, expected %s\n", inputsFile.c_str(),
+                expectedFile.c_str());
+  else if (builtin)
+    std::printf("reference  built-in %s, random inputs (seed %" PRIu64 "): the artifact "
+                "has no interpreter reference (scripts/prepare-device-run.sh writes one "
+                "for the -small variants only; the CPU interpreter is too slow at full "
+                "size)\n",
+                builtin->name, options.seed);
+  else
+    std::printf("reference  none, random inputs (seed %" PRIu64 "): outputs checked for "
+                "NaN only\n", options.seed);
   if (launch() != TILEOPT_OK)
     return fail(tileopt_last_error());
   if ((r = cu.cuStreamSynchronize(nullptr)) != CUDA_SUCCESS)
@@ -312,7 +372,7 @@ int run(const Options &options) {
       continue;
     if ((r = cu.cuMemcpyDtoH(b.host.data(), device.memory[i], b.host.size())) != CUDA_SUCCESS)
       return fail(describeError(cu, "cuMemcpyDtoH", r));
-    pass = checkOutput(b, reference ? &expected[outputIndex] : nullptr) && pass;
+    pass = reportOutput(b, expected.empty() ? nullptr : &expected[outputIndex]) && pass;
     ++outputIndex;
   }
   std::printf("check      %s\n", pass ? "PASS" : "FAIL");
