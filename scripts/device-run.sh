@@ -32,7 +32,7 @@ for arg in "$@"; do
     *) names+=("$arg") ;;
   esac
 done
-examples=(softmax rms_norm elementwise gemm)
+examples=(softmax rms_norm elementwise gemm gemm-wgmma)
 [ ${#names[@]} -eq 0 ] && selected=("${examples[@]}") || selected=("${names[@]}")
 
 step "GPU"

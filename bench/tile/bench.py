@@ -1,6 +1,6 @@
 """Tile examples against their torch peers on one GPU, in one process, on
 the same inputs. Usage: bench.py <artifact-dir> [--no-compile] [name...]
-(scripts/device-run.sh). Names are artifact directories (default: the four
+(scripts/device-run.sh). Names are artifact directories (default: the five
 examples); a name starting with "gemm" is a GEMM (bench/tile/gemm-sweep.sh
 makes variants). --no-compile leaves torch.compile out of the peers.
 
@@ -59,7 +59,7 @@ def main():
     root = sys.argv[1]
     with_compile = "--no-compile" not in sys.argv[2:]
     names = [a for a in sys.argv[2:] if a != "--no-compile"] or \
-        ["softmax", "rms_norm", "elementwise", "gemm"]
+        ["softmax", "rms_norm", "elementwise", "gemm", "gemm-wgmma"]
     torch.manual_seed(0)
     rows = []
     gemm_tflops = {}
