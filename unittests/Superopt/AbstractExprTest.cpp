@@ -810,7 +810,7 @@ void ExhaustiveEnumeration::check(const KernelGraph &g,
   ++counts.candidates;
   func::FuncOp f = materialize(scratch.get(), "candidate", type, g, choices,
                                info.elementType, /*blockThreads=*/32);
-  auto erase = llvm::make_scope_exit([&] { f.erase(); });
+  llvm::scope_exit erase([&] { f.erase(); });
   FailureOr<verifier::VerificationResult> verdict;
   {
     ScopedDiagnosticHandler quiet(f.getContext(),
