@@ -92,12 +92,14 @@ LogicalResult ProgramAxes::build(func::FuncOp func) {
     for (int64_t d = 0; d < rank(a); ++d)
       join(a, d, b, d);
   };
-  WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
-    if (op == func.getOperation() || isa<func::ReturnOp>(op))
+  // The program's own ops only: what a region of an unknown op holds is that
+  // op's business, and the op itself is reported.
+  auto visit = [&](Operation *op) -> WalkResult {
+    if (isa<func::ReturnOp>(op))
       return WalkResult::advance();
-    for (Value r : op->getResults())
-      slot(r, 0);
-    bool known =
+    // Only tk ops (whose values are all tensors) have axes.
+    bool known = isa<tk::TKDialect>(op->getDialect()) &&
+                 !isa<tk::FusedOp>(op) &&
         TypeSwitch<Operation *, bool>(op)
             .Case<tk::UnaryOp, tk::RmsNormOp>([&](Operation *o) {
               sameDims(o->getOperand(0), o->getResult(0));
@@ -151,14 +153,20 @@ LogicalResult ProgramAxes::build(func::FuncOp func) {
               return true;
             })
             .Default([](Operation *) { return false; });
+    if (known)
+      for (Value r : op->getResults())
+        slot(r, 0);
     if (!known) {
       op->emitRemark("the superoptimizer cannot model '")
           << op->getName() << "'; the function is left as it is";
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
-  });
-  return failure(walk.wasInterrupted());
+  };
+  for (Operation &op : func.getBody().front())
+    if (visit(&op).wasInterrupted())
+      return failure();
+  return success();
 }
 
 SmallVector<AxisRef, 4> ProgramAxes::axesOf(Value v) const {
@@ -179,6 +187,15 @@ FailureOr<ProgramInfo> superopt::modelProgram(func::FuncOp program,
   if (program.getBody().getBlocks().size() != 1)
     return program.emitRemark(
         "the superoptimizer needs a function of one block");
+  for (Value arg : program.getArguments()) {
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type || !type.hasStaticShape())
+      return program.emitRemark(
+          "the superoptimizer needs statically shaped tensor arguments");
+  }
+  if (program.getNumResults() == 0)
+    return program.emitRemark("the superoptimizer needs a function with "
+                              "results");
   ProgramAxes axes;
   if (failed(axes.build(program)))
     return failure();
@@ -197,10 +214,7 @@ FailureOr<ProgramInfo> superopt::modelProgram(func::FuncOp program,
     return vi;
   };
   for (Value arg : program.getArguments()) {
-    auto type = dyn_cast<RankedTensorType>(arg.getType());
-    if (!type || !type.hasStaticShape())
-      return program.emitRemark(
-          "the superoptimizer needs statically shaped tensor arguments");
+    auto type = cast<RankedTensorType>(arg.getType());
     if (!info.elementType)
       info.elementType = type.getElementType();
     if (type.getElementType() != info.elementType)

@@ -21,3 +21,23 @@ func.func @mixed_element_types(%x: tensor<16x64xf16>, %y: tensor<16x64xf32>) -> 
   %1 = tk.unary exp %y : tensor<16x64xf32>
   return %0, %1 : tensor<16x64xf16>, tensor<16x64xf32>
 }
+
+// -----
+
+// Ops of other dialects (here, linalg that was not imported) are not modeled.
+// CHECK-LABEL: func.func @not_imported
+// CHECK: linalg.matmul
+func.func @not_imported(%a: tensor<8x16xf32>, %b: tensor<16x4xf32>, %c: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  // expected-remark @+1 {{the superoptimizer cannot model 'linalg.matmul'; the function is left as it is}}
+  %0 = linalg.matmul ins(%a, %b : tensor<8x16xf32>, tensor<16x4xf32>) outs(%c : tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @scalar_argument
+// expected-remark @+1 {{the superoptimizer needs statically shaped tensor arguments}}
+func.func @scalar_argument(%x: tensor<8x16xf32>, %s: f32) -> tensor<8x16xf32> {
+  %0 = tk.unary exp %x : tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
