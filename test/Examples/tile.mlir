@@ -109,8 +109,8 @@
 
 // The same GEMM for sm_90a (K steps of 64): wgmma.mma_async m64n128k16 on
 // operands read by descriptor from three 1024-byte-aligned stages in
-// dynamic shared memory, fenced for the async proxy; no ldmatrix, no
-// mma.sync, nothing spilled.
+// dynamic shared memory, fenced for the async proxy, one group left in
+// flight across K steps; no ldmatrix, no mma.sync, nothing spilled.
 // RUN: tileopt-compile %S/../../examples/tile/gemm-wgmma.mlir -o %t/gemm-wgmma --chip=sm_90a
 // RUN: FileCheck %s --check-prefix=WGMMA --input-file=%t/gemm-wgmma/kernels.ptx
 // RUN: FileCheck %s --check-prefix=WGMMA-MANIFEST --input-file=%t/gemm-wgmma/manifest.json
@@ -122,6 +122,7 @@
 // WGMMA-DAG: wgmma.fence.sync.aligned;
 // WGMMA-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // WGMMA-DAG: wgmma.commit_group.sync.aligned;
+// WGMMA-DAG: wgmma.wait_group.sync.aligned 1;
 // WGMMA-DAG: wgmma.wait_group.sync.aligned 0;
 // WGMMA-NOT: ldmatrix
 // WGMMA-NOT: mma.sync

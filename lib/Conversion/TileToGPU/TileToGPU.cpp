@@ -1753,13 +1753,16 @@ Value wgmmaDescriptor(OpBuilder &b, Location loc, Value address,
 /// scalars `acc` of a wgmma accumulator fragment: for every k16 step, each
 /// warpgroup issues one wgmma.mma_async m64nNk16 per m64 slice of its rows,
 /// both operands read from shared memory through descriptors (A K-major,
-/// B N-major, as tile.mma's row-major operands are), then waits for all of
-/// them. Waiting here keeps the stages free for the next copies once the
-/// threads meet at a barrier.
+/// B N-major, as tile.mma's row-major operands are), commits them as one
+/// group and waits until at most `pendingGroups` groups are in flight. With
+/// 0 the staged operands are free once the threads meet at a barrier; with
+/// 1 this group keeps reading them (and writing `acc`) while the caller
+/// goes on, until the next multiply or a wait of its own.
 void multiplyStagedWgmma(OpBuilder &b, Location loc, Value staging,
                          const StagedOperand &lhs, Value lhsBase,
                          const StagedOperand &rhs, Value rhsBase,
-                         int64_t numThreads, MutableArrayRef<Value> acc) {
+                         int64_t numThreads, MutableArrayRef<Value> acc,
+                         int64_t pendingGroups) {
   int64_t m = lhs.rows, k = lhs.cols, n = rhs.cols;
   int64_t rowsPerGroup = m / (numThreads / 128), perSlice = n / 2;
   MLIRContext *ctx = b.getContext();
@@ -1818,7 +1821,7 @@ void multiplyStagedWgmma(OpBuilder &b, Location loc, Value staging,
     }
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pendingGroups);
   for (auto [s, slice] : llvm::enumerate(slices))
     for (int64_t i = 0; i < perSlice; ++i)
       acc[s * perSlice + i] =
@@ -1826,14 +1829,16 @@ void multiplyStagedWgmma(OpBuilder &b, Location loc, Value staging,
 }
 
 /// Multiplies staged operands into `acc` on the tensor cores `mma` was
-/// given (assignMmaLayouts).
+/// given (assignMmaLayouts). mma.sync is done on return; wgmma may leave
+/// `pendingWgmmaGroups` groups in flight (multiplyStagedWgmma).
 void multiplyStaged(OpBuilder &b, Location loc, tile::MmaOp mma, Value staging,
                     const StagedOperand &lhs, Value lhsBase,
                     const StagedOperand &rhs, Value rhsBase,
-                    int64_t numThreads, MutableArrayRef<Value> acc) {
+                    int64_t numThreads, MutableArrayRef<Value> acc,
+                    int64_t pendingWgmmaGroups = 0) {
   if (isWgmma(mma))
     return multiplyStagedWgmma(b, loc, staging, lhs, lhsBase, rhs, rhsBase,
-                               numThreads, acc);
+                               numThreads, acc, pendingWgmmaGroups);
   multiplyStagedMmaSync(b, loc, staging, lhs, lhsBase, rhs, rhsBase,
                         numThreads, acc);
 }
@@ -1917,10 +1922,16 @@ struct MmaLowering : public TilePattern<tile::MmaOp> {
 /// that stage go the copies for iteration k + stages - 1, then the operands
 /// of k are multiplied straight from their stage. Chunks outside the view
 /// are zero-filled (a source size of 0); copies for iterations past the
-/// loop are skipped, but their (empty) groups still count. For wgmma, each
-/// thread fences its landed copies for the async proxy before the barrier,
-/// and the multiply waits for its wgmma ops before the next iteration
-/// (multiplyStagedWgmma), so the barrier still frees the stage of k - 1.
+/// loop are skipped, but their (empty) groups still count.
+///
+/// For wgmma, each thread fences its landed copies for the async proxy
+/// before the barrier, and the wgmma ops of k stay in flight while the next
+/// step's copies are issued and awaited, so that the tensor cores never sit
+/// idle between K steps. They still read the stage of k, and those of k - 1
+/// the stage of k - 1: so the multiply of k waits for the group of k - 1
+/// alone (wgmma.wait_group 1), and a second barrier after it frees the stage
+/// of k - 1 for the copies of k + stages - 1. The last group is awaited
+/// after the loop, before the accumulator is read.
 struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
   StagedMmaLoopLowering(const TypeConverter &converter, MLIRContext *ctx,
                         int64_t numThreads, bool swizzle)
@@ -1945,6 +1956,7 @@ struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
 
     Location loc = loop.getLoc();
     int64_t stages = plan->stages, stageElements = plan->stageElements();
+    bool wgmma = isWgmma(plan->mma);
     Value staging =
         workgroupBuffer(loop, plan->lhsLoad.getType().getElementType());
     // cp.async takes a shared-memory pointer, ldmatrix the buffer.
@@ -1986,10 +1998,14 @@ struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
           Value previous = arith::SelectOp::create(
               rewriter, loc, isFirst, constant(stages - 1),
               arith::SubIOp::create(rewriter, loc, stage, constant(1)));
-          copyStage(rewriter, loc, *plan, shared, tid, upperBound,
-                    iterationAhead(iv, stages - 1),
-                    mulIndex(rewriter, loc, previous, stageElements));
-          commit();
+          auto refillPrevious = [&] {
+            copyStage(rewriter, loc, *plan, shared, tid, upperBound,
+                      iterationAhead(iv, stages - 1),
+                      mulIndex(rewriter, loc, previous, stageElements));
+            commit();
+          };
+          if (!wgmma)
+            refillPrevious();
 
           SmallVector<Value> acc =
               fragmentElements(rewriter, loc, carried.front());
@@ -1997,7 +2013,13 @@ struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
           Value rhsBase = addIndex(rewriter, loc, lhsBase,
                                    constant(plan->lhs.numElements()));
           multiplyStaged(rewriter, loc, plan->mma, staging, plan->lhs, lhsBase,
-                         plan->rhs, rhsBase, numThreads, acc);
+                         plan->rhs, rhsBase, numThreads, acc,
+                         /*pendingWgmmaGroups=*/1);
+          if (wgmma) {
+            // Every thread's wgmma ops of k - 1 are done.
+            gpu::BarrierOp::create(rewriter, loc);
+            refillPrevious();
+          }
           Value isLast = arith::CmpIOp::create(
               rewriter, loc, arith::CmpIPredicate::eq, stage,
               constant(stages - 1));
@@ -2008,8 +2030,11 @@ struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
               rewriter, loc,
               ValueRange{fromElements(rewriter, loc, acc), next});
         });
-    // No copy may be in flight when the kernel exits.
+    // No copy may be in flight when the kernel exits, and the accumulator
+    // is read next.
     NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
+    if (wgmma)
+      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
     rewriter.replaceOp(loop, staged.getResult(0));
     return success();
   }

@@ -9,22 +9,30 @@
 // thread fences its landed cp.async copies for the async proxy before the
 // barrier; then the one warpgroup issues, per k16 step, an m64n128k16 for
 // each of its two m64 slices, both operands by descriptor (A K-major: row
-// layout, B N-major: row layout too), commits them and waits for them
-// before the next copies can reuse a stage. No ldmatrix, no mma.sync.
+// layout, B N-major: row layout too), commits them and waits only for the
+// group of the step before, which a second barrier makes every thread's:
+// only then are the copies into that step's stage issued. The last group
+// is awaited after the loop. No ldmatrix, no mma.sync.
 // CHECK:       memref.global "public" @tileopt_dynamic_shared : memref<0xbf16, #gpu.address_space<workgroup>> {alignment = 1024 : i64}
 // CHECK-LABEL: gpu.func @staged
 // CHECK:         scf.for {{.*}} -> (vector<128xf32>, index)
 // CHECK-NEXT:      nvvm.cp.async.wait.group 1
 // CHECK-NEXT:      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT:      gpu.barrier
-// CHECK:           nvvm.cp.async.commit.group
+// CHECK-NOT:       nvvm.cp.async.shared.global
 // CHECK-NOT:       nvgpu.ldmatrix
 // CHECK:           nvvm.wgmma.fence.aligned
 // CHECK-COUNT-8:   nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
 // CHECK-NEXT:      nvvm.wgmma.commit.group.sync.aligned
-// CHECK-NEXT:      nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT:      nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK-NOT:       nvvm.mma.sync
+// CHECK:           gpu.barrier
+// CHECK:           nvvm.cp.async.shared.global
+// CHECK:           nvvm.cp.async.commit.group
 // CHECK:           scf.yield %{{.*}}, %{{.*}} : vector<128xf32>, index
+// CHECK-NEXT:    }
+// CHECK-NEXT:    nvvm.cp.async.wait.group 0
+// CHECK-NEXT:    nvvm.wgmma.wait.group.sync.aligned 0
 // The epilogue follows the wgmma accumulator layout: pairs of contiguous
 // bf16 stores.
 // CHECK:         arith.truncf %{{.*}} : vector<128xf32> to vector<128xbf16>
