@@ -153,6 +153,21 @@ Value fromScratchWord(OpBuilder &b, Location loc, Value word, Type type) {
   return arith::TruncIOp::create(b, loc, type, bits);
 }
 
+/// `v` (a scalar or a vector) as `type`, of the same shape and kind with a
+/// wider or narrower element: into and out of the accumulator type of
+/// reductions and scans. Integers are signed.
+Value convertAccumulator(OpBuilder &b, Location loc, Value v, Type type) {
+  if (v.getType() == type)
+    return v;
+  Type from = getElementTypeOrSelf(v.getType()), to = getElementTypeOrSelf(type);
+  bool widen = to.getIntOrFloatBitWidth() > from.getIntOrFloatBitWidth();
+  if (isa<FloatType>(to))
+    return widen ? Value(arith::ExtFOp::create(b, loc, type, v))
+                 : Value(arith::TruncFOp::create(b, loc, type, v));
+  return widen ? Value(arith::ExtSIOp::create(b, loc, type, v))
+               : Value(arith::TruncIOp::create(b, loc, type, v));
+}
+
 /// The encodings that mark, during the pass, the tile values that live in
 /// the mma.sync or the wgmma accumulator layout (assignMmaLayouts). They
 /// never leave the pass.
@@ -1314,10 +1329,7 @@ struct ReduceLowering : public TilePattern<tile::ReduceOp> {
     auto accVector = [&](Value v) -> Value {
       auto type = VectorType::get(cast<VectorType>(v.getType()).getShape(),
                                   accType);
-      if (type == v.getType())
-        return v;
-      return isFloat ? Value(arith::ExtFOp::create(rewriter, loc, type, v))
-                     : Value(arith::ExtSIOp::create(rewriter, loc, type, v));
+      return convertAccumulator(rewriter, loc, v, type);
     };
 
     gpu::BarrierOp::create(rewriter, loc);
@@ -1391,12 +1403,7 @@ struct ReduceLowering : public TilePattern<tile::ReduceOp> {
         Value v = fromScratchWord(rewriter, loc, word, accType);
         acc = acc ? combine(rewriter, loc, kind, acc, v) : v;
       }
-      if (acc.getType() != elementType)
-        acc = isFloat ? Value(arith::TruncFOp::create(rewriter, loc,
-                                                      elementType, acc))
-                      : Value(arith::TruncIOp::create(rewriter, loc,
-                                                      elementType, acc));
-      results.push_back(acc);
+      results.push_back(convertAccumulator(rewriter, loc, acc, elementType));
     }
     rewriter.replaceOp(op, fromElements(rewriter, loc, results));
     return success();
@@ -1432,11 +1439,8 @@ struct ScanLowering : public TilePattern<tile::ScanOp> {
       return reverse ? combine(rewriter, loc, kind, later, earlier)
                      : combine(rewriter, loc, kind, earlier, later);
     };
-    auto widen = [&](Value v) -> Value {
-      if (v.getType() == accType)
-        return v;
-      return isFloat ? Value(arith::ExtFOp::create(rewriter, loc, accType, v))
-                     : Value(arith::ExtSIOp::create(rewriter, loc, accType, v));
+    auto widen = [&](Value v) {
+      return convertAccumulator(rewriter, loc, v, accType);
     };
 
     // Inclusive scans inside the chunks.
@@ -1517,13 +1521,8 @@ struct ScanLowering : public TilePattern<tile::ScanOp> {
       Value carry = arith::SelectOp::create(rewriter, loc, exists, before,
                                             identity);
       for (Value element : scanned[j]) {
-        Value v = combineInOrder(carry, element);
-        if (v.getType() != elementType)
-          v = isFloat ? Value(arith::TruncFOp::create(rewriter, loc,
-                                                      elementType, v))
-                      : Value(arith::TruncIOp::create(rewriter, loc,
-                                                      elementType, v));
-        results.push_back(v);
+        results.push_back(convertAccumulator(
+            rewriter, loc, combineInOrder(carry, element), elementType));
       }
     }
     rewriter.replaceOp(op, fromElements(rewriter, loc, results));
