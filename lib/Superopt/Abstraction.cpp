@@ -167,24 +167,15 @@ superopt::abstractValues(func::FuncOp func, ExprContext &ctx) {
     }
     const Expr *e =
         TypeSwitch<Operation *, const Expr *>(op)
-            .Case([&](tk::MatmulOp m) {
+            // tk and tb share these ops' meaning (and accessors).
+            .Case<tk::MatmulOp, tb::MatmulOp>([&](auto m) {
               return ctx.matmul(in(0), in(1), dimSize(m.getLhs(), -1));
             })
-            .Case([&](tb::MatmulOp m) {
-              return ctx.matmul(in(0), in(1), dimSize(m.getLhs(), -1));
-            })
-            .Case([&](tk::UnaryOp u) {
+            .Case<tk::UnaryOp, tb::UnaryOp>([&](auto u) {
               return applyUnary(ctx, u.getKind(), in(0),
                                 unaryScalar(u.getScalar()));
             })
-            .Case([&](tb::UnaryOp u) {
-              return applyUnary(ctx, u.getKind(), in(0),
-                                unaryScalar(u.getScalar()));
-            })
-            .Case([&](tk::BinaryOp b) {
-              return applyBinary(ctx, b.getKind(), in(0), in(1));
-            })
-            .Case([&](tb::BinaryOp b) {
+            .Case<tk::BinaryOp, tb::BinaryOp>([&](auto b) {
               return applyBinary(ctx, b.getKind(), in(0), in(1));
             })
             .Case([&](tk::ReduceOp r) {
@@ -196,11 +187,7 @@ superopt::abstractValues(func::FuncOp func, ExprContext &ctx) {
               return applyReduce(ctx, r.getKind(), in(0),
                                  dimSize(r.getInput(), r.getDim()) / to);
             })
-            .Case([&](tk::RmsNormOp r) {
-              return ctx.rmsNorm(in(0), dimSize(r.getInput(), -1),
-                                 r.getEpsilon().convertToDouble());
-            })
-            .Case([&](tb::RmsNormOp r) {
+            .Case<tk::RmsNormOp, tb::RmsNormOp>([&](auto r) {
               return ctx.rmsNorm(in(0), dimSize(r.getInput(), -1),
                                  r.getEpsilon().convertToDouble());
             })

@@ -29,6 +29,14 @@ static bool scalarKind(UnaryKind kind) {
   return kind == UnaryKind::mul_scalar || kind == UnaryKind::add_scalar;
 }
 
+SmallVector<const ValueInfo *, 2>
+superopt::operandsOf(const OpDesc &op, ArrayRef<ValueInfo> values) {
+  SmallVector<const ValueInfo *, 2> operands;
+  for (int o : op.operands)
+    operands.push_back(&values[o]);
+  return operands;
+}
+
 std::optional<ValueInfo> superopt::applyOp(ExprContext &ctx, const OpDesc &op,
                                            ArrayRef<const ValueInfo *> operands,
                                            int64_t forloopRange) {
@@ -240,6 +248,10 @@ private:
   std::optional<int64_t>
   sharedMemoryAfter(const ValueInfo &result, bool post,
                     ArrayRef<const ValueInfo *> operands) const;
+  /// Adds `op`, whose value is `result`, to the graph; pop() takes the last
+  /// op back.
+  void push(const OpDesc &op, ValueInfo result, bool post);
+  void pop();
   /// The savers of the current graph when it is complete: every
   /// pre-accumulator value used, the unused post-accumulator values (at most
   /// maxBlockOutputs) all values of the program, every split grid dim mapped.
@@ -322,14 +334,35 @@ BlockSearch::sharedMemoryAfter(const ValueInfo &result, bool post,
   return persistent;
 }
 
+void BlockSearch::push(const OpDesc &op, ValueInfo result, bool post) {
+  if (op.kind == OpKind::Accum && accumKind < 0)
+    accumKind = op.sub;
+  for (int o : op.operands)
+    ++uses[o];
+  graph.tiles.push_back(std::move(result));
+  graph.post.push_back(post);
+  graph.ops.push_back(op);
+  uses.push_back(0);
+}
+
+void BlockSearch::pop() {
+  OpDesc op = graph.ops.pop_back_val();
+  uses.pop_back();
+  graph.post.pop_back();
+  graph.tiles.pop_back();
+  for (int o : op.operands)
+    --uses[o];
+  if (llvm::none_of(graph.ops,
+                    [](const OpDesc &o) { return o.kind == OpKind::Accum; }))
+    accumKind = -1;
+}
+
 std::optional<BlockGraph> BlockSearch::instantiate(const BlockGraph &shape,
                                                    const BlockConfig &c) {
   if (!setUp(c))
     return std::nullopt;
   for (const OpDesc &op : shape.ops) {
-    SmallVector<const ValueInfo *, 2> operands;
-    for (int o : op.operands)
-      operands.push_back(&graph.tiles[o]);
+    SmallVector<const ValueInfo *, 2> operands = operandsOf(op, graph.tiles);
     std::optional<ValueInfo> result =
         applyOp(ctx, op, operands, config.forloopRange);
     if (!result)
@@ -340,15 +373,7 @@ std::optional<BlockGraph> BlockSearch::instantiate(const BlockGraph &shape,
     if (!elements)
       return std::nullopt;
     sharedMemoryElements = *elements;
-    if (op.kind == OpKind::Accum && accumKind < 0)
-      accumKind = op.sub;
-    for (int o : op.operands)
-      ++uses[o];
-    graph.post.push_back(op.kind == OpKind::Accum ||
-                         graph.post[op.operands[0]]);
-    graph.tiles.push_back(std::move(*result));
-    graph.ops.push_back(op);
-    uses.push_back(0);
+    push(op, std::move(*result), post);
   }
   std::optional<SmallVector<BlockOutput, 2>> outputs = completeOutputs();
   if (!outputs)
@@ -511,9 +536,8 @@ void BlockSearch::grow() {
       if (graph.post[t] && p.op.kind != OpKind::Accum &&
           accumKind == static_cast<int>(tb::AccumKind::none))
         continue;
-      SmallVector<const ValueInfo *, 2> operands;
-      for (int o : p.op.operands)
-        operands.push_back(&graph.tiles[o]);
+      SmallVector<const ValueInfo *, 2> operands =
+          operandsOf(p.op, graph.tiles);
       std::optional<ValueInfo> result =
           applyOp(ctx, p.op, operands, config.forloopRange);
       if (!result)
@@ -550,28 +574,13 @@ void BlockSearch::grow() {
         continue;
       int64_t elements = *persistent;
 
-      // Apply.
-      int previousAccum = accumKind;
-      if (p.op.kind == OpKind::Accum && accumKind < 0)
-        accumKind = p.op.sub;
-      for (int o : p.op.operands)
-        ++uses[o];
-      graph.tiles.push_back(std::move(*result));
-      graph.post.push_back(post);
-      graph.ops.push_back(p.op);
-      uses.push_back(0);
+      push(p.op, std::move(*result), post);
       keys.push_back(p.key);
       std::swap(sharedMemoryElements, elements);
       grow();
       std::swap(sharedMemoryElements, elements);
       keys.pop_back();
-      uses.pop_back();
-      graph.ops.pop_back();
-      graph.post.pop_back();
-      graph.tiles.pop_back();
-      for (int o : p.op.operands)
-        --uses[o];
-      accumKind = previousAccum;
+      pop();
       if (progress.stop.load())
         return;
     }
@@ -915,9 +924,8 @@ void KernelSearch::grow() {
     for (Proposal &p : proposals) {
       if (!keys.empty() && !(keys.back() < p.key))
         continue;
-      SmallVector<const ValueInfo *, 2> operands;
-      for (int o : p.op.operands)
-        operands.push_back(&graph.tensors[o]);
+      SmallVector<const ValueInfo *, 2> operands =
+          operandsOf(p.op, graph.tensors);
       std::optional<ValueInfo> result = applyOp(ctx, p.op, operands, 1);
       if (!result)
         continue;

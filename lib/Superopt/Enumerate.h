@@ -73,6 +73,10 @@ struct SearchProgress {
   }
 };
 
+/// The values `op` reads, of the graph's `values`.
+SmallVector<const ValueInfo *, 2> operandsOf(const OpDesc &op,
+                                             ArrayRef<ValueInfo> values);
+
 /// The result of `op` on `operands`, or nothing when shapes or axes do not
 /// fit (the search's rules: dims that meet must index the same axis).
 std::optional<ValueInfo> applyOp(ExprContext &ctx, const OpDesc &op,

@@ -621,9 +621,7 @@ void ExhaustiveEnumeration::growKernel(SmallVectorImpl<ValueInfo> &values,
       Key key{t, static_cast<int>(i)};
       if (key <= last)
         continue;
-      SmallVector<const ValueInfo *, 2> operands;
-      for (int o : op.operands)
-        operands.push_back(&values[o]);
+      SmallVector<const ValueInfo *, 2> operands = operandsOf(op, values);
       std::optional<ValueInfo> result = applyOp(ctx, op, operands, 1);
       if (!result)
         continue;
@@ -779,9 +777,7 @@ void ExhaustiveEnumeration::growBlock(BlockGraph &g, Key last, int accumKind,
       Key key{t, static_cast<int>(i)};
       if (key <= last)
         continue;
-      SmallVector<const ValueInfo *, 2> operands;
-      for (int o : op.operands)
-        operands.push_back(&g.tiles[o]);
+      SmallVector<const ValueInfo *, 2> operands = operandsOf(op, g.tiles);
       std::optional<ValueInfo> result =
           applyOp(ctx, op, operands, partition.forloopRange);
       if (!result)
