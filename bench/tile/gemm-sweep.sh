@@ -8,31 +8,38 @@
 #   bench/tile/gemm-sweep.sh [variant...]   (default: all below)
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
 
-# name: BM BN BK latency warps swizzle chip [size small-size]. Latency 1
-# takes the register path, whose rows are always padded; the ragged sizes
-# leave partial tiles at every edge (zero-filled by cp.async). On sm_90a
-# tile.mma runs on wgmma (K and N steps of 64 or more).
+# name: BM BN BK latency warps swizzle chip copy [size small-size]. Latency
+# 1 takes the register path, whose rows are always padded; the ragged sizes
+# leave partial tiles at every edge (zero-filled by cp.async or TMA). On
+# sm_90a tile.mma runs on wgmma (K and N steps of 64 or more); copy `tma`
+# puts `allow_tma` on both loads, which then come by TMA on wgmma.
 declare -A VARIANTS=(
-  [128x128x32-l3-ragged]="128 128 32 3 4 true sm_90 4088 504"
-  [128x128x64-pad]="128 128 64 1 4 false sm_90"
-  [128x128x32-l3]="128 128 32 3 4 true sm_90"
-  [128x128x32-l3-pad]="128 128 32 3 4 false sm_90"
-  [128x128x32-l4]="128 128 32 4 4 true sm_90"
-  [128x128x64-l2]="128 128 64 2 4 true sm_90"
-  [128x128x64-l3]="128 128 64 3 4 true sm_90"
-  [128x128x64-l3-pad]="128 128 64 3 4 false sm_90"
-  [128x256x32-l3]="128 256 32 3 8 true sm_90"
-  [128x256x32-l4]="128 256 32 4 8 true sm_90"
-  [wgmma-128x128x64-l3]="128 128 64 3 4 true sm_90a"
-  [wgmma-128x128x64-l4]="128 128 64 4 4 true sm_90a"
-  [wgmma-128x256x64-l3]="128 256 64 3 8 true sm_90a"
-  [wgmma-128x128x64-l3-ragged]="128 128 64 3 4 true sm_90a 4088 504"
+  [128x128x32-l3-ragged]="128 128 32 3 4 true sm_90 cp.async 4088 504"
+  [128x128x64-pad]="128 128 64 1 4 false sm_90 cp.async"
+  [128x128x32-l3]="128 128 32 3 4 true sm_90 cp.async"
+  [128x128x32-l3-pad]="128 128 32 3 4 false sm_90 cp.async"
+  [128x128x32-l4]="128 128 32 4 4 true sm_90 cp.async"
+  [128x128x64-l2]="128 128 64 2 4 true sm_90 cp.async"
+  [128x128x64-l3]="128 128 64 3 4 true sm_90 cp.async"
+  [128x128x64-l3-pad]="128 128 64 3 4 false sm_90 cp.async"
+  [128x256x32-l3]="128 256 32 3 8 true sm_90 cp.async"
+  [128x256x32-l4]="128 256 32 4 8 true sm_90 cp.async"
+  [wgmma-128x128x64-l3]="128 128 64 3 4 true sm_90a cp.async"
+  [wgmma-128x128x64-l4]="128 128 64 4 4 true sm_90a cp.async"
+  [wgmma-128x256x64-l3]="128 256 64 3 8 true sm_90a cp.async"
+  [wgmma-128x128x64-l3-ragged]="128 128 64 3 4 true sm_90a cp.async 4088 504"
+  [tma-128x128x64-l3]="128 128 64 3 4 true sm_90a tma"
+  [tma-128x128x64-l4]="128 128 64 4 4 true sm_90a tma"
+  [tma-128x256x64-l3]="128 256 64 3 8 true sm_90a tma"
+  [tma-128x256x64-l4]="128 256 64 4 8 true sm_90a tma"
+  [tma-128x128x64-l3-ragged]="128 128 64 3 4 true sm_90a tma 4088 504"
 )
 
 # The GEMM C = A @ B at size $1 with $2 x $3 tiles of C, K steps of $4 and
-# latency hint $5 on both loads.
+# latency hint $5 on both loads, which allow TMA if $6 is `tma`.
 gemm() {
-  local n=$1 bm=$2 bn=$3 bk=$4 latency=$5
+  local n=$1 bm=$2 bn=$3 bk=$4 hints="latency $5"
+  [ "$6" = tma ] && hints="$hints allow_tma"
 
   cat <<MLIR
 tile.kernel @gemm(%a: !tile.view<${n}x${n}xbf16>, %b: !tile.view<${n}x${n}xbf16>,
@@ -45,8 +52,8 @@ tile.kernel @gemm(%a: !tile.view<${n}x${n}xbf16>, %b: !tile.view<${n}x${n}xbf16>
   %zero = arith.constant dense<0.0> : tensor<${bm}x${bn}xf32>
   %acc = scf.for %k = %c0 to %steps step %c1 iter_args(%sum = %zero)
       -> (tensor<${bm}x${bn}xf32>) {
-    %ta = tile.load %a[%i, %k] latency $latency : !tile.view<${n}x${n}xbf16> -> tensor<${bm}x${bk}xbf16>
-    %tb = tile.load %b[%k, %j] latency $latency : !tile.view<${n}x${n}xbf16> -> tensor<${bk}x${bn}xbf16>
+    %ta = tile.load %a[%i, %k] $hints : !tile.view<${n}x${n}xbf16> -> tensor<${bm}x${bk}xbf16>
+    %tb = tile.load %b[%k, %j] $hints : !tile.view<${n}x${n}xbf16> -> tensor<${bk}x${bn}xbf16>
     %next = tile.mma %ta, %tb, %sum : tensor<${bm}x${bk}xbf16>, tensor<${bk}x${bn}xbf16>, tensor<${bm}x${bn}xf32>
     scf.yield %next : tensor<${bm}x${bn}xf32>
   }
@@ -72,11 +79,11 @@ mkdir -p "$out"
 names=("$@")
 [ ${#names[@]} -eq 0 ] && names=("${!VARIANTS[@]}")
 for name in "${names[@]}"; do
-  read -r bm bn bk latency warps swizzle chip size small <<<"${VARIANTS[$name]}"
+  read -r bm bn bk latency warps swizzle chip copy size small <<<"${VARIANTS[$name]}"
   for n in "${size:-4096}" "${small:-512}"; do
     dir="$out/gemm-$name"
     [ "$n" = "${small:-512}" ] && dir="$dir-small"
-    gemm "$n" "$bm" "$bn" "$bk" "$latency" > "$out/variant.mlir"
+    gemm "$n" "$bm" "$bn" "$bk" "$latency" "$copy" > "$out/variant.mlir"
     "$BUILD_DIR/bin/tileopt-compile" "$out/variant.mlir" -o "$dir" \
       --num-warps="$warps" --swizzle-staging="$swizzle" --chip="$chip"
     [ "$n" = "${small:-512}" ] &&

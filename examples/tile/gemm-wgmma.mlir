@@ -5,8 +5,8 @@
 // line gives tileopt-compile's flags to scripts/prepare-device-run.sh),
 // tile.mma runs on wgmma: the one warpgroup of the block multiplies its
 // 128 x 128 tile as two m64n128k16 slices per k16 step, both operands read
-// by descriptor from three 128-byte-swizzled cp.async stages (96 KiB of
-// dynamic shared memory).
+// by descriptor from three 128-byte-swizzled stages (96 KiB of dynamic
+// shared memory), which TMA fills (`allow_tma`; without it, cp.async).
 tile.kernel @gemm(%a: !tile.view<4096x4096xbf16>, %b: !tile.view<4096x4096xbf16>,
                   %c: !tile.view<4096x4096xbf16>) {
   %i = tile.block_id x
@@ -17,8 +17,8 @@ tile.kernel @gemm(%a: !tile.view<4096x4096xbf16>, %b: !tile.view<4096x4096xbf16>
   %zero = arith.constant dense<0.0> : tensor<128x128xf32>
   %acc = scf.for %k = %c0 to %steps step %c1 iter_args(%sum = %zero)
       -> (tensor<128x128xf32>) {
-    %ta = tile.load %a[%i, %k] latency 3 : !tile.view<4096x4096xbf16> -> tensor<128x64xbf16>
-    %tb = tile.load %b[%k, %j] latency 3 : !tile.view<4096x4096xbf16> -> tensor<64x128xbf16>
+    %ta = tile.load %a[%i, %k] latency 3 allow_tma : !tile.view<4096x4096xbf16> -> tensor<128x64xbf16>
+    %tb = tile.load %b[%k, %j] latency 3 allow_tma : !tile.view<4096x4096xbf16> -> tensor<64x128xbf16>
     %next = tile.mma %ta, %tb, %sum : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
     scf.yield %next : tensor<128x128xf32>
   }

@@ -23,9 +23,9 @@ namespace tileopt::cuda {
   X(cuCtxPushCurrent) X(cuCtxPopCurrent) X(cuCtxGetDevice)                     \
   X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction)                 \
   X(cuFuncSetAttribute) X(cuLaunchKernel) X(cuMemAlloc) X(cuMemFree)          \
-  X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD8) X(cuStreamSynchronize)         \
-  X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)    \
-  X(cuEventElapsedTime)
+  X(cuMemcpyHtoD) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoH) X(cuMemsetD8)         \
+  X(cuStreamSynchronize) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord)   \
+  X(cuEventSynchronize) X(cuEventElapsedTime) X(cuTensorMapEncodeTiled)
 
 struct Driver {
 #define TILEOPT_CUDA_MEMBER(fn) decltype(&::fn) fn = nullptr;

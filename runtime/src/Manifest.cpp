@@ -40,6 +40,11 @@ constexpr ParamEntry kParams[] = {{ParamType::Ptr, "ptr", 8},
 // older drivers; plenty for generated kernels.
 constexpr size_t kMaxParamBytes = 4096;
 
+// cuTensorMapEncodeTiled's limits: dims of a tiled map, elements of a box
+// along one dim.
+constexpr size_t kMaxTensorMapRank = 5;
+constexpr int64_t kMaxTensorMapBox = 256;
+
 } // namespace
 
 const char *dtypeName(tileopt_dtype dtype) {
@@ -457,7 +462,7 @@ private:
   }
 
   // One launch argument, bound to param `param` of kernel `k`.
-  bool argument(const Value &v, const std::string &path, const Manifest &m,
+  bool argument(const Value &v, const std::string &path, Manifest &m,
                 const KernelDesc &k, size_t param, ArgDesc &out) {
     ParamType type = k.params[param];
     std::string expects = "kernel \"" + k.name + "\" param " +
@@ -466,6 +471,12 @@ private:
       return fail(path, "expected an object such as {\"buffer\": 0}, "
                         "{\"buffer\": 0, \"dim\": 1} or {\"i64\": 5}, got " +
                             describe(v));
+    if (v.find("tensor_map")) {
+      if (type != ParamType::Ptr)
+        return fail(path, expects + ", but the argument is a tensor map");
+      return onlyKeys(v, path, {"tensor_map"}) &&
+             tensorMap(v.object[0].second, join(path, "tensor_map"), m, out);
+    }
     if (v.find("buffer")) {
       if (!onlyKeys(v, path, {"buffer", "dim", "stride"}))
         return false;
@@ -503,7 +514,7 @@ private:
     std::string literalPath = path + "." + key;
     if (key != "i32" && key != "i64" && key != "f32")
       return fail(path, "unknown key \"" + key +
-                            "\" (expected buffer, i32, i64 or f32)");
+                            "\" (expected buffer, tensor_map, i32, i64 or f32)");
     if (key != paramTypeName(type))
       return fail(path, expects + ", but the argument is an " + key + " literal");
     if (type == ParamType::F32) {
@@ -521,6 +532,73 @@ private:
     if (!integer(literal, literalPath, INT64_MIN, INT64_MAX, value))
       return false;
     return constant(value, out);
+  }
+
+  // A {"buffer", "box", "swizzle"} tensor map, checked against the rules of
+  // cuTensorMapEncodeTiled that the manifest decides (the buffer's address,
+  // known at launch, must be 16-byte aligned too), added to m.tensorMaps
+  // unless an equal one is there.
+  bool tensorMap(const Value &v, const std::string &path, Manifest &m,
+                 ArgDesc &out) {
+    const Value *box;
+    int64_t buffer, swizzle;
+    if (v.kind != Kind::Object)
+      return fail(path, "expected object, got " + describe(v));
+    if (!onlyKeys(v, path, {"buffer", "box", "swizzle"}) ||
+        !integerMember(v, path, "buffer", 0, int64_t(m.buffers.size()) - 1, buffer) ||
+        !member(v, path, "box", Kind::Array, box) ||
+        !integerMember(v, path, "swizzle", 0, 128, swizzle))
+      return false;
+    if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+      return fail(join(path, "swizzle"), "expected 0, 32, 64 or 128 bytes, got " +
+                                             std::to_string(swizzle));
+    const BufferDesc &b = m.buffers[buffer];
+    TensorMapDesc desc{static_cast<int32_t>(buffer), {}, static_cast<int32_t>(swizzle)};
+    std::string boxPath = join(path, "box");
+    if (b.shape.empty() || b.shape.size() > kMaxTensorMapRank)
+      return fail(path, "buffer \"" + b.name + "\" has " +
+                            std::to_string(b.shape.size()) +
+                            " dims; a tensor map takes 1 to 5");
+    if (box->array.size() != b.shape.size())
+      return fail(boxPath, "has " + std::to_string(box->array.size()) +
+                               " dims, buffer \"" + b.name + "\" " +
+                               std::to_string(b.shape.size()));
+    for (size_t d = 0; d < box->array.size(); ++d) {
+      int64_t size;
+      if (!integer(box->array[d], index(boxPath, d), 1, kMaxTensorMapBox, size))
+        return false;
+      desc.box.push_back(size);
+    }
+    size_t element = dtypeSize(b.dtype);
+    int64_t innerBytes = desc.box.back() * int64_t(element);
+    if (innerBytes % 16 != 0 || (swizzle != 0 && innerBytes > swizzle))
+      return fail(boxPath, "its inner dim is " + std::to_string(innerBytes) +
+                               " bytes; a tensor map needs a multiple of 16" +
+                               (swizzle ? ", at most the swizzle's " +
+                                              std::to_string(swizzle)
+                                        : std::string()));
+    if (b.strides.back() != 1)
+      return fail(path, "buffer \"" + b.name +
+                            "\" is not contiguous in its last dim (stride " +
+                            std::to_string(b.strides.back()) + ")");
+    for (size_t d = 0; d + 1 < b.strides.size(); ++d)
+      if (b.strides[d] * element % 16 != 0)
+        return fail(path, "buffer \"" + b.name + "\" stride " +
+                              std::to_string(d) + " is " +
+                              std::to_string(b.strides[d] * element) +
+                              " bytes; a tensor map needs multiples of 16");
+    for (size_t t = 0; t < m.tensorMaps.size(); ++t) {
+      const TensorMapDesc &seen = m.tensorMaps[t];
+      if (seen.buffer == desc.buffer && seen.box == desc.box &&
+          seen.swizzle == desc.swizzle) {
+        out = {ArgDesc::Kind::TensorMap, -1, 0, static_cast<int32_t>(t)};
+        return true;
+      }
+    }
+    out = {ArgDesc::Kind::TensorMap, -1, 0,
+           static_cast<int32_t>(m.tensorMaps.size())};
+    m.tensorMaps.push_back(std::move(desc));
+    return true;
   }
 
   // Stores the bytes of `value` at the start of the 8-byte slot, where

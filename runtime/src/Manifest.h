@@ -44,15 +44,26 @@ struct KernelDesc {
   std::vector<ParamType> params;
 };
 
+// A TMA tensor map of a buffer (CUtensorMap, cuTensorMapEncodeTiled): the
+// whole buffer, copied in boxes of `box` elements, zero-filled outside it.
+struct TensorMapDesc {
+  int32_t buffer;
+  std::vector<int64_t> box; // one per buffer dim, outer dim first
+  int32_t swizzle;          // bytes: 0 (none), 32, 64 or 128
+};
+
 // How one launch argument gets its value.
 struct ArgDesc {
   enum class Kind {
     BufferPointer, // the caller's device pointer for `buffer`
-    Constant       // known from the manifest: a literal, or a dim or stride
+    Constant,      // known from the manifest: a literal, or a dim or stride
+    TensorMap      // the device address of tensor map `tensorMap`, encoded
+                   // for the caller's pointer to its buffer
   };
   Kind kind;
   int32_t buffer;    // BufferPointer only
   uint64_t constant; // Constant only: the bytes of the value, little end first
+  int32_t tensorMap = -1; // TensorMap only: index into Manifest::tensorMaps
 };
 
 struct LaunchDesc {
@@ -70,6 +81,7 @@ struct Manifest {
   std::vector<BufferDesc> buffers;
   std::vector<KernelDesc> kernels;
   std::vector<LaunchDesc> launches;
+  std::vector<TensorMapDesc> tensorMaps; // the distinct ones the args bind
   std::string reference; // "" when absent
   std::map<std::string, double> referenceArgs;
 };

@@ -3,17 +3,26 @@
 
 #include "CudaDriver.h"
 #include "Manifest.h"
+#include "TensorMap.h"
 
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <sstream>
 
 using tileopt::Manifest;
 using tileopt::cuda::describeError;
 using tileopt::cuda::Driver;
+
+// The manifest's tensor maps encoded for one set of buffer addresses: the
+// host copy stays alive for the asynchronous copy to the device.
+struct EncodedTensorMaps {
+  std::vector<CUtensorMap> host;
+  CUdeviceptr device = 0;
+};
 
 struct tileopt_artifact {
   Manifest manifest;
@@ -23,6 +32,13 @@ struct tileopt_artifact {
   bool retainedPrimaryContext = false;
   std::map<std::string, CUmodule> modules; // by cubin file name
   std::vector<CUfunction> functions;       // one per manifest kernel
+  // Tensor maps by the addresses of the buffers they describe (in the order
+  // of manifest.tensorMaps). A map is a function of its buffer's address and
+  // the manifest alone, so an entry stays valid for as long as the artifact
+  // lives, even when that memory is freed and handed out again. A cache:
+  // launches, which take the artifact as const, fill it.
+  mutable std::mutex tensorMapsLock;
+  mutable std::map<std::vector<uint64_t>, EncodedTensorMaps> tensorMaps;
 };
 
 namespace {
@@ -159,6 +175,61 @@ tileopt_status loadKernels(tileopt_artifact &a,
   return TILEOPT_OK;
 }
 
+// The device address of the artifact's tensor maps encoded for the
+// buffers at `buffers`: encoded, copied to the device on `stream` and kept
+// the first time these addresses come.
+tileopt_status tensorMapsFor(const tileopt_artifact &a, const uint64_t *buffers,
+                             CUstream stream, CUdeviceptr &out) {
+  const Manifest &m = a.manifest;
+  const Driver &cu = *a.cu;
+  std::vector<uint64_t> key;
+  for (const tileopt::TensorMapDesc &map : m.tensorMaps)
+    key.push_back(buffers[map.buffer]);
+  std::lock_guard<std::mutex> lock(a.tensorMapsLock);
+  auto found = a.tensorMaps.find(key);
+  if (found != a.tensorMaps.end()) {
+    out = found->second.device;
+    return TILEOPT_OK;
+  }
+  EncodedTensorMaps maps;
+  maps.host.resize(m.tensorMaps.size());
+  for (size_t t = 0; t < m.tensorMaps.size(); ++t) {
+    const tileopt::TensorMapDesc &map = m.tensorMaps[t];
+    const tileopt::BufferDesc &buffer = m.buffers[map.buffer];
+    std::string what = "tensor map " + std::to_string(t) + " of buffer \"" +
+                       buffer.name + "\"";
+    if (key[t] % tileopt::kTensorMapAddressAlignment != 0)
+      return fail(TILEOPT_ERROR_INVALID_ARGUMENT,
+                  what + ": the buffer's address " + std::to_string(key[t]) +
+                      " is not " +
+                      std::to_string(tileopt::kTensorMapAddressAlignment) +
+                      "-byte aligned, as TMA needs");
+    tileopt::TensorMapEncoding e = tileopt::tensorMapEncoding(map, buffer);
+    CUresult r = cu.cuTensorMapEncodeTiled(
+        &maps.host[t], e.dataType, e.rank, reinterpret_cast<void *>(key[t]),
+        e.globalDim, e.globalStrides, e.boxDim, e.elementStrides,
+        CU_TENSOR_MAP_INTERLEAVE_NONE, e.swizzle,
+        CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS)
+      return fail(TILEOPT_ERROR_CUDA,
+                  what + ": " + describeError(cu, "cuTensorMapEncodeTiled", r));
+  }
+  size_t bytes = maps.host.size() * sizeof(CUtensorMap);
+  CUresult r = cu.cuMemAlloc(&maps.device, bytes);
+  if (r != CUDA_SUCCESS)
+    return fail(TILEOPT_ERROR_CUDA,
+                "tensor maps: " + describeError(cu, "cuMemAlloc", r));
+  r = cu.cuMemcpyHtoDAsync(maps.device, maps.host.data(), bytes, stream);
+  if (r != CUDA_SUCCESS) {
+    cu.cuMemFree(maps.device);
+    return fail(TILEOPT_ERROR_CUDA,
+                "tensor maps: " + describeError(cu, "cuMemcpyHtoDAsync", r));
+  }
+  out = maps.device;
+  a.tensorMaps.emplace(std::move(key), std::move(maps));
+  return TILEOPT_OK;
+}
+
 } // namespace
 
 extern "C" {
@@ -217,6 +288,8 @@ void tileopt_artifact_destroy(tileopt_artifact *artifact) {
       ContextScope scope(*artifact);
       for (const auto &entry : artifact->modules)
         artifact->cu->cuModuleUnload(entry.second);
+      for (const auto &entry : artifact->tensorMaps)
+        artifact->cu->cuMemFree(entry.second.device);
     }
     if (artifact->retainedPrimaryContext)
       artifact->cu->cuDevicePrimaryCtxRelease(artifact->device);
@@ -289,6 +362,14 @@ tileopt_status tileopt_artifact_launch(const tileopt_artifact *artifact,
 
   const Driver &cu = *artifact->cu;
   ContextScope scope(*artifact);
+  CUdeviceptr tensorMaps = 0;
+  if (!m.tensorMaps.empty()) {
+    tileopt_status status =
+        tensorMapsFor(*artifact, buffers,
+                      static_cast<CUstream>(stream), tensorMaps);
+    if (status != TILEOPT_OK)
+      return status;
+  }
   std::vector<uint64_t> slots;
   std::vector<void *> params;
   for (size_t l = 0; l < m.launches.size(); ++l) {
@@ -300,9 +381,17 @@ tileopt_status tileopt_artifact_launch(const tileopt_artifact *artifact,
     params.resize(launch.args.size());
     for (size_t p = 0; p < launch.args.size(); ++p) {
       const tileopt::ArgDesc &arg = launch.args[p];
-      slots[p] = arg.kind == tileopt::ArgDesc::Kind::BufferPointer
-                     ? buffers[arg.buffer]
-                     : arg.constant;
+      switch (arg.kind) {
+      case tileopt::ArgDesc::Kind::BufferPointer:
+        slots[p] = buffers[arg.buffer];
+        break;
+      case tileopt::ArgDesc::Kind::Constant:
+        slots[p] = arg.constant;
+        break;
+      case tileopt::ArgDesc::Kind::TensorMap:
+        slots[p] = tensorMaps + arg.tensorMap * sizeof(CUtensorMap);
+        break;
+      }
       params[p] = &slots[p];
     }
     CUresult r = cu.cuLaunchKernel(

@@ -176,6 +176,64 @@ TEST(Manifest, RejectsArgsThatDoNotMatchParams) {
             "launches[0].grid[1]: expected an integer in [1, 65535], got 70000");
 }
 
+// kGood's first param bound to a tensor map of buffer x instead.
+std::string withTensorMap(const std::string &map) {
+  return edit("\"args\": [{\"buffer\": 0}",
+              "\"args\": [{\"tensor_map\": " + map + "}");
+}
+
+TEST(Manifest, ParsesTensorMapArgs) {
+  Manifest m;
+  std::string error;
+  std::string text = withTensorMap(
+      R"({"buffer": 0, "box": [128, 64], "swizzle": 128})");
+  ASSERT_TRUE(parseManifest(text, m, error)) << error;
+  ASSERT_EQ(m.tensorMaps.size(), 1u);
+  EXPECT_EQ(m.tensorMaps[0].buffer, 0);
+  EXPECT_EQ(m.tensorMaps[0].box, (std::vector<int64_t>{128, 64}));
+  EXPECT_EQ(m.tensorMaps[0].swizzle, 128);
+  EXPECT_EQ(m.launches[0].args[0].kind, ArgDesc::Kind::TensorMap);
+  EXPECT_EQ(m.launches[0].args[0].tensorMap, 0);
+}
+
+TEST(Manifest, SharesEqualTensorMaps) {
+  Manifest m;
+  std::string error;
+  std::string map = R"({"tensor_map": {"buffer": 1, "box": [64, 64], "swizzle": 128}})";
+  std::string text = edit(R"("args": [{"buffer": 0}, {"buffer": 1})",
+                          R"("args": [)" + map + ", " + map);
+  ASSERT_TRUE(parseManifest(text, m, error)) << error;
+  ASSERT_EQ(m.tensorMaps.size(), 1u);
+  EXPECT_EQ(m.launches[0].args[0].tensorMap, 0);
+  EXPECT_EQ(m.launches[0].args[1].tensorMap, 0);
+}
+
+TEST(Manifest, RejectsTensorMapsTmaCannotTake) {
+  EXPECT_EQ(errorOf(edit("{\"buffer\": 0, \"dim\": 1}",
+                         R"({"tensor_map": {"buffer": 0, "box": [8, 8], "swizzle": 0}})")),
+            "launches[0].args[2]: kernel \"softmax\" param 2 is i64, but the argument is a tensor map");
+  EXPECT_EQ(errorOf(withTensorMap(R"({"buffer": 0, "box": [64], "swizzle": 128})")),
+            "launches[0].args[0].tensor_map.box: has 1 dims, buffer \"x\" 2");
+  EXPECT_EQ(errorOf(withTensorMap(R"({"buffer": 0, "box": [512, 64], "swizzle": 128})")),
+            "launches[0].args[0].tensor_map.box[0]: expected an integer in [1, 256], got 512");
+  EXPECT_EQ(errorOf(withTensorMap(R"({"buffer": 0, "box": [128, 128], "swizzle": 128})")),
+            "launches[0].args[0].tensor_map.box: its inner dim is 256 bytes; a tensor map "
+            "needs a multiple of 16, at most the swizzle's 128");
+  EXPECT_EQ(errorOf(withTensorMap(R"({"buffer": 0, "box": [128, 4], "swizzle": 0})")),
+            "launches[0].args[0].tensor_map.box: its inner dim is 8 bytes; a tensor map "
+            "needs a multiple of 16");
+  EXPECT_EQ(errorOf(withTensorMap(R"({"buffer": 0, "box": [128, 64], "swizzle": 16})")),
+            "launches[0].args[0].tensor_map.swizzle: expected 0, 32, 64 or 128 bytes, got 16");
+  EXPECT_EQ(errorOf(withTensorMap(R"({"buffer": 0, "box": [128, 64], "swizzle": 128, "l2": 1})")),
+            "launches[0].args[0].tensor_map: unknown key \"l2\" (expected one of buffer, box, swizzle)");
+  // x's rows 4099 bf16 apart.
+  std::string strided = withTensorMap(R"({"buffer": 0, "box": [128, 64], "swizzle": 128})");
+  strided.replace(strided.find("[4096, 1]"), 9, "[4099, 1]");
+  EXPECT_EQ(errorOf(strided),
+            "launches[0].args[0].tensor_map: buffer \"x\" stride 0 is 8198 bytes; a tensor "
+            "map needs multiples of 16");
+}
+
 TEST(Manifest, RejectsABadHash) {
   EXPECT_EQ(errorOf(edit("\"0123456789abcdef0", "\"0123456789ABCDEF0")),
             "source_hash: expected 64 lowercase hex digits (a sha256), got "

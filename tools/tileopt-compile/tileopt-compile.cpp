@@ -86,6 +86,9 @@ std::string dtypeName(Type type) {
 struct LaunchPlan {
   llvm::json::Array buffers;
   llvm::json::Array launches;
+  /// For each launch, the buffer bound to each kernel argument (-1 for
+  /// scalars): what a tensor map of a view describes.
+  SmallVector<SmallVector<int64_t>> launchBuffers;
   /// Kernel names in order of first launch.
   SmallVector<std::string> kernels;
   llvm::json::Array kernelParams;
@@ -195,9 +198,11 @@ LogicalResult planLaunches(ModuleOp module, func::FuncOp entry,
       plan.kernelParams.push_back(std::move(params));
     }
     llvm::json::Array args;
+    SmallVector<int64_t> &buffers = plan.launchBuffers.emplace_back();
     for (auto [param, arg] :
          llvm::zip(kernel.getArgumentTypes(), launch.getArgs())) {
       auto view = dyn_cast<tile::TensorViewType>(param);
+      buffers.push_back(-1);
       if (!view) {
         FailureOr<llvm::json::Value> scalar = scalarArg(launch, arg);
         if (failed(scalar))
@@ -210,6 +215,7 @@ LogicalResult planLaunches(ModuleOp module, func::FuncOp entry,
         return launch.emitError("views must be bound to arguments of the "
                                 "host function (the artifact's buffers)");
       int64_t index = buffer.getArgNumber();
+      buffers.back() = index;
       args.push_back(llvm::json::Object{{"buffer", index}});
       for (auto [d, dim] : llvm::enumerate(view.getShape()))
         if (ShapedType::isDynamic(dim))
@@ -235,6 +241,31 @@ LogicalResult planLaunches(ModuleOp module, func::FuncOp entry,
     plan.referenceArgs = std::move(object);
   }
   return success();
+}
+
+/// Adds the tensor-map parameters the lowering gave kernel `index`
+/// (`maps`, kTensorMapsAttr) to its params and to each of its launches: a
+/// "ptr" each, bound to {"tensor_map": {"buffer", "box", "swizzle"}}.
+void planTensorMaps(int64_t index, ArrayAttr maps, LaunchPlan &plan) {
+  llvm::json::Array &params = *plan.kernelParams[index].getAsArray();
+  for (size_t i = 0; i < maps.size(); ++i)
+    params.push_back("ptr");
+  for (auto [launch, buffers] : llvm::zip(plan.launches, plan.launchBuffers)) {
+    llvm::json::Object &object = *launch.getAsObject();
+    if (*object.getInteger("kernel") != index)
+      continue;
+    llvm::json::Array &args = *object.getArray("args");
+    for (auto map : maps.getAsRange<DictionaryAttr>()) {
+      llvm::json::Array box;
+      for (auto size : cast<ArrayAttr>(map.get("box")).getAsRange<IntegerAttr>())
+        box.push_back(size.getInt());
+      int64_t view = cast<IntegerAttr>(map.get("view")).getInt();
+      args.push_back(llvm::json::Object{
+          {"tensor_map", llvm::json::Object{{"buffer", buffers[view]},
+                                            {"box", std::move(box)},
+                                            {"swizzle", 128}}}});
+    }
+  }
 }
 
 /// Finds ptxas where gpu-module-to-binary will look, or says where it
@@ -324,6 +355,8 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
     int64_t dynamicBytes = 0;
     if (auto bytes = func->getAttrOfType<IntegerAttr>(kDynamicSharedMemoryAttr))
       dynamicBytes = bytes.getInt();
+    if (auto maps = func->getAttrOfType<ArrayAttr>(kTensorMapsAttr))
+      planTensorMaps(index, maps, plan);
     std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize();
     kernels.push_back(llvm::json::Object{
         {"name", name},

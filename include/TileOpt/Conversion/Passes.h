@@ -56,6 +56,15 @@ struct TileToCubinOptions : public PassPipelineOptions<TileToCubinOptions> {
 constexpr StringLiteral kDynamicSharedMemoryAttr =
     "tileopt.dynamic_shared_memory";
 
+/// The TMA tensor maps a lowered gpu.func takes, on the gpu.func, where it
+/// takes any: an array with a dictionary per tensor-map parameter, in the
+/// order of those parameters (!llvm.ptr, each a device pointer to a
+/// CUtensorMap; they follow the other parameters). `view` (i64) is the
+/// tile.kernel argument whose buffer the map describes, `box` (i64 array,
+/// outer dim first) the elements one copy moves; the maps swizzle 128 bytes
+/// and fill what is outside the buffer with zeros.
+constexpr StringLiteral kTensorMapsAttr = "tileopt.tensor_maps";
+
 /// The tile-level half: tileopt-pipeline-tile-loads, tileopt-lower-tile.
 void buildTileLoweringPipeline(OpPassManager &pm,
                                const TileToCubinOptions &options);

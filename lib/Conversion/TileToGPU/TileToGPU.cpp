@@ -173,6 +173,9 @@ Value convertAccumulator(OpBuilder &b, Location loc, Value v, Type type) {
 /// never leave the pass.
 constexpr StringLiteral kMmaAccumulator = "tileopt.mma_accumulator";
 constexpr StringLiteral kWgmmaAccumulator = "tileopt.wgmma_accumulator";
+/// Marks, during the pass, a tile.load copied by TMA with the index of the
+/// kernel parameter that holds its tensor map.
+constexpr StringLiteral kTensorMapParam = "tileopt.tensor_map_param";
 
 /// The layout of a tile type with `numThreads` threads.
 FragmentLayout layoutOf(Type type, int64_t numThreads) {
@@ -406,6 +409,11 @@ bool hasTensorType(Operation *op) {
 /// The deepest shared-memory pipeline: each stage costs a copy of both
 /// operand tiles, and three copies in flight cover device memory latency.
 constexpr int64_t kMaxStages = 4;
+/// NVPTX's address space of shared::cluster memory.
+constexpr unsigned kSharedCluster = 7;
+/// The suspend-time hint of mbarrier.try_wait, in nanoseconds (as upstream's
+/// nvgpu tests use).
+constexpr int64_t kTryWaitTicks = 10000000;
 
 /// A tile.mma in an scf.for whose operands are tile.loads of the same
 /// iteration with a latency hint: they are copied with cp.async into a ring
@@ -417,12 +425,56 @@ struct StagedMmaLoop {
   tile::LoadOp lhsLoad, rhsLoad;
   StagedOperand lhs, rhs;
   int64_t stages;
+  /// Whether the operand tiles come by TMA (tmaLimit) rather than cp.async.
+  bool tma = false;
 
   /// The elements of one stage: the lhs tile, then the rhs tile.
   int64_t stageElements() const {
     return lhs.numElements() + rhs.numElements();
   }
 };
+
+/// The most elements along one dim of a TMA box.
+constexpr int64_t kMaxTmaBoxDim = 256;
+/// TMA tensor maps take global strides in multiples of 16 bytes.
+constexpr int64_t kTmaStrideBytes = 16;
+
+/// Why the operand tiles of `plan` cannot be copied by TMA
+/// (cp.async.bulk.tensor), or "" if they can. The rule: both operand loads
+/// allow it (`allow_tma`) and the tile.mma runs on wgmma (sm_90a). There a
+/// TMA box of 64 bf16/f16 columns with the 128-byte swizzle lands as one
+/// panel of StagingLayout::Panels, the layout wgmma's descriptors read; so
+/// a tile of C columns is C / 64 boxes of its rows. mma.sync reads its
+/// stages with ldmatrix, in another layout, and keeps cp.async.
+std::string tmaLimit(const StagedMmaLoop &plan) {
+  if (!isWgmma(plan.mma))
+    return "TMA feeds the operands of wgmma only (chip sm_90a and a shape "
+           "wgmma takes)";
+  for (auto [i, load] : llvm::enumerate(
+           std::array<tile::LoadOp, 2>{plan.lhsLoad, plan.rhsLoad})) {
+    tile::TensorViewType view = load.getView().getType();
+    if (view.getRank() != 2)
+      return "TMA copies tiles of rank-2 views only; the view has rank " +
+             std::to_string(view.getRank());
+    int64_t rowLength = view.getShape()[1];
+    int64_t elementBytes = view.getElementType().getIntOrFloatBitWidth() / 8;
+    if (ShapedType::isDynamic(rowLength) ||
+        rowLength * elementBytes % kTmaStrideBytes != 0)
+      return "a TMA tensor map needs rows of a static multiple of " +
+             std::to_string(kTmaStrideBytes) + " bytes; the view's rows are " +
+             (ShapedType::isDynamic(rowLength)
+                  ? std::string("of dynamic length")
+                  : std::to_string(rowLength * elementBytes) + " bytes");
+    int64_t rows = load.getType().getDimSize(0);
+    if (rows > kMaxTmaBoxDim)
+      return "a TMA box has at most " + std::to_string(kMaxTmaBoxDim) +
+             " rows; the tile has " + std::to_string(rows);
+    if (!load.getAllowTma())
+      return std::string("the ") + (i == 0 ? "lhs" : "rhs") +
+             " operand's load has no allow_tma";
+  }
+  return "";
+}
 
 /// The cp.async pipeline for `mma`, if a latency hint of 2 or more on its
 /// operand loads asks for one and the lowering can build it. With `warn`,
@@ -494,7 +546,29 @@ std::optional<StagedMmaLoop> stagedMmaLoop(tile::MmaOp mma, int64_t numThreads,
   if (plan.stages < 2)
     return reject(Twine("two stages of ") + Twine(stageBytes) +
                   " bytes do not fit in shared memory");
+  plan.tma = tmaLimit(plan).empty();
   return plan;
+}
+
+/// Remarks at each load of `kernel` whose `allow_tma` hint the lowering does
+/// not follow, saying why (after assignMmaLayouts: TMA needs wgmma).
+void remarkUnusedTma(tile::KernelOp kernel, int64_t numThreads, bool swizzle) {
+  kernel.walk([&](tile::LoadOp load) {
+    if (!load.getAllowTma())
+      return;
+    std::string why = "TMA copies only the operands of a tile.mma pipelined "
+                      "in an scf.for (a latency hint of 2 or more)";
+    auto mma = load->hasOneUse() ? dyn_cast<tile::MmaOp>(*load->user_begin())
+                                 : tile::MmaOp();
+    if (mma)
+      if (std::optional<StagedMmaLoop> plan =
+              stagedMmaLoop(mma, numThreads, swizzle, /*warn=*/false)) {
+        if (plan->tma)
+          return;
+        why = tmaLimit(*plan);
+      }
+    load.emitRemark("allow_tma not followed, no TMA: ") << why;
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -758,13 +832,27 @@ MemRefType dynamicSharedMemory(gpu::GPUModuleOp gpuModule, Type elementType,
   return type;
 }
 
+/// The kTensorMapsAttr entry of a tile.load copied by TMA: the kernel
+/// argument it reads (the view) and its box, all of the tile's rows by one
+/// 128-byte-swizzled panel of columns (tmaLimit).
+DictionaryAttr tensorMapOf(tile::LoadOp load) {
+  MLIRContext *ctx = load.getContext();
+  Builder b(ctx);
+  auto view = cast<BlockArgument>(load.getView());
+  int64_t rows = load.getType().getDimSize(0);
+  return b.getDictionaryAttr(
+      {b.getNamedAttr("view", b.getI64IntegerAttr(view.getArgNumber())),
+       b.getNamedAttr("box", b.getI64ArrayAttr({rows, StagedOperand::kPanel}))});
+}
+
 /// Moves `kernel` into `gpuModule` as a gpu.func with the kernel ABI.
 FailureOr<gpu::GPUFuncOp> outlineKernel(tile::KernelOp kernel,
                                         gpu::GPUModuleOp gpuModule,
                                         int64_t numThreads, bool swizzle) {
   MLIRContext *ctx = kernel.getContext();
   Location loc = kernel.getLoc();
-  int64_t words = 0, staging = 0;
+  int64_t words = 0, staging = 0, tmaStages = 0;
+  SmallVector<tile::LoadOp> tmaLoads;
   Type stagingType;
   // ldmatrix reads 16-byte rows; wgmma's 128-byte swizzle is computed from
   // the address, which must start a 1024-byte block (StagingLayout::Panels).
@@ -784,6 +872,10 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(tile::KernelOp kernel,
     staging = std::max(staging, pipeline ? pipeline->stages *
                                                pipeline->stageElements()
                                          : stagingElements(mma));
+    if (pipeline && pipeline->tma) {
+      tmaStages = std::max(tmaStages, pipeline->stages);
+      tmaLoads.append({pipeline->lhsLoad, pipeline->rhsLoad});
+    }
     return WalkResult::advance();
   });
   if (mixed.wasInterrupted())
@@ -797,11 +889,26 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(tile::KernelOp kernel,
   SmallVector<Type> paramTypes;
   for (Type type : kernel.getArgumentTypes())
     llvm::append_range(paramTypes, abiTypes(type, ctx));
+  SmallVector<Attribute> tensorMaps;
+  for (tile::LoadOp load : tmaLoads) {
+    load->setAttr(kTensorMapParam,
+                  IntegerAttr::get(IntegerType::get(ctx, 64),
+                                   paramTypes.size()));
+    paramTypes.push_back(LLVM::LLVMPointerType::get(ctx));
+    tensorMaps.push_back(tensorMapOf(load));
+  }
   SmallVector<Type> workgroup;
   auto workgroupMemory =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   if (words > 0)
     workgroup.push_back(MemRefType::get({words}, Float32Type::get(ctx),
+                                        MemRefLayoutAttrInterface(),
+                                        workgroupMemory));
+  // One mbarrier (8 bytes) per TMA stage, in memory of their own: other
+  // uses of shared memory would have to invalidate them first.
+  int64_t barrierBytes = 8 * tmaStages;
+  if (tmaStages > 0)
+    workgroup.push_back(MemRefType::get({tmaStages}, IntegerType::get(ctx, 64),
                                         MemRefLayoutAttrInterface(),
                                         workgroupMemory));
   // Staging that does not fit beside the scratch in static shared memory
@@ -811,12 +918,13 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(tile::KernelOp kernel,
     stagingBuffer = MemRefType::get({staging}, stagingType,
                                     MemRefLayoutAttrInterface(),
                                     workgroupMemory);
-  bool dynamicStaging = words * 4 + staging * 2 > kMaxStaticSharedBytes;
+  int64_t sharedBytes = words * 4 + barrierBytes + staging * 2;
+  bool dynamicStaging = sharedBytes > kMaxStaticSharedBytes;
   if (staging > 0 && !dynamicStaging)
     workgroup.push_back(stagingBuffer);
-  if (words * 4 + staging * 2 > kMaxSharedBytes)
+  if (sharedBytes > kMaxSharedBytes)
     return kernel.emitOpError("needs ")
-           << words * 4 + staging * 2 << " bytes of shared memory, over the "
+           << sharedBytes << " bytes of shared memory, over the "
            << kMaxSharedBytes << " bytes a block can have; use smaller tiles "
            << "or a lower latency hint";
 
@@ -825,6 +933,8 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(tile::KernelOp kernel,
                                      b.getFunctionType(paramTypes, {}),
                                      workgroup);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  if (!tensorMaps.empty())
+    func->setAttr(kTensorMapsAttr, b.getArrayAttr(tensorMaps));
   if (staging > 0 && !dynamicStaging)
     func.setWorkgroupAttributionAttr(workgroup.size() - 1,
                                      LLVM::LLVMDialect::getAlignAttrName(),
@@ -865,6 +975,36 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(tile::KernelOp kernel,
   return func;
 }
 
+/// The host side of a tensor-map parameter: upstream's TMA descriptor of
+/// `buffer` with `box` (nvgpu.tma.create.descriptor, 128-byte swizzle, zero
+/// fill), which lowers to a device pointer to the CUtensorMap: the
+/// !llvm.ptr the kernel takes. The runtime builds the same map from the
+/// artifact's manifest (docs/artifact-format.md).
+Value hostTensorMap(OpBuilder &b, Location loc, Value buffer,
+                    ArrayRef<int64_t> box) {
+  MLIRContext *ctx = b.getContext();
+  auto type = cast<MemRefType>(buffer.getType());
+  Value unranked = memref::CastOp::create(
+      b, loc,
+      UnrankedMemRefType::get(type.getElementType(), type.getMemorySpace()),
+      buffer);
+  auto boxType = MemRefType::get(
+      box, type.getElementType(), MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+  auto descriptorType = nvgpu::TensorMapDescriptorType::get(
+      ctx, boxType, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+      nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
+      nvgpu::TensorMapOOBKind::OOB_ZERO,
+      nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+  SmallVector<Value> boxSizes = llvm::map_to_vector(
+      box, [&](int64_t size) { return indexConstant(b, loc, size); });
+  Value descriptor = nvgpu::TmaCreateDescriptorOp::create(
+      b, loc, descriptorType, unranked, boxSizes);
+  return UnrealizedConversionCastOp::create(
+             b, loc, LLVM::LLVMPointerType::get(ctx), descriptor)
+      .getResult(0);
+}
+
 /// Rewrites a host-side tile.launch of a kernel now outlined as `func` into
 /// a gpu.launch_func that passes each buffer as its aligned pointer and the
 /// sizes of the view's dynamic dims, as the kernel ABI wants.
@@ -891,6 +1031,15 @@ void lowerLaunch(tile::LaunchOp launch, ArrayRef<Type> kernelParams,
       if (ShapedType::isDynamic(dim))
         args.push_back(i64Constant(b, loc, buffer.getDimSize(d)));
   }
+  if (auto maps = func->getAttrOfType<ArrayAttr>(kTensorMapsAttr))
+    for (auto map : maps.getAsRange<DictionaryAttr>())
+      args.push_back(hostTensorMap(
+          b, loc,
+          launch.getArgs()[cast<IntegerAttr>(map.get("view")).getInt()],
+          llvm::map_to_vector(cast<ArrayAttr>(map.get("box")),
+                              [](Attribute size) {
+                                return cast<IntegerAttr>(size).getInt();
+                              })));
   ArrayRef<int64_t> grid = launch.getGrid();
   gpu::KernelDim3 gridSize{indexConstant(b, loc, grid[0]),
                            indexConstant(b, loc, grid[1]),
@@ -1911,6 +2060,55 @@ struct MmaLowering : public TilePattern<tile::MmaOp> {
 
 };
 
+/// The stage after `stage` in a ring of `stages`.
+Value nextInRing(OpBuilder &b, Location loc, Value stage, int64_t stages) {
+  Value isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, stage,
+                                       indexConstant(b, loc, stages - 1));
+  return arith::SelectOp::create(b, loc, isLast, indexConstant(b, loc, 0),
+                                 addIndex(b, loc, stage, indexConstant(b, loc, 1)));
+}
+
+/// The stage before `stage` in a ring of `stages`.
+Value previousInRing(OpBuilder &b, Location loc, Value stage, int64_t stages) {
+  Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        stage, indexConstant(b, loc, 0));
+  return arith::SelectOp::create(
+      b, loc, isFirst, indexConstant(b, loc, stages - 1),
+      arith::SubIOp::create(b, loc, stage, indexConstant(b, loc, 1)));
+}
+
+/// The address of element `offset` of the shared memory at `base` (a
+/// pointer into address space 3 to elements of `elementType`).
+Value sharedAddress(OpBuilder &b, Location loc, Value base, Type elementType,
+                    Value offset) {
+  Value offset64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), offset);
+  return LLVM::GEPOp::create(b, loc, base.getType(), elementType, base,
+                             ValueRange{offset64});
+}
+
+/// A pointer into shared memory (address space 3) to the start of the
+/// workgroup buffer `buffer`, for the NVVM ops that take one.
+Value sharedPointer(OpBuilder &b, Location loc, Value buffer) {
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), /*addressSpace=*/3),
+      arith::IndexCastOp::create(
+          b, loc, b.getI64Type(),
+          memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer))
+          .getResult());
+}
+
+/// Runs what `body` builds in the first thread of the block alone.
+void inFirstThread(OpBuilder &b, Location loc, function_ref<void()> body) {
+  Value isFirst =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, threadIdOf(b, loc),
+                            indexConstant(b, loc, 0));
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, isFirst,
+                                /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  body();
+}
+
 /// An scf.for around a tile.mma whose operands it loads with a latency hint
 /// (StagedMmaLoop), as a cp.async pipeline over a ring of shared-memory
 /// stages. Before the loop, the copies for the first `stages - 1`
@@ -1931,6 +2129,18 @@ struct MmaLowering : public TilePattern<tile::MmaOp> {
 /// alone (wgmma.wait_group 1), and a second barrier after it frees the stage
 /// of k - 1 for the copies of k + stages - 1. The last group is awaited
 /// after the loop, before the accumulator is read.
+///
+/// With TMA (StagedMmaLoop::tma), the first thread alone issues the copies:
+/// per stage, an mbarrier that expects the bytes of both tiles
+/// (mbarrier.arrive.expect_tx) and one cp.async.bulk.tensor per 64-column
+/// panel of each tile, which land 128-byte-swizzled and complete on that
+/// mbarrier; boxes past the edge of a view are zero-filled. Iteration k
+/// waits for the phase of its stage's mbarrier (the parity flips each time
+/// the ring wraps) instead of a cp.async group and a barrier; the wgmma ops
+/// overlap as above, and the one barrier of the step, after the multiply,
+/// frees the stage of k - 1 for the copies of k + stages - 1. The async
+/// proxy writes and reads the stages, so no proxy fence is needed in the
+/// loop.
 struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
   StagedMmaLoopLowering(const TypeConverter &converter, MLIRContext *ctx,
                         int64_t numThreads, bool swizzle)
@@ -1959,15 +2169,11 @@ struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
     Value staging =
         workgroupBuffer(loop, plan->lhsLoad.getType().getElementType());
     // cp.async takes a shared-memory pointer, ldmatrix the buffer.
-    Value shared = LLVM::IntToPtrOp::create(
-        rewriter, loc,
-        LLVM::LLVMPointerType::get(rewriter.getContext(),
-                                   /*addressSpace=*/3),
-        arith::IndexCastOp::create(
-            rewriter, loc, rewriter.getI64Type(),
-            memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc,
-                                                           staging))
-            .getResult());
+    Value shared = sharedPointer(rewriter, loc, staging);
+    if (plan->tma) {
+      lowerTmaPipeline(rewriter, adaptor, *plan, staging, shared);
+      return success();
+    }
     Value tid = threadIdOf(rewriter, loc);
     Value upperBound = adaptor.getUpperBound(), step = adaptor.getStep();
     auto constant = [&](int64_t v) { return indexConstant(rewriter, loc, v); };
@@ -1992,11 +2198,7 @@ struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
           NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, stages - 2);
           fenceForWgmma(rewriter, loc, plan->mma);
           gpu::BarrierOp::create(rewriter, loc);
-          Value isFirst = arith::CmpIOp::create(
-              rewriter, loc, arith::CmpIPredicate::eq, stage, constant(0));
-          Value previous = arith::SelectOp::create(
-              rewriter, loc, isFirst, constant(stages - 1),
-              arith::SubIOp::create(rewriter, loc, stage, constant(1)));
+          Value previous = previousInRing(rewriter, loc, stage, stages);
           auto refillPrevious = [&] {
             copyStage(rewriter, loc, *plan, shared, tid, upperBound,
                       iterationAhead(iv, stages - 1),
@@ -2019,15 +2221,10 @@ struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
             gpu::BarrierOp::create(rewriter, loc);
             refillPrevious();
           }
-          Value isLast = arith::CmpIOp::create(
-              rewriter, loc, arith::CmpIPredicate::eq, stage,
-              constant(stages - 1));
-          Value next = arith::SelectOp::create(
-              rewriter, loc, isLast, constant(0),
-              addIndex(rewriter, loc, stage, constant(1)));
           scf::YieldOp::create(
               rewriter, loc,
-              ValueRange{fromElements(rewriter, loc, acc), next});
+              ValueRange{fromElements(rewriter, loc, acc),
+                         nextInRing(rewriter, loc, stage, stages)});
         });
     // No copy may be in flight when the kernel exits, and the accumulator
     // is read next.
@@ -2039,10 +2236,12 @@ struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
   }
 
   /// Issues, unless iteration `iv` is past the loop, the copies of both
-  /// operand tiles of that iteration into the stage at element `stageBase`.
+  /// operand tiles of that iteration into the stage at element `stageBase`:
+  /// cp.async, or with TMA, TMA copies that complete on the mbarrier at
+  /// `barrier`.
   void copyStage(OpBuilder &b, Location loc, const StagedMmaLoop &plan,
                  Value shared, Value tid, Value upperBound, Value iv,
-                 Value stageBase) const {
+                 Value stageBase, Value barrier = Value()) const {
     Value inLoop = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv,
                                          upperBound);
     auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, inLoop,
@@ -2058,8 +2257,152 @@ struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
         b.clone(op, mapping);
     Value rhsBase = addIndex(b, loc, stageBase,
                              indexConstant(b, loc, plan.lhs.numElements()));
-    copyTile(b, loc, plan.lhsLoad, plan.lhs, shared, tid, stageBase, mapping);
-    copyTile(b, loc, plan.rhsLoad, plan.rhs, shared, tid, rhsBase, mapping);
+    if (!plan.tma) {
+      copyTile(b, loc, plan.lhsLoad, plan.lhs, shared, tid, stageBase,
+               mapping);
+      copyTile(b, loc, plan.rhsLoad, plan.rhs, shared, tid, rhsBase, mapping);
+      return;
+    }
+    tile::LoadOp lhsLoad = plan.lhsLoad;
+    Type elementType = lhsLoad.getType().getElementType();
+    int64_t stageBytes =
+        plan.stageElements() * elementType.getIntOrFloatBitWidth() / 8;
+    NVVM::MBarrierArriveExpectTxOp::create(
+        b, loc, /*res=*/Type(), barrier,
+        arith::ConstantIntOp::create(b, loc, stageBytes, 32),
+        NVVM::MemScopeKind::CTA, /*relaxed=*/false, /*predicate=*/Value());
+    copyTileByTma(b, loc, plan.lhsLoad, shared, stageBase, barrier, mapping);
+    copyTileByTma(b, loc, plan.rhsLoad, shared, rhsBase, barrier, mapping);
+  }
+
+  /// The TMA copies of the tile `load` reads, at the indices `mapping`
+  /// gives, into shared memory at element `base` after `shared`: one box of
+  /// all its rows per 64-column panel (StagingLayout::Panels), completing
+  /// on the mbarrier at `barrier`. Coordinates are innermost first.
+  static void copyTileByTma(OpBuilder &b, Location loc, tile::LoadOp load,
+                            Value shared, Value base, Value barrier,
+                            const IRMapping &mapping) {
+    RankedTensorType type = load.getType();
+    int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+    Value row = mulIndex(b, loc, mapping.lookupOrDefault(load.getIndices()[0]),
+                         rows);
+    Value col = mulIndex(b, loc, mapping.lookupOrDefault(load.getIndices()[1]),
+                         cols);
+    auto i32 = [&](Value index) -> Value {
+      return arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
+    };
+    auto func = load->getParentOfType<gpu::GPUFuncOp>();
+    Value tensorMap = func.getArgument(
+        load->getAttrOfType<IntegerAttr>(kTensorMapParam).getInt());
+    for (int64_t panel = 0; panel < cols / StagedOperand::kPanel; ++panel) {
+      int64_t panelCol = panel * StagedOperand::kPanel;
+      // The copy's destination is in the shared::cluster window, where the
+      // block's own shared memory is too.
+      Value target = LLVM::AddrSpaceCastOp::create(
+          b, loc, LLVM::LLVMPointerType::get(b.getContext(), kSharedCluster),
+          sharedAddress(b, loc, shared, type.getElementType(),
+                        addIndex(b, loc, base,
+                                 indexConstant(b, loc, panelCol * rows))));
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          b, loc, target, tensorMap,
+          ValueRange{i32(addIndex(b, loc, col, indexConstant(b, loc, panelCol))),
+                     i32(row)},
+          barrier, /*im2colOffsets=*/ValueRange(), /*multicastMask=*/Value(),
+          /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
+          /*isCTAOnly=*/false, /*group=*/nullptr, /*predicate=*/Value());
+    }
+  }
+
+  /// The TMA form of the pipeline (see the comment of the pattern).
+  void lowerTmaPipeline(ConversionPatternRewriter &rewriter, OpAdaptor adaptor,
+                        const StagedMmaLoop &plan, Value staging,
+                        Value shared) const {
+    scf::ForOp loop = plan.loop;
+    Location loc = loop.getLoc();
+    int64_t stages = plan.stages, stageElements = plan.stageElements();
+    Value barriers = sharedPointer(
+        rewriter, loc, workgroupBuffer(loop, rewriter.getI64Type()));
+    auto barrierOf = [&](Value stage) {
+      return sharedAddress(rewriter, loc, barriers, rewriter.getI64Type(),
+                           stage);
+    };
+    auto constant = [&](int64_t v) { return indexConstant(rewriter, loc, v); };
+    Value upperBound = adaptor.getUpperBound(), step = adaptor.getStep();
+    Value tid = threadIdOf(rewriter, loc);
+    auto copyAhead = [&](Value iv, int64_t distance, Value stage) {
+      copyStage(rewriter, loc, plan, shared, tid, upperBound,
+                addIndex(rewriter, loc, iv,
+                         mulIndex(rewriter, loc, step, distance)),
+                mulIndex(rewriter, loc, stage, stageElements),
+                barrierOf(stage));
+    };
+
+    // One arrival completes a phase: the issuing thread's expect_tx, with
+    // the bytes of the copies. Every thread sees the initialised mbarriers
+    // after the barrier, by which earlier users of the stages (through the
+    // generic or the async proxy) are done with them too.
+    inFirstThread(rewriter, loc, [&] {
+      Value one = arith::ConstantIntOp::create(rewriter, loc, 1, 32);
+      for (int64_t s = 0; s < stages; ++s)
+        NVVM::MBarrierInitOp::create(rewriter, loc, barrierOf(constant(s)),
+                                     one, /*predicate=*/Value());
+      NVVM::FenceMbarrierInitOp::create(rewriter, loc);
+    });
+    fenceForWgmma(rewriter, loc, plan.mma);
+    gpu::BarrierOp::create(rewriter, loc);
+    inFirstThread(rewriter, loc, [&] {
+      for (int64_t s = 0; s + 1 < stages; ++s)
+        copyAhead(adaptor.getLowerBound(), s, constant(s));
+    });
+
+    Value phase0 = arith::ConstantIntOp::create(rewriter, loc, 0, 32);
+    auto staged = scf::ForOp::create(
+        rewriter, loc, adaptor.getLowerBound(), upperBound, step,
+        ValueRange{adaptor.getInitArgs().front(), constant(0), phase0},
+        [&](OpBuilder &, Location, Value iv, ValueRange carried) {
+          Value stage = carried[1], phase = carried[2];
+          NVVM::MBarrierTryWaitParityOp::create(
+              rewriter, loc, barrierOf(stage), phase,
+              arith::ConstantIntOp::create(rewriter, loc, kTryWaitTicks, 32));
+          SmallVector<Value> acc =
+              fragmentElements(rewriter, loc, carried.front());
+          Value lhsBase = mulIndex(rewriter, loc, stage, stageElements);
+          Value rhsBase = addIndex(rewriter, loc, lhsBase,
+                                   constant(plan.lhs.numElements()));
+          multiplyStaged(rewriter, loc, plan.mma, staging, plan.lhs, lhsBase,
+                         plan.rhs, rhsBase, numThreads, acc,
+                         /*pendingWgmmaGroups=*/1);
+          // Every warpgroup's wgmma ops of k - 1 are done.
+          gpu::BarrierOp::create(rewriter, loc);
+          inFirstThread(rewriter, loc, [&] {
+            copyAhead(iv, stages - 1,
+                      previousInRing(rewriter, loc, stage, stages));
+          });
+          Value wraps = arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::eq, stage,
+              constant(stages - 1));
+          Value nextPhase = arith::SelectOp::create(
+              rewriter, loc, wraps,
+              arith::XOrIOp::create(
+                  rewriter, loc, phase,
+                  arith::ConstantIntOp::create(rewriter, loc, 1, 32)),
+              phase);
+          scf::YieldOp::create(
+              rewriter, loc,
+              ValueRange{fromElements(rewriter, loc, acc),
+                         nextInRing(rewriter, loc, stage, stages),
+                         nextPhase});
+        });
+    // The accumulator is read next. Every copy issued was awaited in the
+    // loop; once every thread is past its last wait, the mbarriers are
+    // invalidated, so that their memory may serve again.
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
+    gpu::BarrierOp::create(rewriter, loc);
+    inFirstThread(rewriter, loc, [&] {
+      for (int64_t s = 0; s < stages; ++s)
+        NVVM::MBarrierInvalOp::create(rewriter, loc, barrierOf(constant(s)));
+    });
+    rewriter.replaceOp(loop, staged.getResult(0));
   }
 
   /// cp.async of the current thread's 16-byte chunks (those of its fragment
@@ -2120,11 +2463,13 @@ struct LowerTileToGPUPass
     SmallVector<tile::KernelOp> kernels(module.getOps<tile::KernelOp>());
     if (kernels.empty())
       return;
-    for (tile::KernelOp kernel : kernels)
+    for (tile::KernelOp kernel : kernels) {
       if (failed(checkSupported(kernel, numThreads, swizzleStaging)) ||
           failed(assignMmaLayouts(kernel,
                                   useWgmma(kernel, chip, numThreads))))
         return signalPassFailure();
+      remarkUnusedTma(kernel, numThreads, swizzleStaging);
+    }
 
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(ctx));
