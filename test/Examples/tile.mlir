@@ -107,31 +107,56 @@
 // GEMM-MANIFEST: "static": 49152
 // GEMM-MANIFEST: "reference": "gemm",
 
-// The same GEMM for sm_90a (K steps of 64): wgmma.mma_async m64n128k16 on
-// operands read by descriptor from three 1024-byte-aligned stages in
-// dynamic shared memory, fenced for the async proxy, one group left in
-// flight across K steps; no ldmatrix, no mma.sync, nothing spilled.
-// RUN: tileopt-compile %S/../../examples/tile/gemm-wgmma.mlir -o %t/gemm-wgmma --chip=sm_90a
+// The GEMM for sm_90a (128 x 256 tiles, K steps of 64, 8 warps):
+// wgmma.mma_async m64n256k16 on operands read by descriptor from four
+// 1024-byte-aligned stages in dynamic shared memory, which TMA fills
+// (cp.async.bulk.tensor, completing on one mbarrier per stage); one group
+// left in flight across K steps; no cp.async, no ldmatrix, no mma.sync,
+// nothing spilled. The manifest binds the two extra params to tensor maps
+// of A (boxes of 128 x 64) and B (64 x 64, one per 64-column panel).
+// RUN: tileopt-compile %S/../../examples/tile/gemm-wgmma.mlir -o %t/gemm-wgmma --chip=sm_90a --num-warps=8
 // RUN: FileCheck %s --check-prefix=WGMMA --input-file=%t/gemm-wgmma/kernels.ptx
 // RUN: FileCheck %s --check-prefix=WGMMA-MANIFEST --input-file=%t/gemm-wgmma/manifest.json
 // WGMMA: .target sm_90a
 // WGMMA: .extern .shared .align 1024 .b8 tileopt_dynamic_shared[];
 // WGMMA: .entry gemm(
-// WGMMA-DAG: cp.async.cg.shared.global [%{{.*}}], [%{{.*}}], 16, %{{.*}};
-// WGMMA-DAG: fence.proxy.async.shared::cta;
+// WGMMA: .param .u64 .ptr .align 1 gemm_param_4
+// WGMMA-DAG: mbarrier.init.shared.b64
+// WGMMA-DAG: fence.mbarrier_init.release.cluster;
+// WGMMA-DAG: mbarrier.arrive.expect_tx.shared.b64 %{{.*}}, [%{{.*}}], %{{.*}};
+// WGMMA-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%{{.*}}], [%{{.*}}, {%{{.*}}, %{{.*}}}], [%{{.*}}];
+// WGMMA-DAG: mbarrier.try_wait.parity.shared.b64
+// WGMMA-DAG: mbarrier.inval.shared.b64
 // WGMMA-DAG: wgmma.fence.sync.aligned;
-// WGMMA-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// WGMMA-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
 // WGMMA-DAG: wgmma.commit_group.sync.aligned;
 // WGMMA-DAG: wgmma.wait_group.sync.aligned 1;
 // WGMMA-DAG: wgmma.wait_group.sync.aligned 0;
+// WGMMA-NOT: cp.async.cg
 // WGMMA-NOT: ldmatrix
 // WGMMA-NOT: mma.sync
 // WGMMA-NOT: ld.local
-// WGMMA-MANIFEST: "dynamic": 98304
-// WGMMA-MANIFEST: "arch": "sm_90a"
-// The example's first line gives scripts/prepare-device-run.sh the flag.
+// WGMMA-MANIFEST:      "params": [
+// WGMMA-MANIFEST-COUNT-5: "ptr"
+// WGMMA-MANIFEST:      "dynamic": 196608
+// WGMMA-MANIFEST:      "args": [
+// WGMMA-MANIFEST:          "tensor_map": {
+// WGMMA-MANIFEST-NEXT:       "box": [
+// WGMMA-MANIFEST-NEXT:         128,
+// WGMMA-MANIFEST-NEXT:         64
+// WGMMA-MANIFEST-NEXT:       ],
+// WGMMA-MANIFEST-NEXT:       "buffer": 0,
+// WGMMA-MANIFEST-NEXT:       "swizzle": 128
+// WGMMA-MANIFEST:          "tensor_map": {
+// WGMMA-MANIFEST-NEXT:       "box": [
+// WGMMA-MANIFEST-NEXT:         64,
+// WGMMA-MANIFEST-NEXT:         64
+// WGMMA-MANIFEST-NEXT:       ],
+// WGMMA-MANIFEST-NEXT:       "buffer": 1,
+// WGMMA-MANIFEST:      "arch": "sm_90a"
+// The example's first line gives scripts/prepare-device-run.sh the flags.
 // RUN: head -1 %S/../../examples/tile/gemm-wgmma.mlir | FileCheck %s --check-prefix=WGMMA-FLAGS
-// WGMMA-FLAGS: // tileopt-compile: --chip=sm_90a
+// WGMMA-FLAGS: // tileopt-compile: --chip=sm_90a --num-warps=8
 
 // Without a host function there is no launch sequence: an error at the
 // kernel.

@@ -452,26 +452,27 @@ std::string tmaLimit(const StagedMmaLoop &plan) {
            "wgmma takes)";
   for (auto [i, load] : llvm::enumerate(
            std::array<tile::LoadOp, 2>{plan.lhsLoad, plan.rhsLoad})) {
+    std::string operand = i == 0 ? "the lhs" : "the rhs";
     tile::TensorViewType view = load.getView().getType();
     if (view.getRank() != 2)
-      return "TMA copies tiles of rank-2 views only; the view has rank " +
-             std::to_string(view.getRank());
+      return "TMA copies tiles of rank-2 views only; " + operand +
+             " view has rank " + std::to_string(view.getRank());
     int64_t rowLength = view.getShape()[1];
     int64_t elementBytes = view.getElementType().getIntOrFloatBitWidth() / 8;
     if (ShapedType::isDynamic(rowLength) ||
         rowLength * elementBytes % kTmaStrideBytes != 0)
       return "a TMA tensor map needs rows of a static multiple of " +
-             std::to_string(kTmaStrideBytes) + " bytes; the view's rows are " +
+             std::to_string(kTmaStrideBytes) + " bytes; " + operand +
+             " view's rows are " +
              (ShapedType::isDynamic(rowLength)
                   ? std::string("of dynamic length")
                   : std::to_string(rowLength * elementBytes) + " bytes");
     int64_t rows = load.getType().getDimSize(0);
     if (rows > kMaxTmaBoxDim)
       return "a TMA box has at most " + std::to_string(kMaxTmaBoxDim) +
-             " rows; the tile has " + std::to_string(rows);
+             " rows; " + operand + " tile has " + std::to_string(rows);
     if (!load.getAllowTma())
-      return std::string("the ") + (i == 0 ? "lhs" : "rhs") +
-             " operand's load has no allow_tma";
+      return operand + " operand's load has no allow_tma";
   }
   return "";
 }
