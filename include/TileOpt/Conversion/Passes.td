@@ -98,7 +98,17 @@ def LowerTileToGPU : Pass<"tileopt-lower-tile", "::mlir::ModuleOp"> {
       M a multiple of 64 per warpgroup) run on wgmma.mma_async m64nNk16
       instead, both operands read by matrix descriptor from
       128-byte-swizzled panels, the accumulator in the wgmma layout; any
-      other keeps mma.sync, with a remark naming the limit;
+      other keeps mma.sync, with a remark naming the limit. When both
+      operand loads of a pipelined wgmma tile.mma carry `allow_tma`, one
+      thread copies the tiles with TMA (`cp.async.bulk.tensor`, one box of
+      up to 256 rows per 64-column panel, zero-filled past the view) into
+      the stages, each of which completes on an mbarrier
+      (`arrive.expect_tx`, `try_wait.parity`); the kernel then takes a
+      device pointer to a CUtensorMap per operand after its other
+      parameters, described by `tileopt.tensor_maps` on the `gpu.func`
+      (view argument and box), and the host side creates them with
+      `nvgpu.tma.create.descriptor`. A hint that cannot be followed gets a
+      remark naming the op and the limit, and the loads keep cp.async;
     * `tile.broadcast`, `tile.reshape`, `tile.permute`: the fragments are
       re-dealt through shared memory (or nothing at all when the layouts
       agree);

@@ -99,7 +99,9 @@ TILEOPT_API tileopt_status tileopt_artifact_reference_arg(
 /* Enqueues every launch of the manifest, in order, on `stream` (a CUstream;
  * NULL is the legacy default stream). `buffers[i]` is the device pointer of
  * buffer i; `num_buffers` must equal tileopt_artifact_num_buffers. Does not
- * synchronize. */
+ * synchronize. The first launch with a new set of buffer addresses of an
+ * artifact with TMA tensor maps encodes them and copies them to the device
+ * (an allocation: not inside a CUDA graph capture); later ones reuse them. */
 TILEOPT_API tileopt_status tileopt_artifact_launch(const tileopt_artifact *artifact,
                                                    const uint64_t *buffers,
                                                    int32_t num_buffers,

@@ -207,8 +207,11 @@ def Tile_LoadOp : Tile_Op<"load", [Tile_InKernel,
     in a loop should be: with latency L, the load for iteration k + L - 1 is
     issued in iteration k (`tileopt-pipeline-tile-loads`, in registers; for
     `tile.mma` operands, `tileopt-lower-tile`, with cp.async into up to 4
-    shared-memory stages); 1 means no prefetch. `allow_tma` allows the Hopper tensor memory accelerator (not
-    used by the code generator yet).
+    shared-memory stages); 1 means no prefetch. `allow_tma` allows the Hopper
+    tensor memory accelerator: on sm_90a, when both operand loads of a
+    `tile.mma` pipelined on wgmma allow it, one thread copies them with
+    `cp.async.bulk.tensor` instead of every thread with cp.async (elsewhere
+    the hint is not followed, with a remark that says why).
   }];
   let arguments = (ins Tile_TensorViewType:$view, Variadic<Index>:$indices,
                        OptionalAttr<I32Attr>:$latency, UnitAttr:$allow_tma,
@@ -226,7 +229,8 @@ def Tile_StoreOp : Tile_Op<"store", [Tile_InKernel,
   let summary = "stores a tile at a tile-space index of a tensor view";
   let description = [{
     Elements outside the view are not written. `latency` and `allow_tma`
-    are hints as for `tile.load`.
+    are hints as for `tile.load` (neither is used by the code generator for
+    stores yet).
   }];
   let arguments = (ins Tile_Tile:$value, Tile_TensorViewType:$view,
                        Variadic<Index>:$indices,
