@@ -31,6 +31,7 @@ declare -A VARIANTS=(
   [wgmma-128x128x64-l3]="128 128 64 3 4 true sm_90a cp.async 1"
   [wgmma-128x128x64-l4]="128 128 64 4 4 true sm_90a cp.async 1"
   [wgmma-128x256x64-l3]="128 256 64 3 8 true sm_90a cp.async 1"
+  [wgmma-128x256x64-l4]="128 256 64 4 8 true sm_90a cp.async 1"
   [wgmma-128x128x64-l3-ragged]="128 128 64 3 4 true sm_90a cp.async 1 4088 504"
   [tma-128x128x64-l3]="128 128 64 3 4 true sm_90a tma 1"
   [tma-128x128x64-l4]="128 128 64 4 4 true sm_90a tma 1"
