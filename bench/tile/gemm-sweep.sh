@@ -41,6 +41,9 @@ declare -A VARIANTS=(
   [tma-256x128x64-l4]="256 128 64 4 8 true sm_90a tma 1"
   [tma-128x128x64-l3-g8]="128 128 64 3 4 true sm_90a tma 8"
   [tma-128x256x64-l4-g8]="128 256 64 4 8 true sm_90a tma 8"
+  [tma-128x256x128-l2]="128 256 128 2 8 true sm_90a tma 1"
+  [tma-128x128x128-l3]="128 128 128 3 4 true sm_90a tma 1"
+  [tma-128x128x128-l2]="128 128 128 2 4 true sm_90a tma 1"
 )
 
 # The GEMM C = A @ B at size $1 with $2 x $3 tiles of C, K steps of $4 and
