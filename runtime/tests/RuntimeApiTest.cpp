@@ -3,33 +3,15 @@
 // messages.
 #include "tileopt/runtime.h"
 
+#include "ArtifactDir.h"
+
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
 #include <string>
 
 namespace {
 
-// A fresh directory under the temp dir, holding the given files.
-class ArtifactDir {
-public:
-  ArtifactDir() {
-    std::string pattern = std::string(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp") +
-                          "/tileopt-runtime-test-XXXXXX";
-    path = mkdtemp(pattern.data()) ? pattern : "";
-  }
-  ~ArtifactDir() {
-    std::string command = "rm -rf '" + path + "'";
-    if (!path.empty()) {
-      EXPECT_EQ(std::system(command.c_str()), 0);
-    }
-  }
-  void write(const std::string &name, const std::string &text) {
-    std::ofstream(path + "/" + name) << text;
-  }
-  std::string path;
-};
+using tileopt::testing::ArtifactDir;
 
 const char *kManifest = R"({
   "format": "tileopt-artifact", "version": 1,

@@ -409,8 +409,6 @@ bool hasTensorType(Operation *op) {
 /// The deepest shared-memory pipeline: each stage costs a copy of both
 /// operand tiles, and three copies in flight cover device memory latency.
 constexpr int64_t kMaxStages = 4;
-/// NVPTX's address space of shared::cluster memory.
-constexpr unsigned kSharedCluster = 7;
 /// The suspend-time hint of mbarrier.try_wait, in nanoseconds (as upstream's
 /// nvgpu tests use).
 constexpr int64_t kTryWaitTicks = 10000000;
@@ -2300,7 +2298,10 @@ struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
       // The copy's destination is in the shared::cluster window, where the
       // block's own shared memory is too.
       Value target = LLVM::AddrSpaceCastOp::create(
-          b, loc, LLVM::LLVMPointerType::get(b.getContext(), kSharedCluster),
+          b, loc,
+          LLVM::LLVMPointerType::get(
+              b.getContext(),
+              static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster)),
           sharedAddress(b, loc, shared, type.getElementType(),
                         addIndex(b, loc, base,
                                  indexConstant(b, loc, panelCol * rows))));
@@ -2431,12 +2432,9 @@ struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
           b, loc, inside, access->address(coords), access->params.pointer);
       Value bytes = arith::SelectOp::create(b, loc, inside, whole, nothing);
       SmallVector<Value> at = delinearize(b, loc, linear, type.getShape());
-      Value offset = arith::IndexCastOp::create(
-          b, loc, b.getI64Type(),
+      Value target = sharedAddress(
+          b, loc, shared, type.getElementType(),
           addIndex(b, loc, base, staged.offset(b, loc, at[0], at[1])));
-      Value target = LLVM::GEPOp::create(b, loc, shared.getType(),
-                                         type.getElementType(), shared,
-                                         ValueRange{offset});
       NVVM::CpAsyncOp::create(b, loc, target, source, /*size=*/16,
                               NVVM::LoadCacheModifierKind::CG, bytes);
     }

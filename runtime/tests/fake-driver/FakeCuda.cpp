@@ -3,8 +3,9 @@
 // place of the real driver (LD_LIBRARY_PATH), it lets the tests drive the
 // runtime and tileopt-run end to end: param binding, the dynamic shared
 // memory opt-in, copies, the reference check and the timing loop. It knows
-// one kernel, the sample artifact's row_softmax, computed the way
-// tests/gpu/row_softmax.cu does (f32 in, bf16 out).
+// two kernels: the sample artifact's row_softmax, computed the way
+// tests/gpu/row_softmax.cu does (f32 in, bf16 out), and tensor_map_probe,
+// which shows the runtime's tensor maps (FakeDriverTest.cpp).
 #include "HostBuffer.h"
 
 #include <cuda.h>
@@ -42,7 +43,17 @@ void rowSoftmax(unsigned rows, void **params) {
   }
 }
 
-Kernel kernels[] = {{"row_softmax", rowSoftmax, 48 * 1024}};
+// Params (out: u64[2], map): out[0] = the map's device address, out[1] = the
+// global address cuTensorMapEncodeTiled below stored in it.
+void tensorMapProbe(unsigned, void **params) {
+  auto *out = *static_cast<uint64_t **>(params[0]);
+  uint64_t map = *static_cast<uint64_t *>(params[1]);
+  out[0] = map;
+  std::memcpy(&out[1], reinterpret_cast<const void *>(map), sizeof out[1]);
+}
+
+Kernel kernels[] = {{"row_softmax", rowSoftmax, 48 * 1024},
+                    {"tensor_map_probe", tensorMapProbe, 48 * 1024}};
 
 int fakeContext, fakeModule;
 thread_local std::vector<CUcontext> contextStack;
