@@ -44,6 +44,8 @@ declare -A VARIANTS=(
   [tma-128x256x128-l2]="128 256 128 2 8 true sm_90a tma 1"
   [tma-128x128x128-l3]="128 128 128 3 4 true sm_90a tma 1"
   [tma-128x128x128-l2]="128 128 128 2 4 true sm_90a tma 1"
+  [tma-128x128x64-l2]="128 128 64 2 4 true sm_90a tma 1"
+  [tma-128x128x64-l3-w8]="128 128 64 3 8 true sm_90a tma 1"
 )
 
 # The GEMM C = A @ B at size $1 with $2 x $3 tiles of C, K steps of $4 and
