@@ -1,0 +1,675 @@
+//===- BlockGraphToTile.cpp - A tb block graph as a tile kernel -----------===//
+//
+// A block graph says what one block computes in every iteration of the
+// kernel's for-loop and what it keeps across them; a tile kernel says the
+// same with an explicit scf.for. Each tb value becomes one tile:
+//
+// - values that do not change between iterations (tiles an input iterator
+//   reads with fmap -1, and what is computed from them alone) are computed
+//   once, before the loop;
+// - per-iteration values are computed in the loop body;
+// - each reducing accumulator is a value the loop carries (two for
+//   sum_rescale: the sum and the running maximum), and what follows it is
+//   computed after the loop.
+//
+// Tiles of 16-bit floats are computed on in f32 (as the hand-written tile
+// kernels do) and rounded back to the tensor's type where they are stored
+// or multiplied on tensor cores; constants keep the precision of the block
+// graph's element type, so the tile program computes exactly what the
+// block graph means (docs/lowering.md).
+//
+// Leading unit dims of a tile are dropped down to rank 2 ([1, 64, 64] is
+// computed as [64, 64]): numpy broadcasting aligns trailing dims, so the
+// elementwise ops do not see the difference, and the tile code generator
+// multiplies rank-2 tiles only.
+//
+//===----------------------------------------------------------------------===//
+#include "TileOpt/Conversion/TKToTile/TKToTile.h"
+
+#include "TileOpt/Dialect/Common/ElementwiseBuilder.h"
+#include "TileOpt/Dialect/TB/IR/TBOps.h"
+#include "TileOpt/Dialect/TH/IR/THOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tileopt;
+
+namespace {
+
+/// The latency hint on loads that feed tile.mma in the loop: three
+/// cp.async stages, as examples/tile/gemm.mlir measured best.
+constexpr int32_t kMmaLoadLatency = 3;
+
+/// The shape a tb tile is computed in: its shape without leading unit dims,
+/// down to rank 2.
+SmallVector<int64_t> computedShape(ArrayRef<int64_t> shape) {
+  while (shape.size() > 2 && shape.front() == 1)
+    shape = shape.drop_front();
+  return SmallVector<int64_t>(shape);
+}
+
+/// The float type arithmetic on tiles of `type` is done in: f32 for 16-bit
+/// floats, the type itself otherwise.
+FloatType arithmeticType(FloatType type) {
+  if (type.getWidth() < 32)
+    return Float32Type::get(type.getContext());
+  return type;
+}
+
+/// Where a tb value is computed.
+enum class Stage {
+  /// Once, before the loop: the same in every iteration.
+  Invariant,
+  /// In the loop body.
+  PerIteration,
+  /// After the loop, from accumulated values.
+  Accumulated,
+};
+
+class BlockGraphLowering {
+public:
+  BlockGraphLowering(tk::FusedOp fused, tile::KernelOp kernel)
+      : fused(fused), kernel(kernel), b(kernel.getContext()) {}
+
+  LogicalResult run();
+
+private:
+  // Checks before anything is built.
+  LogicalResult checkTile(Operation *op, Type type);
+  LogicalResult checkSupported();
+
+  // Building blocks.
+  Value blockId(int64_t gridDim);
+  Value indexConstant(int64_t value);
+  Value splat(ArrayRef<int64_t> shape, Type elementType, double value);
+  SmallVector<Value> tileIndices(ArrayRef<int64_t> gridMap, int64_t fmap,
+                                 int64_t rank);
+  Value as(Value tbValue, Type elementType);
+  Value arithmetic(Value tbValue) {
+    return as(tbValue, arithmeticType(elementTypeOf(tbValue)));
+  }
+  Value broadcastTo(Value tile, ArrayRef<int64_t> shape);
+  Value reshape(Value tile, ArrayRef<int64_t> shape);
+  Value reduceDim(Value tile, int64_t dim, tile::CombineKind kind);
+  Value divideBy(Value tile, int64_t count);
+  Value multiply(Value lhs, Value rhs, Value acc);
+
+  static FloatType elementTypeOf(Value tbValue) {
+    return cast<FloatType>(
+        cast<ShapedType>(tbValue.getType()).getElementType());
+  }
+  RankedTensorType tileTypeOf(Value tbValue) {
+    auto type = cast<ShapedType>(tbValue.getType());
+    return RankedTensorType::get(computedShape(type.getShape()),
+                                 arithmeticType(elementTypeOf(tbValue)));
+  }
+
+  // The ops.
+  void placeFor(Stage stage);
+  LogicalResult lower(Operation *op);
+  void lowerIterator(tb::InputIteratorOp it);
+  void lowerSaver(tb::OutputSaverOp saver);
+  void lowerMatmul(tb::MatmulOp mm);
+  void lowerReduce(tb::ReduceOp reduce);
+  void lowerRmsNorm(tb::RmsNormOp norm);
+  LogicalResult lowerThreadGraph(th::GraphOp graph);
+  void lowerAccumulator(tb::ForloopAccumOp acc);
+  bool isFusedIntoAccumulator(tb::MatmulOp mm);
+
+  tk::FusedOp fused;
+  tile::KernelOp kernel;
+  OpBuilder b;
+  Location loc = fused.getLoc();
+  Block *entry = nullptr;
+  scf::ForOp loop;
+  tile::ReturnOp ret;
+  /// The tile of each tb value, and its conversions to other element types.
+  DenseMap<Value, Value> tiles;
+  DenseMap<std::pair<Value, Type>, Value> converted;
+  DenseMap<Value, Stage> stages;
+  /// The first loop-carried value of each reducing accumulator, and what
+  /// the loop yields for each.
+  DenseMap<Operation *, unsigned> carried;
+  SmallVector<Value> yielded;
+  std::array<Value, 3> blockIds;
+  DenseMap<int64_t, Value> indexConstants;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Checks
+//===----------------------------------------------------------------------===//
+
+LogicalResult BlockGraphLowering::checkTile(Operation *op, Type type) {
+  auto shaped = dyn_cast<tb::TileType>(type);
+  if (!shaped)
+    return success();
+  if (!isa<FloatType>(shaped.getElementType()))
+    return op->emitOpError("has tiles of ")
+           << shaped.getElementType()
+           << "; the lowering to tile programs takes float tiles";
+  for (auto [dim, size] : llvm::enumerate(shaped.getShape()))
+    if (!llvm::isPowerOf2_64(size))
+      return op->emitOpError("has tile ")
+             << type << " whose dim " << dim << " (" << size
+             << ") is not a power of two; tile programs need power-of-two "
+                "tiles";
+  return success();
+}
+
+LogicalResult BlockGraphLowering::checkSupported() {
+  for (Operation &op : fused.getBody().front().without_terminator()) {
+    for (Type type :
+         llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes()))
+      if (failed(checkTile(&op, type)))
+        return failure();
+    if (isa<tb::ConcatOp>(op))
+      return op.emitOpError("has no tile form yet: tile programs have no "
+                            "concatenation of tiles");
+    if (auto graph = dyn_cast<th::GraphOp>(op)) {
+      for (Operation &scalar : graph.getBody().front().without_terminator()) {
+        if (isa<arith::ExtFOp, arith::TruncFOp>(scalar))
+          return scalar.emitOpError(
+              "rounds between float types in a thread graph; its tile form "
+              "computes 16-bit floats in f32, so it is not lowered");
+        bool elementwise =
+            scalar.hasTrait<OpTrait::Elementwise>() &&
+            isa<arith::ArithDialect, math::MathDialect>(scalar.getDialect());
+        if (!elementwise && !isa<arith::ConstantOp>(scalar))
+          return scalar.emitOpError(
+              "in a thread graph has no elementwise tile form (arith and "
+              "math elementwise ops and constants have)");
+      }
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Building blocks
+//===----------------------------------------------------------------------===//
+
+Value BlockGraphLowering::blockId(int64_t gridDim) {
+  Value &id = blockIds[gridDim];
+  if (!id) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(entry);
+    id = tile::BlockIdOp::create(b, loc, static_cast<tile::GridDim>(gridDim));
+  }
+  return id;
+}
+
+Value BlockGraphLowering::indexConstant(int64_t value) {
+  Value &c = indexConstants[value];
+  if (!c) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(entry);
+    c = arith::ConstantIndexOp::create(b, loc, value);
+  }
+  return c;
+}
+
+Value BlockGraphLowering::splat(ArrayRef<int64_t> shape, Type elementType,
+                                double value) {
+  // Constants are built once, at the top of the kernel.
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(entry);
+  auto type = RankedTensorType::get(shape, elementType);
+  return arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, b.getFloatAttr(elementType, value)));
+}
+
+/// The tile-space index of a block's (and iteration's) tile: grid dim g
+/// moves along tensor dim gridMap[g], the loop along `fmap`, one tile per
+/// step; the other dims are whole (index 0).
+SmallVector<Value> BlockGraphLowering::tileIndices(ArrayRef<int64_t> gridMap,
+                                                   int64_t fmap, int64_t rank) {
+  SmallVector<Value> indices(rank, indexConstant(0));
+  for (auto [gridDim, tensorDim] : llvm::enumerate(gridMap))
+    if (tensorDim != -1)
+      indices[tensorDim] = blockId(gridDim);
+  if (fmap != -1)
+    indices[fmap] = loop.getInductionVar();
+  return indices;
+}
+
+/// The tile of `tbValue` with elements of `elementType`, converted right
+/// after its definition (so that it dominates every use) and only once.
+Value BlockGraphLowering::as(Value tbValue, Type elementType) {
+  Value tile = tiles.lookup(tbValue);
+  auto type = cast<RankedTensorType>(tile.getType());
+  if (type.getElementType() == elementType)
+    return tile;
+  Value &conversion = converted[{tbValue, elementType}];
+  if (!conversion) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointAfterValue(tile);
+    auto target = type.clone(elementType);
+    if (cast<FloatType>(elementType).getWidth() >
+        cast<FloatType>(type.getElementType()).getWidth())
+      conversion = arith::ExtFOp::create(b, loc, target, tile);
+    else
+      conversion = arith::TruncFOp::create(b, loc, target, tile);
+  }
+  return conversion;
+}
+
+Value BlockGraphLowering::reshape(Value tile, ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  if (type.getShape() == shape)
+    return tile;
+  return tile::ReshapeOp::create(b, loc, type.clone(shape), tile);
+}
+
+/// `tile` broadcast (numpy rules: trailing dims aligned) to `shape`.
+Value BlockGraphLowering::broadcastTo(Value tile, ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  SmallVector<int64_t> aligned(shape.size() - type.getRank(), 1);
+  llvm::append_range(aligned, type.getShape());
+  tile = reshape(tile, aligned);
+  if (ArrayRef<int64_t>(aligned) == shape)
+    return tile;
+  return tile::BroadcastOp::create(b, loc, type.clone(shape), tile);
+}
+
+/// Combines `tile` along `dim`, which the result drops. The tile code
+/// generator reduces the last dim only, so another dim is permuted there
+/// first.
+Value BlockGraphLowering::reduceDim(Value tile, int64_t dim,
+                                    tile::CombineKind kind) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  int64_t last = type.getRank() - 1;
+  if (dim != last) {
+    SmallVector<int64_t> permutation;
+    for (int64_t d = 0; d <= last; ++d)
+      if (d != dim)
+        permutation.push_back(d);
+    permutation.push_back(dim);
+    SmallVector<int64_t> permuted;
+    for (int64_t d : permutation)
+      permuted.push_back(type.getDimSize(d));
+    tile = tile::PermuteOp::create(b, loc, type.clone(permuted), tile,
+                                   b.getDenseI64ArrayAttr(permutation));
+    type = cast<RankedTensorType>(tile.getType());
+  }
+  return tile::ReduceOp::create(b, loc, type.clone(type.getShape().drop_back()),
+                                kind, tile, last);
+}
+
+/// `tile / count`: a division rather than a product with 1/count, which
+/// the tile's float type would round where the block graph's 1/n is exact
+/// or rounded differently.
+Value BlockGraphLowering::divideBy(Value tile, int64_t count) {
+  if (count == 1)
+    return tile;
+  auto type = cast<RankedTensorType>(tile.getType());
+  return arith::DivFOp::create(b, loc, tile,
+                               splat(type.getShape(), type.getElementType(),
+                                     static_cast<double>(count)));
+}
+
+/// `acc + lhs @ rhs` on tensor cores, lhs and rhs the tb values, acc a
+/// tile of their product's shape.
+Value BlockGraphLowering::multiply(Value lhs, Value rhs, Value acc) {
+  // tile.mma takes the operands in their storage type.
+  return tile::MmaOp::create(b, loc, as(lhs, elementTypeOf(lhs)),
+                             as(rhs, elementTypeOf(rhs)), acc);
+}
+
+//===----------------------------------------------------------------------===//
+// The ops
+//===----------------------------------------------------------------------===//
+
+void BlockGraphLowering::placeFor(Stage stage) {
+  switch (stage) {
+  case Stage::Invariant:
+    b.setInsertionPoint(loop);
+    return;
+  case Stage::PerIteration:
+    b.setInsertionPointToEnd(loop.getBody());
+    return;
+  case Stage::Accumulated:
+    b.setInsertionPoint(ret);
+    return;
+  }
+}
+
+void BlockGraphLowering::lowerIterator(tb::InputIteratorOp it) {
+  auto input = cast<BlockArgument>(it.getInput());
+  Value view = entry->getArgument(input.getArgNumber());
+  tb::TileType type = it.getResult().getType();
+  SmallVector<Value> indices =
+      tileIndices(it.getImap(), it.getFmapAttr().getInt(), type.getRank());
+  // Operands of tensor-core products in the loop are worth prefetching.
+  bool feedsMma = llvm::any_of(
+      it->getUsers(), [](Operation *user) { return isa<tb::MatmulOp>(user); });
+  IntegerAttr latency;
+  if (it.getFmapAttr().getInt() != -1 && feedsMma)
+    latency = b.getI32IntegerAttr(kMmaLoadLatency);
+  Value tile = tile::LoadOp::create(
+      b, loc, RankedTensorType::get(type.getShape(), type.getElementType()),
+      view, indices, latency, /*allow_tma=*/nullptr, /*padding=*/nullptr);
+  tiles[it.getResult()] = reshape(tile, computedShape(type.getShape()));
+}
+
+void BlockGraphLowering::lowerSaver(tb::OutputSaverOp saver) {
+  auto type = cast<RankedTensorType>(saver.getResult().getType());
+  Value tile = as(saver.getInput(), type.getElementType());
+  tile = reshape(tile, saver.getInput().getType().getShape());
+  SmallVector<Value> indices = tileIndices(
+      saver.getOmap(), saver.getFmapAttr() ? saver.getFmapAttr().getInt() : -1,
+      type.getRank());
+  auto yield = cast<tb::YieldOp>(fused.getBody().front().getTerminator());
+  unsigned numInputs = fused.getInputs().size();
+  for (auto [i, value] : llvm::enumerate(yield.getValues()))
+    if (value == saver.getResult())
+      tile::StoreOp::create(b, loc, tile, entry->getArgument(numInputs + i),
+                            indices, /*latency=*/nullptr,
+                            /*allow_tma=*/nullptr);
+}
+
+/// A product whose one use is a sum or mean accumulator is accumulated by
+/// tile.mma itself, in the tile the loop carries (what makes the tile code
+/// generator pipeline its operands).
+bool BlockGraphLowering::isFusedIntoAccumulator(tb::MatmulOp mm) {
+  if (!mm->hasOneUse())
+    return false;
+  auto acc = dyn_cast<tb::ForloopAccumOp>(*mm->user_begin());
+  return acc && (acc.getKind() == tb::AccumKind::sum ||
+                 acc.getKind() == tb::AccumKind::mean);
+}
+
+void BlockGraphLowering::lowerMatmul(tb::MatmulOp mm) {
+  if (isFusedIntoAccumulator(mm))
+    return;
+  RankedTensorType type = tileTypeOf(mm.getResult());
+  Value zero = splat(type.getShape(), type.getElementType(), 0.0);
+  tiles[mm.getResult()] = multiply(mm.getLhs(), mm.getRhs(), zero);
+}
+
+void BlockGraphLowering::lowerReduce(tb::ReduceOp reduce) {
+  ArrayRef<int64_t> shape = reduce.getInput().getType().getShape();
+  RankedTensorType resultType = tileTypeOf(reduce.getResult());
+  Value input = arithmetic(reduce.getInput());
+  int64_t dropped = shape.size() - computedShape(shape).size();
+  int64_t dim = reduce.getDimAttr().getInt();
+  // A dropped dim has size 1: reducing it changes nothing.
+  if (dim < dropped) {
+    tiles[reduce.getResult()] = input;
+    return;
+  }
+  int64_t to = reduce.getToAttr() ? reduce.getToAttr().getInt() : 1;
+  int64_t group = shape[dim] / to;
+  tile::CombineKind kind = reduce.getKind() == ReduceKind::max
+                               ? tile::CombineKind::max
+                               : tile::CombineKind::sum;
+  int64_t at = dim - dropped;
+  // Reducing to `to` groups: dim splits into [to, group], the group dim is
+  // reduced.
+  if (to > 1) {
+    SmallVector<int64_t> grouped(computedShape(shape));
+    grouped[at] = group;
+    grouped.insert(grouped.begin() + at, to);
+    input = reshape(input, grouped);
+    ++at;
+  }
+  Value reduced = reduceDim(input, at, kind);
+  if (reduce.getKind() == ReduceKind::mean)
+    reduced = divideBy(reduced, group);
+  tiles[reduce.getResult()] = reshape(reduced, resultType.getShape());
+}
+
+void BlockGraphLowering::lowerRmsNorm(tb::RmsNormOp norm) {
+  RankedTensorType type = tileTypeOf(norm.getResult());
+  ArrayRef<int64_t> shape = type.getShape();
+  Value x = arithmetic(norm.getInput());
+  Value squares = arith::MulFOp::create(b, loc, x, x);
+  Value sum = reduceDim(squares, shape.size() - 1, tile::CombineKind::sum);
+  auto rowType = cast<RankedTensorType>(sum.getType());
+  Value mean = divideBy(sum, shape.back());
+  Value epsilon = splat(rowType.getShape(), rowType.getElementType(),
+                        norm.getEpsilon().convertToDouble());
+  Value rms = math::SqrtOp::create(
+      b, loc, arith::AddFOp::create(b, loc, mean, epsilon));
+  SmallVector<int64_t> keptShape(shape.drop_back());
+  keptShape.push_back(1);
+  tiles[norm.getResult()] = arith::DivFOp::create(
+      b, loc, x, broadcastTo(reshape(rms, keptShape), shape));
+}
+
+/// Each scalar op of the region applied to whole tiles: arith and math ops
+/// are elementwise on tensors. Floats are computed in the arithmetic type;
+/// constants become splats of their value.
+LogicalResult BlockGraphLowering::lowerThreadGraph(th::GraphOp graph) {
+  Block &body = graph.getBody().front();
+  RankedTensorType resultType = tileTypeOf(graph.getResult(0));
+  ArrayRef<int64_t> shape = resultType.getShape();
+  auto tileOf = [&](Type scalar) -> Type {
+    if (auto f = dyn_cast<FloatType>(scalar))
+      scalar = arithmeticType(f);
+    return RankedTensorType::get(shape, scalar);
+  };
+  IRMapping mapping;
+  for (auto [arg, input] : llvm::zip(body.getArguments(), graph.getInputs()))
+    mapping.map(arg, broadcastTo(arithmetic(input), shape));
+  for (Operation &scalar : body.without_terminator()) {
+    if (auto constant = dyn_cast<arith::ConstantOp>(scalar)) {
+      auto type = cast<RankedTensorType>(tileOf(constant.getType()));
+      Attribute value = constant.getValue();
+      if (auto f = dyn_cast<FloatAttr>(value))
+        value = b.getFloatAttr(type.getElementType(), f.getValueAsDouble());
+      mapping.map(constant.getResult(),
+                  arith::ConstantOp::create(
+                      b, loc, DenseElementsAttr::get(type, value)));
+      continue;
+    }
+    OperationState state(scalar.getLoc(), scalar.getName());
+    for (Value operand : scalar.getOperands())
+      state.addOperands(mapping.lookup(operand));
+    for (Type type : scalar.getResultTypes())
+      state.addTypes(tileOf(type));
+    state.addAttributes(scalar.getAttrs());
+    Operation *onTiles = b.create(state);
+    mapping.map(scalar.getResults(), onTiles->getResults());
+  }
+  for (auto [result, yielded] :
+       llvm::zip(graph.getResults(), body.getTerminator()->getOperands()))
+    tiles[result] = mapping.lookup(yielded);
+  return success();
+}
+
+/// The in-loop update of a reducing accumulator, and its value after the
+/// loop. The loop starts from the identity of the combination (0, or -inf
+/// for maxima), so the first iteration gives the block graph's x_0 exactly.
+void BlockGraphLowering::lowerAccumulator(tb::ForloopAccumOp acc) {
+  if (acc.getKind() == tb::AccumKind::none) {
+    tiles[acc.getResult()] = tiles.lookup(acc.getInput());
+    return;
+  }
+  unsigned index = carried.lookup(acc);
+  Value sum = loop.getRegionIterArgs()[index];
+  b.setInsertionPointToEnd(loop.getBody());
+  Value next;
+  auto matmul = acc.getInput().getDefiningOp<tb::MatmulOp>();
+  if (matmul && isFusedIntoAccumulator(matmul)) {
+    next = multiply(matmul.getLhs(), matmul.getRhs(), sum);
+  } else {
+    Value x = arithmetic(acc.getInput());
+    switch (acc.getKind()) {
+    case tb::AccumKind::sum:
+    case tb::AccumKind::mean:
+      next = arith::AddFOp::create(b, loc, sum, x);
+      break;
+    case tb::AccumKind::rms:
+      next = arith::AddFOp::create(b, loc, sum,
+                                   arith::MulFOp::create(b, loc, x, x));
+      break;
+    case tb::AccumKind::max:
+      next = arith::MaximumFOp::create(b, loc, sum, x);
+      break;
+    case tb::AccumKind::sum_rescale: {
+      // Online softmax: with m the running maximum of the scale s, the sum
+      // is rescaled by exp(m - m') and x added with exp(s - m').
+      ArrayRef<int64_t> shape = tileTypeOf(acc.getResult()).getShape();
+      Value maximum = loop.getRegionIterArgs()[index + 1];
+      Value s = arithmetic(acc.getScale());
+      Value nextMaximum = arith::MaximumFOp::create(b, loc, maximum, s);
+      Value alpha = math::ExpOp::create(
+          b, loc, arith::SubFOp::create(b, loc, maximum, nextMaximum));
+      Value beta = math::ExpOp::create(
+          b, loc, arith::SubFOp::create(b, loc, s, nextMaximum));
+      Value rescaled =
+          arith::MulFOp::create(b, loc, sum, broadcastTo(alpha, shape));
+      Value added = arith::MulFOp::create(b, loc, x, broadcastTo(beta, shape));
+      next = arith::AddFOp::create(b, loc, rescaled, added);
+      yielded[index + 1] = nextMaximum;
+      break;
+    }
+    case tb::AccumKind::none:
+      llvm_unreachable("not carried");
+    }
+  }
+  yielded[index] = next;
+
+  b.setInsertionPoint(ret);
+  Value result = loop.getResult(index);
+  int64_t iterations = fused.getForloopRange();
+  if (acc.getKind() == tb::AccumKind::mean)
+    result = divideBy(result, iterations);
+  if (acc.getKind() == tb::AccumKind::rms)
+    result = math::SqrtOp::create(b, loc, divideBy(result, iterations));
+  tiles[acc.getResult()] = result;
+}
+
+LogicalResult BlockGraphLowering::lower(Operation *op) {
+  // The stage of the op: after the loop if an operand is accumulated, in
+  // the loop if an operand changes between iterations.
+  Stage stage = Stage::Invariant;
+  for (Value operand : op->getOperands())
+    stage = std::max(stage, stages.lookup(operand));
+  if (auto it = dyn_cast<tb::InputIteratorOp>(op))
+    stage = it.getFmapAttr().getInt() == -1 ? Stage::Invariant
+                                            : Stage::PerIteration;
+  if (auto acc = dyn_cast<tb::ForloopAccumOp>(op))
+    stage = acc.getKind() == tb::AccumKind::none ? Stage::PerIteration
+                                                 : Stage::Accumulated;
+  for (Value result : op->getResults())
+    stages[result] = stage;
+  placeFor(stage);
+
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](tb::InputIteratorOp it) {
+        lowerIterator(it);
+        return success();
+      })
+      .Case([&](tb::OutputSaverOp saver) {
+        lowerSaver(saver);
+        return success();
+      })
+      .Case([&](tb::ForloopAccumOp acc) {
+        lowerAccumulator(acc);
+        return success();
+      })
+      .Case([&](tb::MatmulOp mm) {
+        lowerMatmul(mm);
+        return success();
+      })
+      .Case([&](tb::UnaryOp unary) {
+        std::optional<APFloat> scalar;
+        if (FloatAttr attr = unary.getScalarAttr())
+          scalar = attr.getValue();
+        tiles[unary.getResult()] =
+            buildUnary(b, loc, unary.getKind(), arithmetic(unary.getInput()),
+                       scalar, elementTypeOf(unary.getResult()));
+        return success();
+      })
+      .Case([&](tb::BinaryOp binary) {
+        ArrayRef<int64_t> shape = tileTypeOf(binary.getResult()).getShape();
+        tiles[binary.getResult()] =
+            buildBinary(b, loc, binary.getKind(),
+                        broadcastTo(arithmetic(binary.getLhs()), shape),
+                        broadcastTo(arithmetic(binary.getRhs()), shape));
+        return success();
+      })
+      .Case([&](tb::ReduceOp reduce) {
+        lowerReduce(reduce);
+        return success();
+      })
+      .Case([&](tb::RmsNormOp norm) {
+        lowerRmsNorm(norm);
+        return success();
+      })
+      .Case([&](th::GraphOp graph) { return lowerThreadGraph(graph); })
+      .Default([](Operation *other) {
+        return other->emitOpError("has no tile form");
+      });
+}
+
+LogicalResult BlockGraphLowering::run() {
+  if (failed(checkSupported()))
+    return failure();
+  entry = kernel.addEntryBlock();
+  b.setInsertionPointToEnd(entry);
+  ret = tile::ReturnOp::create(b, loc);
+
+  // The loop carries each reducing accumulator from the identity of its
+  // combination.
+  b.setInsertionPoint(ret);
+  SmallVector<Value> inits;
+  for (auto acc : fused.getBody().front().getOps<tb::ForloopAccumOp>()) {
+    if (acc.getKind() == tb::AccumKind::none)
+      continue;
+    carried[acc] = inits.size();
+    RankedTensorType type = tileTypeOf(acc.getResult());
+    double identity = acc.getKind() == tb::AccumKind::max
+                          ? -std::numeric_limits<double>::infinity()
+                          : 0.0;
+    inits.push_back(splat(type.getShape(), type.getElementType(), identity));
+    if (acc.getKind() == tb::AccumKind::sum_rescale) {
+      RankedTensorType scale = tileTypeOf(acc.getScale());
+      inits.push_back(splat(scale.getShape(), scale.getElementType(),
+                            -std::numeric_limits<double>::infinity()));
+    }
+  }
+  yielded.assign(inits.size(), Value());
+  loop = scf::ForOp::create(b, loc, indexConstant(0),
+                            indexConstant(fused.getForloopRange()),
+                            indexConstant(1), inits);
+  // scf.for gets a yield when it carries nothing; the loop's yield is
+  // written once every update is known.
+  if (loop.getBody()->mightHaveTerminator())
+    loop.getBody()->getTerminator()->erase();
+
+  for (Operation &op : fused.getBody().front().without_terminator())
+    if (failed(lower(&op)))
+      return failure();
+  b.setInsertionPointToEnd(loop.getBody());
+  scf::YieldOp::create(b, loc, yielded);
+  return success();
+}
+
+FailureOr<tile::KernelOp>
+tileopt::lowerBlockGraph(OpBuilder &b, tk::FusedOp fused, StringRef name) {
+  SmallVector<Type> views;
+  for (Type type : llvm::concat<const Type>(fused.getInputs().getTypes(),
+                                            fused.getResultTypes())) {
+    auto tensor = cast<RankedTensorType>(type);
+    views.push_back(tile::TensorViewType::get(b.getContext(), tensor.getShape(),
+                                              tensor.getElementType()));
+  }
+  auto kernel = tile::KernelOp::create(
+      b, fused.getLoc(), name, b.getFunctionType(views, {}),
+      /*sym_visibility=*/nullptr, /*arg_attrs=*/nullptr,
+      /*res_attrs=*/nullptr, /*occupancy=*/nullptr, /*num_ctas=*/nullptr);
+  if (failed(BlockGraphLowering(fused, kernel).run())) {
+    kernel.erase();
+    return failure();
+  }
+  return kernel;
+}
