@@ -1634,7 +1634,7 @@ struct PermuteLowering : public RelayoutLowering<tile::PermuteOp> {
 };
 
 /// ldmatrix of `count` 8x8 matrices at `at` in `staging`, as the 32-bit
-/// registers mma.sync takes.
+/// registers mma.sync takes: pairs of f16 as vector<2xf16>, of bf16 as i32.
 SmallVector<Value> loadMatrix(OpBuilder &b, Location loc, Value staging,
                               Value at, int64_t count, bool transpose) {
   Type elementType = cast<MemRefType>(staging.getType()).getElementType();
@@ -1646,6 +1646,10 @@ SmallVector<Value> loadMatrix(OpBuilder &b, Location loc, Value staging,
   for (int64_t i = 0; i < count; ++i) {
     Value pair =
         vector::ExtractOp::create(b, loc, matrices, ArrayRef<int64_t>{i});
+    if (elementType.isF16()) {
+      registers.push_back(pair);
+      continue;
+    }
     Value word = vector::BitCastOp::create(
         b, loc, VectorType::get({1}, b.getI32Type()), pair);
     registers.push_back(extractElement(b, loc, word, 0));
