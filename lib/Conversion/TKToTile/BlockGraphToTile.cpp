@@ -119,6 +119,12 @@ private:
   void lowerRmsNorm(tb::RmsNormOp norm);
   LogicalResult lowerThreadGraph(th::GraphOp graph);
   void lowerAccumulator(tb::ForloopAccumOp acc);
+  /// How sum_rescale accumulators rescale in one iteration: the factor of
+  /// the sums so far, exp(m - m'), and of the new terms, exp(s - m').
+  struct Rescaling {
+    Value oldFactor, newFactor;
+  };
+  const Rescaling &rescale(Value scale);
   bool isFusedIntoAccumulator(tb::MatmulOp mm);
 
   tk::FusedOp fused;
@@ -132,9 +138,12 @@ private:
   DenseMap<Value, Value> tiles;
   DenseMap<std::pair<Value, Type>, Value> converted;
   DenseMap<Value, Stage> stages;
-  /// The first loop-carried value of each reducing accumulator, and what
-  /// the loop yields for each.
+  /// The loop-carried value of each reducing accumulator and of the
+  /// running maximum of each sum_rescale scale, and what the loop yields
+  /// for each.
   DenseMap<Operation *, unsigned> carried;
+  DenseMap<Value, unsigned> carriedMaximum;
+  DenseMap<Value, Rescaling> rescalings;
   SmallVector<Value> yielded;
   std::array<Value, 3> blockIds;
   DenseMap<int64_t, Value> indexConstants;
@@ -484,6 +493,26 @@ LogicalResult BlockGraphLowering::lowerThreadGraph(th::GraphOp graph) {
   return success();
 }
 
+/// The rescaling by the running maximum of `scale` in this iteration,
+/// built once for all the sum_rescale accumulators that share the scale
+/// (FlashAttention's numerator and denominator), which also share the
+/// loop-carried maximum.
+const BlockGraphLowering::Rescaling &BlockGraphLowering::rescale(Value scale) {
+  Rescaling &rescaling = rescalings[scale];
+  if (rescaling.oldFactor)
+    return rescaling;
+  unsigned index = carriedMaximum.lookup(scale);
+  Value maximum = loop.getRegionIterArgs()[index];
+  Value s = arithmetic(scale);
+  Value next = arith::MaximumFOp::create(b, loc, maximum, s);
+  rescaling.oldFactor =
+      math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, maximum, next));
+  rescaling.newFactor =
+      math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, s, next));
+  yielded[index] = next;
+  return rescaling;
+}
+
 /// The in-loop update of a reducing accumulator, and its value after the
 /// loop. The loop starts from the identity of the combination (0, or -inf
 /// for maxima), so the first iteration gives the block graph's x_0 exactly.
@@ -517,18 +546,12 @@ void BlockGraphLowering::lowerAccumulator(tb::ForloopAccumOp acc) {
       // Online softmax: with m the running maximum of the scale s, the sum
       // is rescaled by exp(m - m') and x added with exp(s - m').
       ArrayRef<int64_t> shape = tileTypeOf(acc.getResult()).getShape();
-      Value maximum = loop.getRegionIterArgs()[index + 1];
-      Value s = arithmetic(acc.getScale());
-      Value nextMaximum = arith::MaximumFOp::create(b, loc, maximum, s);
-      Value alpha = math::ExpOp::create(
-          b, loc, arith::SubFOp::create(b, loc, maximum, nextMaximum));
-      Value beta = math::ExpOp::create(
-          b, loc, arith::SubFOp::create(b, loc, s, nextMaximum));
-      Value rescaled =
-          arith::MulFOp::create(b, loc, sum, broadcastTo(alpha, shape));
-      Value added = arith::MulFOp::create(b, loc, x, broadcastTo(beta, shape));
+      const Rescaling &rescaling = rescale(acc.getScale());
+      Value rescaled = arith::MulFOp::create(
+          b, loc, sum, broadcastTo(rescaling.oldFactor, shape));
+      Value added = arith::MulFOp::create(
+          b, loc, x, broadcastTo(rescaling.newFactor, shape));
       next = arith::AddFOp::create(b, loc, rescaled, added);
-      yielded[index + 1] = nextMaximum;
       break;
     }
     case tb::AccumKind::none:
@@ -631,9 +654,11 @@ LogicalResult BlockGraphLowering::run() {
                           ? -std::numeric_limits<double>::infinity()
                           : 0.0;
     inits.push_back(splat(type.getShape(), type.getElementType(), identity));
-    if (acc.getKind() == tb::AccumKind::sum_rescale) {
-      RankedTensorType scale = tileTypeOf(acc.getScale());
-      inits.push_back(splat(scale.getShape(), scale.getElementType(),
+    Value scale = acc.getScale();
+    if (acc.getKind() == tb::AccumKind::sum_rescale &&
+        carriedMaximum.try_emplace(scale, inits.size()).second) {
+      RankedTensorType type = tileTypeOf(scale);
+      inits.push_back(splat(type.getShape(), type.getElementType(),
                             -std::numeric_limits<double>::infinity()));
     }
   }
