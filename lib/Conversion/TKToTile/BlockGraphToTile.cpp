@@ -18,6 +18,13 @@
 // graph's element type, so the tile program computes exactly what the
 // block graph means (docs/lowering.md).
 //
+// A dim that every block reads and writes whole (no grid dim with more
+// than one block and no loop walks it) may be computed padded: the load
+// reads zeros past the tensor's end and the store drops what lies there.
+// Such dims are padded to a power of two, and to what mma.sync needs of M
+// and N on the tile code generator's default 4 warps, unless a reduction
+// or a product's K runs along them (DimPadding).
+//
 // Leading unit dims of a tile are dropped down to rank 2 ([1, 64, 64] is
 // computed as [64, 64]): numpy broadcasting aligns trailing dims, so the
 // elementwise ops do not see the difference, and the tile code generator
@@ -33,6 +40,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -71,16 +79,48 @@ enum class Stage {
   Accumulated,
 };
 
+/// The padded size of every tile dim of a block graph. Tile dims that the
+/// graph's ops equate (operands and results of elementwise ops and
+/// accumulators, the M, N and batch dims of a product, the dims a
+/// reduction keeps) form one axis; an axis is padded when all its dims are
+/// whole in memory and none is reduced or contracted.
+class DimPadding {
+public:
+  explicit DimPadding(tk::FusedOp fused);
+
+  /// The shape `tbValue` is computed in, at its own rank.
+  SmallVector<int64_t> paddedShape(Value tbValue) const;
+
+private:
+  using Dim = std::pair<Value, unsigned>;
+  /// What mma.sync m16n8k16 on 2x2 warps (4, the tile code generator's
+  /// default) needs M and N to be multiples of.
+  static constexpr int64_t kMmaRows = 32, kMmaColumns = 16;
+
+  void link(Value a, Value b);
+  void fixMapped(Value tile, ArrayRef<int64_t> gridMap, int64_t fmap,
+                 tk::FusedOp fused);
+  Dim axisOf(Value v, int64_t dim) const {
+    return axes.getLeaderValue({v, static_cast<unsigned>(dim)});
+  }
+
+  llvm::EquivalenceClasses<Dim> axes;
+  /// Leaders of the axes that cannot be padded, and the multiple each
+  /// other axis must be padded to.
+  DenseSet<Dim> fixed;
+  DenseMap<Dim, int64_t> multiples;
+};
+
 class BlockGraphLowering {
 public:
   BlockGraphLowering(tk::FusedOp fused, tile::KernelOp kernel)
-      : fused(fused), kernel(kernel), b(kernel.getContext()) {}
+      : fused(fused), kernel(kernel), padding(fused), b(kernel.getContext()) {}
 
   LogicalResult run();
 
 private:
   // Checks before anything is built.
-  LogicalResult checkTile(Operation *op, Type type);
+  LogicalResult checkTile(Operation *op, Value tbValue);
   LogicalResult checkSupported();
 
   // Building blocks.
@@ -104,8 +144,7 @@ private:
         cast<ShapedType>(tbValue.getType()).getElementType());
   }
   RankedTensorType tileTypeOf(Value tbValue) {
-    auto type = cast<ShapedType>(tbValue.getType());
-    return RankedTensorType::get(computedShape(type.getShape()),
+    return RankedTensorType::get(computedShape(padding.paddedShape(tbValue)),
                                  arithmeticType(elementTypeOf(tbValue)));
   }
 
@@ -129,6 +168,7 @@ private:
 
   tk::FusedOp fused;
   tile::KernelOp kernel;
+  DimPadding padding;
   OpBuilder b;
   Location loc = fused.getLoc();
   Block *entry = nullptr;
@@ -152,31 +192,131 @@ private:
 } // namespace
 
 //===----------------------------------------------------------------------===//
+// Padding
+//===----------------------------------------------------------------------===//
+
+static ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<ShapedType>(v.getType()).getShape();
+}
+
+/// Equates the dims of `a` and `b` that numpy broadcasting lines up and
+/// that have one size (a size-1 dim broadcast against a larger one is
+/// another axis).
+void DimPadding::link(Value a, Value b) {
+  ArrayRef<int64_t> sa = shapeOf(a), sb = shapeOf(b);
+  for (size_t i = 1; i <= std::min(sa.size(), sb.size()); ++i)
+    if (sa[sa.size() - i] == sb[sb.size() - i])
+      axes.unionSets({a, sa.size() - i}, {b, sb.size() - i});
+}
+
+/// Fixes the dims of `tile` that blocks or iterations take parts of.
+void DimPadding::fixMapped(Value tile, ArrayRef<int64_t> gridMap, int64_t fmap,
+                           tk::FusedOp fused) {
+  for (auto [gridDim, tensorDim] : llvm::enumerate(gridMap))
+    if (tensorDim != -1 && fused.getGridDims()[gridDim] > 1)
+      fixed.insert(axisOf(tile, tensorDim));
+  if (fmap != -1 && fused.getForloopRange() > 1)
+    fixed.insert(axisOf(tile, fmap));
+}
+
+DimPadding::DimPadding(tk::FusedOp fused) {
+  Block &graph = fused.getBody().front();
+  for (Operation &op : graph.without_terminator())
+    for (Value v : llvm::concat<Value>(op.getOperands(), op.getResults()))
+      if (isa<tb::TileType>(v.getType()))
+        for (unsigned d = 0, e = shapeOf(v).size(); d < e; ++d)
+          axes.insert({v, d});
+  // Equate dims first: an axis's leader changes while sets merge.
+  for (Operation &op : graph.without_terminator()) {
+    if (auto mm = dyn_cast<tb::MatmulOp>(op)) {
+      unsigned rank = shapeOf(mm.getResult()).size();
+      for (unsigned d = 0; d + 2 < rank; ++d) {
+        axes.unionSets({mm.getLhs(), d}, {mm.getResult(), d});
+        axes.unionSets({mm.getRhs(), d}, {mm.getResult(), d});
+      }
+      axes.unionSets({mm.getLhs(), rank - 2}, {mm.getResult(), rank - 2});
+      axes.unionSets({mm.getRhs(), rank - 1}, {mm.getResult(), rank - 1});
+      axes.unionSets({mm.getLhs(), rank - 1}, {mm.getRhs(), rank - 2});
+    } else if (auto reduce = dyn_cast<tb::ReduceOp>(op)) {
+      for (unsigned d = 0, e = shapeOf(reduce.getInput()).size(); d < e; ++d)
+        if (d != reduce.getDimAttr().getInt())
+          axes.unionSets({reduce.getInput(), d}, {reduce.getResult(), d});
+    } else if (isa<tb::UnaryOp, tb::BinaryOp, tb::RmsNormOp, th::GraphOp,
+                   tb::ForloopAccumOp>(op)) {
+      for (Value result : op.getResults())
+        for (Value operand : op.getOperands())
+          link(operand, result);
+    }
+  }
+  for (Operation &op : graph.without_terminator()) {
+    if (auto it = dyn_cast<tb::InputIteratorOp>(op)) {
+      fixMapped(it.getResult(), it.getImap(), it.getFmapAttr().getInt(), fused);
+    } else if (auto saver = dyn_cast<tb::OutputSaverOp>(op)) {
+      fixMapped(saver.getInput(), saver.getOmap(),
+                saver.getFmapAttr() ? saver.getFmapAttr().getInt() : -1, fused);
+    } else if (auto mm = dyn_cast<tb::MatmulOp>(op)) {
+      // Padding K would add products of whatever the padding holds.
+      int64_t rank = shapeOf(mm.getResult()).size();
+      fixed.insert(axisOf(mm.getLhs(), rank - 1));
+      int64_t &rows = multiples[axisOf(mm.getLhs(), rank - 2)];
+      rows = std::max(rows, kMmaRows);
+      int64_t &columns = multiples[axisOf(mm.getRhs(), rank - 1)];
+      columns = std::max(columns, kMmaColumns);
+    } else if (auto reduce = dyn_cast<tb::ReduceOp>(op)) {
+      fixed.insert(axisOf(reduce.getInput(), reduce.getDimAttr().getInt()));
+    } else if (auto norm = dyn_cast<tb::RmsNormOp>(op)) {
+      fixed.insert(
+          axisOf(norm.getInput(), shapeOf(norm.getInput()).size() - 1));
+    } else if (isa<tb::ConcatOp>(op)) {
+      for (Value v : llvm::concat<Value>(op.getOperands(), op.getResults()))
+        for (int64_t d = 0, e = shapeOf(v).size(); d < e; ++d)
+          fixed.insert(axisOf(v, d));
+    }
+  }
+}
+
+/// A free dim is padded to a power of two, and to the multiple a product
+/// needs; other dims keep their size.
+SmallVector<int64_t> DimPadding::paddedShape(Value tbValue) const {
+  SmallVector<int64_t> shape(shapeOf(tbValue));
+  for (auto [dim, size] : llvm::enumerate(shape)) {
+    Dim axis = axisOf(tbValue, dim);
+    if (fixed.contains(axis))
+      continue;
+    int64_t padded = llvm::PowerOf2Ceil(size);
+    if (int64_t multiple = multiples.lookup(axis);
+        multiple && padded % multiple != 0)
+      padded = std::max(padded, multiple);
+    size = padded;
+  }
+  return shape;
+}
+
+//===----------------------------------------------------------------------===//
 // Checks
 //===----------------------------------------------------------------------===//
 
-LogicalResult BlockGraphLowering::checkTile(Operation *op, Type type) {
-  auto shaped = dyn_cast<tb::TileType>(type);
-  if (!shaped)
+LogicalResult BlockGraphLowering::checkTile(Operation *op, Value tbValue) {
+  auto type = dyn_cast<tb::TileType>(tbValue.getType());
+  if (!type)
     return success();
-  if (!isa<FloatType>(shaped.getElementType()))
+  if (!isa<FloatType>(type.getElementType()))
     return op->emitOpError("has tiles of ")
-           << shaped.getElementType()
+           << type.getElementType()
            << "; the lowering to tile programs takes float tiles";
-  for (auto [dim, size] : llvm::enumerate(shaped.getShape()))
+  for (auto [dim, size] : llvm::enumerate(padding.paddedShape(tbValue)))
     if (!llvm::isPowerOf2_64(size))
       return op->emitOpError("has tile ")
              << type << " whose dim " << dim << " (" << size
              << ") is not a power of two; tile programs need power-of-two "
-                "tiles";
+                "tiles (only dims that blocks take whole can be padded)";
   return success();
 }
 
 LogicalResult BlockGraphLowering::checkSupported() {
   for (Operation &op : fused.getBody().front().without_terminator()) {
-    for (Type type :
-         llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes()))
-      if (failed(checkTile(&op, type)))
+    for (Value v : llvm::concat<Value>(op.getOperands(), op.getResults()))
+      if (failed(checkTile(&op, v)))
         return failure();
     if (isa<tb::ConcatOp>(op))
       return op.emitOpError("has no tile form yet: tile programs have no "
@@ -361,16 +501,20 @@ void BlockGraphLowering::lowerIterator(tb::InputIteratorOp it) {
   IntegerAttr latency;
   if (it.getFmapAttr().getInt() != -1 && feedsMma)
     latency = b.getI32IntegerAttr(kMmaLoadLatency);
+  SmallVector<int64_t> shape = padding.paddedShape(it.getResult());
+  tile::PaddingModeAttr zeros;
+  if (ArrayRef<int64_t>(shape) != type.getShape())
+    zeros = tile::PaddingModeAttr::get(b.getContext(), tile::PaddingMode::zero);
   Value tile = tile::LoadOp::create(
-      b, loc, RankedTensorType::get(type.getShape(), type.getElementType()),
-      view, indices, latency, /*allow_tma=*/nullptr, /*padding=*/nullptr);
-  tiles[it.getResult()] = reshape(tile, computedShape(type.getShape()));
+      b, loc, RankedTensorType::get(shape, type.getElementType()), view,
+      indices, latency, /*allow_tma=*/nullptr, zeros);
+  tiles[it.getResult()] = reshape(tile, computedShape(shape));
 }
 
 void BlockGraphLowering::lowerSaver(tb::OutputSaverOp saver) {
   auto type = cast<RankedTensorType>(saver.getResult().getType());
   Value tile = as(saver.getInput(), type.getElementType());
-  tile = reshape(tile, saver.getInput().getType().getShape());
+  tile = reshape(tile, padding.paddedShape(saver.getInput()));
   SmallVector<Value> indices = tileIndices(
       saver.getOmap(), saver.getFmapAttr() ? saver.getFmapAttr().getInt() : -1,
       type.getRank());
@@ -403,7 +547,7 @@ void BlockGraphLowering::lowerMatmul(tb::MatmulOp mm) {
 }
 
 void BlockGraphLowering::lowerReduce(tb::ReduceOp reduce) {
-  ArrayRef<int64_t> shape = reduce.getInput().getType().getShape();
+  SmallVector<int64_t> shape = padding.paddedShape(reduce.getInput());
   RankedTensorType resultType = tileTypeOf(reduce.getResult());
   Value input = arithmetic(reduce.getInput());
   int64_t dropped = shape.size() - computedShape(shape).size();

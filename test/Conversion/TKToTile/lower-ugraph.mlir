@@ -5,26 +5,29 @@
 
 // gated_mlp's fused kernel: both products accumulate in tile.mma, in the
 // tiles the loop carries; the operands are loaded per iteration with a
-// latency hint; silu and the product run once, after the loop, in f32.
+// latency hint; silu and the product run once, after the loop, in f32. X's
+// 8 rows, which every block reads whole, are computed as 32 (what mma.sync
+// needs of M on 4 warps): the load pads them with zeros, the store drops
+// them.
 // CHECK-LABEL: tile.kernel @gated_mlp_k0(
 // CHECK-SAME: %[[X:.*]]: !tile.view<8x256xf16>, %[[W1:.*]]: !tile.view<256x64xf16>, %[[W2:.*]]: !tile.view<256x64xf16>, %[[Y:.*]]: !tile.view<8x64xf16>)
 // CHECK-DAG: %[[BX:.*]] = tile.block_id x
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
-// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<8x16xf32>
-// CHECK: %[[ACC:.*]]:2 = scf.for %[[K:.*]] = %[[C0]] to %[[C4]] step %{{.*}} iter_args(%[[A1:.*]] = %{{.*}}, %[[A2:.*]] = %{{.*}}) -> (tensor<8x16xf32>, tensor<8x16xf32>)
-// CHECK-NEXT: %[[XT:.*]] = tile.load %[[X]][%[[C0]], %[[K]]] latency 3 : !tile.view<8x256xf16> -> tensor<8x64xf16>
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<32x16xf32>
+// CHECK: %[[ACC:.*]]:2 = scf.for %[[K:.*]] = %[[C0]] to %[[C4]] step %{{.*}} iter_args(%[[A1:.*]] = %{{.*}}, %[[A2:.*]] = %{{.*}}) -> (tensor<32x16xf32>, tensor<32x16xf32>)
+// CHECK-NEXT: %[[XT:.*]] = tile.load %[[X]][%[[C0]], %[[K]]] latency 3 padding zero : !tile.view<8x256xf16> -> tensor<32x64xf16>
 // CHECK-NEXT: %[[W1T:.*]] = tile.load %[[W1]][%[[K]], %[[BX]]] latency 3 : !tile.view<256x64xf16> -> tensor<64x16xf16>
 // CHECK-NEXT: %[[W2T:.*]] = tile.load %[[W2]][%[[K]], %[[BX]]] latency 3
-// CHECK-NEXT: %[[P1:.*]] = tile.mma %[[XT]], %[[W1T]], %[[A1]] : tensor<8x64xf16>, tensor<64x16xf16>, tensor<8x16xf32>
+// CHECK-NEXT: %[[P1:.*]] = tile.mma %[[XT]], %[[W1T]], %[[A1]] : tensor<32x64xf16>, tensor<64x16xf16>, tensor<32x16xf32>
 // CHECK-NEXT: %[[P2:.*]] = tile.mma %[[XT]], %[[W2T]], %[[A2]]
 // CHECK-NEXT: scf.yield %[[P1]], %[[P2]]
-// CHECK: %[[NEG:.*]] = arith.negf %[[ACC]]#0 : tensor<8x16xf32>
+// CHECK: %[[NEG:.*]] = arith.negf %[[ACC]]#0 : tensor<32x16xf32>
 // CHECK: math.exp %[[NEG]]
 // CHECK: %[[SILU:.*]] = arith.divf %[[ACC]]#0
-// CHECK: %[[PROD:.*]] = arith.mulf %[[ACC]]#1, %[[SILU]] : tensor<8x16xf32>
-// CHECK: %[[OUT:.*]] = arith.truncf %[[PROD]] : tensor<8x16xf32> to tensor<8x16xf16>
-// CHECK: tile.store %[[OUT]], %[[Y]][%[[C0]], %[[BX]]] : tensor<8x16xf16>, !tile.view<8x64xf16>
+// CHECK: %[[PROD:.*]] = arith.mulf %[[ACC]]#1, %[[SILU]] : tensor<32x16xf32>
+// CHECK: %[[OUT:.*]] = arith.truncf %[[PROD]] : tensor<32x16xf32> to tensor<32x16xf16>
+// CHECK: tile.store %[[OUT]], %[[Y]][%[[C0]], %[[BX]]] : tensor<32x16xf16>, !tile.view<8x64xf16>
 // CHECK-NEXT: tile.return
 // CHECK-LABEL: func.func @gated_mlp(
 // CHECK-SAME: %[[HX:.*]]: memref<8x256xf16> {tileopt.name = "in0"}, %[[HW1:.*]]: memref<256x64xf16> {tileopt.name = "in1"}, %[[HW2:.*]]: memref<256x64xf16> {tileopt.name = "in2"}, %[[HY:.*]]: memref<8x64xf16> {tileopt.name = "out0", tileopt.output})
@@ -111,24 +114,24 @@ func.func @flash_attention(%Q: tensor<2x32x16xf16>, %K: tensor<2x16x128xf16>, %V
 
 // rmsnorm_linear at b=1: a reduce mean divides by the group's size, a mean
 // accumulator by the loop's range after the loop; add_scalar keeps the
-// constant the f16 block graph has; the 2x1 rms broadcasts over the
-// product's columns.
+// constant the f16 block graph has; the rms broadcasts over the product's
+// columns. The 2 rows are computed as 32, in every tile that has them.
 // CHECK-LABEL: tile.kernel @rmsnorm_linear_k0(
-// CHECK-DAG: %[[FOUR:.*]] = arith.constant dense<4.000000e+00> : tensor<2x1xf32>
-// CHECK-DAG: %[[N:.*]] = arith.constant dense<6.400000e+01> : tensor<2xf32>
+// CHECK-DAG: %[[FOUR:.*]] = arith.constant dense<4.000000e+00> : tensor<32x1xf32>
+// CHECK-DAG: %[[N:.*]] = arith.constant dense<6.400000e+01> : tensor<32xf32>
 // CHECK: %[[R:.*]]:2 = scf.for
 // CHECK: %[[XT:.*]] = tile.load
-// CHECK: %[[XF:.*]] = arith.extf %[[XT]] : tensor<2x64xf16> to tensor<2x64xf32>
+// CHECK: %[[XF:.*]] = arith.extf %[[XT]] : tensor<32x64xf16> to tensor<32x64xf32>
 // CHECK: %[[SQ:.*]] = arith.mulf %[[XF]], %[[XF]]
-// CHECK: %[[SUM:.*]] = tile.reduce sum %[[SQ]] dim 1 : tensor<2x64xf32> -> tensor<2xf32>
+// CHECK: %[[SUM:.*]] = tile.reduce sum %[[SQ]] dim 1 : tensor<32x64xf32> -> tensor<32xf32>
 // CHECK: %[[MEAN:.*]] = arith.divf %[[SUM]], %[[N]]
-// CHECK: tile.reshape %[[MEAN]] : tensor<2xf32> -> tensor<2x1xf32>
+// CHECK: tile.reshape %[[MEAN]] : tensor<32xf32> -> tensor<32x1xf32>
 // CHECK: tile.mma %[[XT]]
-// CHECK: arith.constant dense<1.00135803E-5> : tensor<2x1xf32>
+// CHECK: arith.constant dense<1.00135803E-5> : tensor<32x1xf32>
 // CHECK: scf.yield
-// CHECK: %[[MS:.*]] = arith.divf %[[R]]#1, %[[FOUR]] : tensor<2x1xf32>
+// CHECK: %[[MS:.*]] = arith.divf %[[R]]#1, %[[FOUR]] : tensor<32x1xf32>
 // CHECK: %[[RMS:.*]] = math.sqrt %[[MS]]
-// CHECK: %[[B:.*]] = tile.broadcast %[[RMS]] : tensor<2x1xf32> -> tensor<2x16xf32>
+// CHECK: %[[B:.*]] = tile.broadcast %[[RMS]] : tensor<32x1xf32> -> tensor<32x16xf32>
 // CHECK: arith.divf %[[R]]#0, %[[B]]
 func.func @rmsnorm_linear(%X: tensor<2x256xf16>, %W: tensor<256x64xf16>) -> tensor<2x64xf16> {
   %0 = tk.fused grid [4, 1, 1] block [128, 1, 1] forloop 4 (%x = %X : tensor<2x256xf16>, %w = %W : tensor<256x64xf16>) -> tensor<2x64xf16> {

@@ -159,3 +159,18 @@ func.func @accumulators(%X: tensor<16x128xf32>, %B: tensor<128xf32>)
   }
   return %r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6 : tensor<16x32xf32>, tensor<16x32xf32>, tensor<16x128xf32>, tensor<16x4xf32>, tensor<2x32xf32>, tensor<16x32xf32>, tensor<16x128xf32>
 }
+
+// Dims that every block takes whole are padded: X's 6 rows become 32 (a
+// power of two, and M for mma.sync), zeros past the end, dropped on store.
+func.func @padded_rows(%X: tensor<6x64xf16>, %W: tensor<64x32xf16>) -> tensor<6x32xf16> {
+  %0 = tk.fused grid [2, 1, 1] block [128, 1, 1] forloop 2 (%x = %X : tensor<6x64xf16>, %w = %W : tensor<64x32xf16>) -> tensor<6x32xf16> {
+    %1 = tb.input_iterator %x imap [-1, -1, -1] fmap 1 : tensor<6x64xf16> -> !tb.tile<6x32xf16>
+    %2 = tb.input_iterator %w imap [1, -1, -1] fmap 0 : tensor<64x32xf16> -> !tb.tile<32x16xf16>
+    %3 = tb.matmul %1, %2 : !tb.tile<6x32xf16>, !tb.tile<32x16xf16> -> !tb.tile<6x16xf16>
+    %4 = tb.forloop_accum sum %3 : (!tb.tile<6x16xf16>) -> !tb.tile<6x16xf16>
+    %5 = tb.unary exp %4 : !tb.tile<6x16xf16>
+    %6 = tb.output_saver %5 omap [1, -1, -1] : !tb.tile<6x16xf16> -> tensor<6x32xf16>
+    tb.yield %6 : tensor<6x32xf16>
+  }
+  return %0 : tensor<6x32xf16>
+}
