@@ -1,0 +1,45 @@
+// Lowered µGraphs through tileopt-compile to cubins and PTX. ptxas is
+// needed, a GPU is not. docs/lowering.md lists what compiles end to end.
+// REQUIRES: ptxas
+
+// gated_mlp as the superoptimizer finds it: one kernel on tensor cores, X's
+// 8 rows padded to the 32 that mma.sync takes on 4 warps.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: tileopt-opt %S/../../../examples/ugraph/gated_mlp.mlir --tileopt-lower-ugraph -o %t/gated_mlp.mlir
+// RUN: tileopt-compile %t/gated_mlp.mlir -o %t/gated_mlp 2>/dev/null
+// RUN: FileCheck %s --check-prefix=GATED-PTX --input-file=%t/gated_mlp/kernels.ptx
+// RUN: FileCheck %s --check-prefix=GATED --input-file=%t/gated_mlp/manifest.json
+// GATED-PTX: .entry gated_mlp_k0(
+// GATED-PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// GATED-PTX: ex2.approx
+// GATED: "name": "in0",
+// GATED-NEXT: "role": "input",
+// GATED: "name": "out0",
+// GATED-NEXT: "role": "output",
+// GATED: "launches": [
+// GATED: "grid": [
+// GATED-NEXT: 256,
+
+// rmsnorm_linear as imported: the rms_norm kernel, then the matmul in
+// 128x128x64 tiles (M padded from 2), the normalized X between them.
+// RUN: tileopt-opt %S/../../../examples/linalg/rmsnorm_linear.mlir \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg),tileopt-lower-ugraph)' -o %t/rmsnorm_linear.mlir
+// RUN: tileopt-compile %t/rmsnorm_linear.mlir -o %t/rmsnorm_linear 2>/dev/null
+// RUN: FileCheck %s --check-prefix=RMSNORM --input-file=%t/rmsnorm_linear/manifest.json
+// RMSNORM: "name": "tmp0",
+// RMSNORM-NEXT: "role": "output",
+// RMSNORM: "launches": [
+// RMSNORM: "kernel": 0
+// RMSNORM: "kernel": 1
+
+// What the tile code generator does not take yet, said at the op: a batch
+// of 2 in gqa_decode's tiles needs a rank-3 tile.mma, ...
+// RUN: tileopt-opt %S/../../../examples/ugraph/gqa_decode.mlir --tileopt-lower-ugraph -o %t/gqa_decode.mlir
+// RUN: not tileopt-compile %t/gqa_decode.mlir -o %t/gqa_decode 2>&1 | FileCheck %s --check-prefix=GQA
+// GQA: error: 'tile.mma' op on tensor cores takes rank-2 f16 or bf16 operands
+
+// ... and the rms of Mirage's rmsnorm_linear, broadcast over the
+// accumulator's columns, would need the accumulator's layout.
+// RUN: tileopt-opt %S/../../../examples/ugraph/rmsnorm_linear.mlir --tileopt-lower-ugraph -o %t/rmsnorm_mirage.mlir
+// RUN: not tileopt-compile %t/rmsnorm_mirage.mlir -o %t/rmsnorm_mirage 2>&1 | FileCheck %s --check-prefix=MIRAGE
+// MIRAGE: error: 'tile.broadcast' op produces an mma accumulator
