@@ -8,13 +8,18 @@
 # (scripts/interp-reference.py: inputs.tensors and expected.tensors in the
 # artifact), which tileopt-run checks every output element against. They
 # are kept small so that the interpreter takes seconds and the files a few
-# MB. Usage:
-#   scripts/prepare-device-run.sh [example...]   (default: all, and the
-#                                                 code generator checks)
+# MB. A name ugraph-NAME compiles the µGraph examples/ugraph/NAME.mlir
+# through tileopt-lower-ugraph, at full size only (bench/tile/bench.py
+# checks it against torch in float64 and times it against torch's peers).
+# Usage:
+#   scripts/prepare-device-run.sh [example...]   (default: all tile
+#                                                 examples, and the code
+#                                                 generator checks)
+#   scripts/prepare-device-run.sh ugraph-gated_mlp
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 install_missing_packages
-configure_and_build tileopt-compile tileopt-interp
+configure_and_build tileopt-compile tileopt-interp tileopt-opt
 out="$BUILD_DIR/device-artifacts"
 examples=("$@")
 if [ ${#examples[@]} -eq 0 ]; then
@@ -23,6 +28,14 @@ if [ ${#examples[@]} -eq 0 ]; then
 fi
 mkdir -p "$out"
 for example in "${examples[@]}"; do
+  if [[ $example == ugraph-* ]]; then
+    lowered="$out/$example.mlir"
+    rm -rf "$out/$example"
+    "$BUILD_DIR/bin/tileopt-opt" "$TILEOPT_ROOT/examples/ugraph/${example#ugraph-}.mlir" \
+      --tileopt-lower-ugraph -o "$lowered"
+    "$BUILD_DIR/bin/tileopt-compile" "$lowered" -o "$out/$example"
+    continue
+  fi
   src="$TILEOPT_ROOT/examples/tile/$example.mlir"
   rm -rf "$out/$example" "$out/$example-small"
   # An example may name its own tileopt-compile flags (the target chip, say)
