@@ -150,13 +150,13 @@ private:
 
   // The ops.
   void placeFor(Stage stage);
-  LogicalResult lower(Operation *op);
+  void lower(Operation *op);
   void lowerIterator(tb::InputIteratorOp it);
   void lowerSaver(tb::OutputSaverOp saver);
   void lowerMatmul(tb::MatmulOp mm);
   void lowerReduce(tb::ReduceOp reduce);
   void lowerRmsNorm(tb::RmsNormOp norm);
-  LogicalResult lowerThreadGraph(th::GraphOp graph);
+  void lowerThreadGraph(th::GraphOp graph);
   void lowerAccumulator(tb::ForloopAccumOp acc);
   /// How sum_rescale accumulators rescale in one iteration: the factor of
   /// the sums so far, exp(m - m'), and of the new terms, exp(s - m').
@@ -321,6 +321,10 @@ LogicalResult BlockGraphLowering::checkSupported() {
     if (isa<tb::ConcatOp>(op))
       return op.emitOpError("has no tile form yet: tile programs have no "
                             "concatenation of tiles");
+    if (!isa<tb::InputIteratorOp, tb::OutputSaverOp, tb::ForloopAccumOp,
+             tb::MatmulOp, tb::UnaryOp, tb::BinaryOp, tb::ReduceOp,
+             tb::RmsNormOp, th::GraphOp>(op))
+      return op.emitOpError("has no tile form");
     if (auto graph = dyn_cast<th::GraphOp>(op)) {
       for (Operation &scalar : graph.getBody().front().without_terminator()) {
         if (isa<arith::ExtFOp, arith::TruncFOp>(scalar))
@@ -599,7 +603,7 @@ void BlockGraphLowering::lowerRmsNorm(tb::RmsNormOp norm) {
 /// Each scalar op of the region applied to whole tiles: arith and math ops
 /// are elementwise on tensors. Floats are computed in the arithmetic type;
 /// constants become splats of their value.
-LogicalResult BlockGraphLowering::lowerThreadGraph(th::GraphOp graph) {
+void BlockGraphLowering::lowerThreadGraph(th::GraphOp graph) {
   Block &body = graph.getBody().front();
   RankedTensorType resultType = tileTypeOf(graph.getResult(0));
   ArrayRef<int64_t> shape = resultType.getShape();
@@ -634,7 +638,6 @@ LogicalResult BlockGraphLowering::lowerThreadGraph(th::GraphOp graph) {
   for (auto [result, yielded] :
        llvm::zip(graph.getResults(), body.getTerminator()->getOperands()))
     tiles[result] = mapping.lookup(yielded);
-  return success();
 }
 
 /// The rescaling by the running maximum of `scale` in this iteration,
@@ -714,7 +717,7 @@ void BlockGraphLowering::lowerAccumulator(tb::ForloopAccumOp acc) {
   tiles[acc.getResult()] = result;
 }
 
-LogicalResult BlockGraphLowering::lower(Operation *op) {
+void BlockGraphLowering::lower(Operation *op) {
   // The stage of the op: after the loop if an operand is accumulated, in
   // the loop if an operand changes between iterations.
   Stage stage = Stage::Invariant;
@@ -730,23 +733,11 @@ LogicalResult BlockGraphLowering::lower(Operation *op) {
     stages[result] = stage;
   placeFor(stage);
 
-  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
-      .Case([&](tb::InputIteratorOp it) {
-        lowerIterator(it);
-        return success();
-      })
-      .Case([&](tb::OutputSaverOp saver) {
-        lowerSaver(saver);
-        return success();
-      })
-      .Case([&](tb::ForloopAccumOp acc) {
-        lowerAccumulator(acc);
-        return success();
-      })
-      .Case([&](tb::MatmulOp mm) {
-        lowerMatmul(mm);
-        return success();
-      })
+  llvm::TypeSwitch<Operation *>(op)
+      .Case([&](tb::InputIteratorOp it) { lowerIterator(it); })
+      .Case([&](tb::OutputSaverOp saver) { lowerSaver(saver); })
+      .Case([&](tb::ForloopAccumOp acc) { lowerAccumulator(acc); })
+      .Case([&](tb::MatmulOp mm) { lowerMatmul(mm); })
       .Case([&](tb::UnaryOp unary) {
         std::optional<APFloat> scalar;
         if (FloatAttr attr = unary.getScalarAttr())
@@ -754,7 +745,6 @@ LogicalResult BlockGraphLowering::lower(Operation *op) {
         tiles[unary.getResult()] =
             buildUnary(b, loc, unary.getKind(), arithmetic(unary.getInput()),
                        scalar, elementTypeOf(unary.getResult()));
-        return success();
       })
       .Case([&](tb::BinaryOp binary) {
         ArrayRef<int64_t> shape = tileTypeOf(binary.getResult()).getShape();
@@ -762,20 +752,10 @@ LogicalResult BlockGraphLowering::lower(Operation *op) {
             buildBinary(b, loc, binary.getKind(),
                         broadcastTo(arithmetic(binary.getLhs()), shape),
                         broadcastTo(arithmetic(binary.getRhs()), shape));
-        return success();
       })
-      .Case([&](tb::ReduceOp reduce) {
-        lowerReduce(reduce);
-        return success();
-      })
-      .Case([&](tb::RmsNormOp norm) {
-        lowerRmsNorm(norm);
-        return success();
-      })
-      .Case([&](th::GraphOp graph) { return lowerThreadGraph(graph); })
-      .Default([](Operation *other) {
-        return other->emitOpError("has no tile form");
-      });
+      .Case([&](tb::ReduceOp reduce) { lowerReduce(reduce); })
+      .Case([&](tb::RmsNormOp norm) { lowerRmsNorm(norm); })
+      .Case([&](th::GraphOp graph) { lowerThreadGraph(graph); });
 }
 
 LogicalResult BlockGraphLowering::run() {
@@ -816,8 +796,7 @@ LogicalResult BlockGraphLowering::run() {
     loop.getBody()->getTerminator()->erase();
 
   for (Operation &op : fused.getBody().front().without_terminator())
-    if (failed(lower(&op)))
-      return failure();
+    lower(&op);
   b.setInsertionPointToEnd(loop.getBody());
   scf::YieldOp::create(b, loc, yielded);
   return success();

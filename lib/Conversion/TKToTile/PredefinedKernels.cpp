@@ -42,6 +42,14 @@ int64_t tileSize(int64_t n, int64_t cap) {
   return std::min<int64_t>(cap, n & -n);
 }
 
+/// The tilings map at most three dims onto the grid (x, y, z).
+LogicalResult checkRank(Operation *op, int64_t rank) {
+  if (rank <= 3)
+    return success();
+  return op->emitOpError("has rank ")
+         << rank << "; its tiling takes up to 3 dims, one per grid dim";
+}
+
 /// A block graph of the form every tiling here takes: iterators over the
 /// kernel's operands, one compute op, an accumulator, one saver.
 struct TiledKernel {
@@ -146,9 +154,8 @@ FailureOr<tk::FusedOp> tileElementwise(OpBuilder &b, Operation *op) {
   ArrayRef<int64_t> shape =
       cast<RankedTensorType>(op->getResult(0).getType()).getShape();
   int64_t rank = shape.size();
-  if (rank > 3)
-    return op->emitOpError("has rank ")
-           << rank << "; the elementwise tiling takes up to 3 dims";
+  if (failed(checkRank(op, rank)))
+    return failure();
   TiledKernel tiling;
   SmallVector<int64_t, 3> tile(rank, 1);
   tile[rank - 1] = tileSize(shape[rank - 1], kRowChunk);
@@ -186,9 +193,8 @@ FailureOr<tk::FusedOp> tileElementwise(OpBuilder &b, Operation *op) {
 FailureOr<tk::FusedOp> tileReduce(OpBuilder &b, tk::ReduceOp reduce) {
   ArrayRef<int64_t> shape = reduce.getInput().getType().getShape();
   int64_t rank = shape.size(), dim = reduce.getDim();
-  if (rank > 3)
-    return reduce.emitOpError("has rank ")
-           << rank << "; the reduction tiling takes up to 3 dims";
+  if (failed(checkRank(reduce, rank)))
+    return failure();
   int64_t chunk =
       tileSize(shape[dim], dim == rank - 1 ? kRowChunk : kColumnChunk);
   TiledKernel tiling;
@@ -229,9 +235,8 @@ FailureOr<tk::FusedOp> tileReduce(OpBuilder &b, tk::ReduceOp reduce) {
 FailureOr<tk::FusedOp> tileRmsNorm(OpBuilder &b, tk::RmsNormOp norm) {
   ArrayRef<int64_t> shape = norm.getInput().getType().getShape();
   int64_t rank = shape.size(), row = shape.back();
-  if (rank > 3)
-    return norm.emitOpError("has rank ")
-           << rank << "; the rms_norm tiling takes up to 3 dims";
+  if (failed(checkRank(norm, rank)))
+    return failure();
   if (!llvm::isPowerOf2_64(row))
     return norm.emitOpError("normalizes rows of ")
            << row << " elements; its tiling keeps a whole row in a tile, "
