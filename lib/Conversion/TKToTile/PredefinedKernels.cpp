@@ -42,12 +42,12 @@ int64_t tileSize(int64_t n, int64_t cap) {
   return std::min<int64_t>(cap, n & -n);
 }
 
-/// The tilings map at most three dims onto the grid (x, y, z).
+/// The tilings map one to three dims onto the grid (x, y, z).
 LogicalResult checkRank(Operation *op, int64_t rank) {
-  if (rank <= 3)
+  if (rank >= 1 && rank <= 3)
     return success();
   return op->emitOpError("has rank ")
-         << rank << "; its tiling takes up to 3 dims, one per grid dim";
+         << rank << "; its tiling takes 1 to 3 dims, one per grid dim";
 }
 
 /// A block graph of the form every tiling here takes: iterators over the
@@ -234,9 +234,10 @@ FailureOr<tk::FusedOp> tileReduce(OpBuilder &b, tk::ReduceOp reduce) {
 /// dims.
 FailureOr<tk::FusedOp> tileRmsNorm(OpBuilder &b, tk::RmsNormOp norm) {
   ArrayRef<int64_t> shape = norm.getInput().getType().getShape();
-  int64_t rank = shape.size(), row = shape.back();
+  int64_t rank = shape.size();
   if (failed(checkRank(norm, rank)))
     return failure();
+  int64_t row = shape.back();
   if (!llvm::isPowerOf2_64(row))
     return norm.emitOpError("normalizes rows of ")
            << row << " elements; its tiling keeps a whole row in a tile, "
