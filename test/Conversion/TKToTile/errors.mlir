@@ -105,3 +105,11 @@ func.func @returns_twice(%x: tensor<8x64xf32>) -> (tensor<8x64xf32>, tensor<8x64
   // expected-error @+1 {{'func.return' op returns one value twice; each result is a buffer of its own}}
   return %0, %0 : tensor<8x64xf32>, tensor<8x64xf32>
 }
+
+// -----
+
+func.func @scalar(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'tk.unary' op has rank 0; its tiling takes 1 to 3 dims, one per grid dim}}
+  %0 = tk.unary exp %x : tensor<f32>
+  return %0 : tensor<f32>
+}

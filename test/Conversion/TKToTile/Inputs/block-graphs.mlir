@@ -174,3 +174,17 @@ func.func @padded_rows(%X: tensor<6x64xf16>, %W: tensor<64x32xf16>) -> tensor<6x
   }
   return %0 : tensor<6x32xf16>
 }
+
+// Reducing a leading unit dim (which the tiles drop) changes nothing; a
+// reduction to 4 groups along a dim other than the last.
+func.func @unit_reduce(%X: tensor<2x16x32xf32>) -> tensor<2x4x32xf32> {
+  %0 = tk.fused grid [2, 1, 1] block [128, 1, 1] forloop 1 (%x = %X : tensor<2x16x32xf32>) -> tensor<2x4x32xf32> {
+    %1 = tb.input_iterator %x imap [0, -1, -1] fmap -1 : tensor<2x16x32xf32> -> !tb.tile<1x16x32xf32>
+    %2 = tb.reduce sum %1 dim 0 : !tb.tile<1x16x32xf32> -> !tb.tile<1x16x32xf32>
+    %3 = tb.reduce max %2 dim 1 to 4 : !tb.tile<1x16x32xf32> -> !tb.tile<1x4x32xf32>
+    %5 = tb.forloop_accum none %3 : (!tb.tile<1x4x32xf32>) -> !tb.tile<1x4x32xf32>
+    %6 = tb.output_saver %5 omap [0, -1, -1] : !tb.tile<1x4x32xf32> -> tensor<2x4x32xf32>
+    tb.yield %6 : tensor<2x4x32xf32>
+  }
+  return %0 : tensor<2x4x32xf32>
+}
