@@ -632,6 +632,13 @@ bool useWgmma(tile::KernelOp kernel, StringRef chip, int64_t numThreads) {
   return all;
 }
 
+/// Ops that re-deal a tile through shared memory from any layout into any
+/// other (RelayoutLowering): an accumulator may enter or leave its layout
+/// through them.
+bool isRelayout(Operation *op) {
+  return isa<tile::BroadcastOp, tile::ReshapeOp, tile::PermuteOp>(op);
+}
+
 bool isElementwiseOnTiles(Operation *op) {
   return isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
          !isa<arith::ConstantOp>(op);
@@ -674,10 +681,11 @@ LogicalResult assignMmaLayouts(tile::KernelOp kernel, bool wgmma) {
         if (!isa<SplatElementsAttr>(constant.getValue()))
           return producer->emitOpError("initializes an mma accumulator; only "
                                        "splat constants can");
-      } else if (!isa<tile::MmaOp>(producer)) {
-        return producer->emitOpError("produces an mma accumulator; only "
-                                     "tile.mma, splat constants, scf.for and "
-                                     "elementwise ops can for now");
+      } else if (!isa<tile::MmaOp>(producer) && !isRelayout(producer)) {
+        return producer->emitOpError(
+            "produces an mma accumulator; only tile.mma, splat constants, "
+            "scf.for and elementwise ops can for now (and tile.broadcast, "
+            "reshape and permute, through shared memory)");
       }
     }
     for (OpOperand &use : value.getUses()) {
@@ -695,10 +703,11 @@ LogicalResult assignMmaLayouts(tile::KernelOp kernel, bool wgmma) {
       } else if (isElementwiseOnTiles(user)) {
         llvm::append_range(worklist, user->getResults());
         llvm::append_range(worklist, user->getOperands());
-      } else if (!isa<tile::StoreOp>(user)) {
+      } else if (!isa<tile::StoreOp>(user) && !isRelayout(user)) {
         return user->emitOpError("uses an mma accumulator; only tile.store, "
                                  "elementwise ops and scf.for take them for "
-                                 "now");
+                                 "now (and tile.broadcast, reshape and "
+                                 "permute, through shared memory)");
       }
     }
   }
