@@ -8,7 +8,7 @@
 // (block graphs tile exactly):
 //
 // - matmul: 128 x 128 output tiles, K walked in steps of 64 (the bf16 GEMM
-//   of examples/tile); a batch dim is the grid's z;
+//   of examples/tile); a batch dim is the grid's z (and the tiles 64 x 128);
 // - unary and binary: tiles of up to 4096 elements, rows of up to 1024;
 // - reduce: the reduced dim walked by the loop in chunks of up to 1024
 //   (64 when it is not the last dim), each chunk reduced and the chunks
@@ -33,6 +33,10 @@ constexpr int64_t kTileElements = 4096;
 constexpr int64_t kRowChunk = 1024;
 /// The matmul tile: M x N outputs, K per iteration.
 constexpr int64_t kMatmulTileMN = 128;
+/// With a batch dim, the output tile is re-dealt through shared memory to
+/// get its batch dim back for the store (a word an element, within the 48
+/// KiB of static shared memory): 64 x 128.
+constexpr int64_t kBatchedMatmulTileM = 64;
 constexpr int64_t kMatmulTileK = 64;
 /// A reduced dim other than the last is walked in chunks of this many.
 constexpr int64_t kColumnChunk = 64;
@@ -134,7 +138,7 @@ FailureOr<tk::FusedOp> tileMatmul(OpBuilder &b, tk::MatmulOp mm) {
   int64_t m = lhs[rank - 2], k = lhs[rank - 1], n = rhs[rank - 1];
   int64_t batchDim = rank == 3 ? 0 : -1;
   TiledKernel tiling;
-  int64_t tileM = tileSize(m, kMatmulTileMN),
+  int64_t tileM = tileSize(m, rank == 3 ? kBatchedMatmulTileM : kMatmulTileMN),
           tileN = tileSize(n, kMatmulTileMN);
   tiling.grid = {n / tileN, m / tileM, rank == 3 ? lhs[0] : 1};
   tiling.forloopRange = k / tileSize(k, kMatmulTileK);

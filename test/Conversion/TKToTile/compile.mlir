@@ -32,14 +32,27 @@
 // RMSNORM: "kernel": 0
 // RMSNORM: "kernel": 1
 
+// Mirage's rmsnorm_linear: the rms, broadcast over the accumulator's
+// columns, enters the accumulator's layout through shared memory.
+// RUN: tileopt-opt %S/../../../examples/ugraph/rmsnorm_linear.mlir --tileopt-lower-ugraph -o %t/rmsnorm_mirage.mlir
+// RUN: tileopt-compile %t/rmsnorm_mirage.mlir -o %t/rmsnorm_mirage 2>/dev/null
+// RUN: FileCheck %s --check-prefix=MIRAGE --input-file=%t/rmsnorm_mirage/kernels.ptx
+// MIRAGE: .entry rmsnorm_linear_k0(
+// MIRAGE: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// MIRAGE: sqrt
+
+// gqa_decode as imported: batched matmuls in 64x128 tiles, the batch dim
+// restored for the store through shared memory; softmax in row kernels.
+// RUN: tileopt-opt %S/../../../examples/linalg/gqa_decode.mlir \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg),tileopt-lower-ugraph)' -o %t/gqa_imported.mlir
+// RUN: tileopt-compile %t/gqa_imported.mlir -o %t/gqa_imported 2>/dev/null
+// RUN: FileCheck %s --check-prefix=GQA-IMPORTED --input-file=%t/gqa_imported/kernels.ptx
+// GQA-IMPORTED: .entry gqa_decode_k0(
+// GQA-IMPORTED: mma.sync
+// GQA-IMPORTED: .entry gqa_decode_k6(
+
 // What the tile code generator does not take yet, said at the op: a batch
-// of 2 in gqa_decode's tiles needs a rank-3 tile.mma, ...
+// of 2 in the tiles of gqa_decode's fused kernel needs a rank-3 tile.mma.
 // RUN: tileopt-opt %S/../../../examples/ugraph/gqa_decode.mlir --tileopt-lower-ugraph -o %t/gqa_decode.mlir
 // RUN: not tileopt-compile %t/gqa_decode.mlir -o %t/gqa_decode 2>&1 | FileCheck %s --check-prefix=GQA
 // GQA: error: 'tile.mma' op on tensor cores takes rank-2 f16 or bf16 operands
-
-// ... and the rms of Mirage's rmsnorm_linear, broadcast over the
-// accumulator's columns, would need the accumulator's layout.
-// RUN: tileopt-opt %S/../../../examples/ugraph/rmsnorm_linear.mlir --tileopt-lower-ugraph -o %t/rmsnorm_mirage.mlir
-// RUN: not tileopt-compile %t/rmsnorm_mirage.mlir -o %t/rmsnorm_mirage 2>&1 | FileCheck %s --check-prefix=MIRAGE
-// MIRAGE: error: 'tile.broadcast' op produces an mma accumulator
