@@ -23,7 +23,7 @@
 // reads zeros past the tensor's end and the store drops what lies there.
 // Such dims are padded to a power of two, and to what mma.sync needs of M
 // and N on the tile code generator's default 4 warps, unless a reduction
-// or a product's K runs along them (DimPadding).
+// or a product's K runs along them (TileDims).
 //
 // Leading unit dims of a tile are dropped down to rank 2 ([1, 64, 64] is
 // computed as [64, 64]): numpy broadcasting aligns trailing dims, so the
@@ -79,17 +79,31 @@ enum class Stage {
   Accumulated,
 };
 
-/// The padded size of every tile dim of a block graph. Tile dims that the
+/// How each tile dim of a block graph is computed. Tile dims that the
 /// graph's ops equate (operands and results of elementwise ops and
 /// accumulators, the M, N and batch dims of a product, the dims a
-/// reduction keeps) form one axis; an axis is padded when all its dims are
-/// whole in memory and none is reduced or contracted.
-class DimPadding {
+/// reduction keeps) form one axis. An axis whose dims are all whole in
+/// memory and along which nothing is reduced or contracted is free: its
+/// elements never meet. A free axis with a product's batch dim is split
+/// over a grid dim the block graph leaves unused (one batch element per
+/// block: the tile code generator multiplies rank-2 tiles); other free
+/// axes are padded.
+class TileDims {
 public:
-  explicit DimPadding(tk::FusedOp fused);
+  explicit TileDims(tk::FusedOp fused);
 
   /// The shape `tbValue` is computed in, at its own rank.
   SmallVector<int64_t> paddedShape(Value tbValue) const;
+
+  /// The grid dim that walks dim `dim` of `tbValue`, if its axis is split.
+  std::optional<int64_t> splitGridDim(Value tbValue, int64_t dim) const {
+    if (splitAxis && axisOf(tbValue, dim) == *splitAxis)
+      return splitGrid;
+    return std::nullopt;
+  }
+
+  /// The kernel's grid: the block graph's, with the split axis's blocks.
+  SmallVector<int64_t> grid;
 
 private:
   using Dim = std::pair<Value, unsigned>;
@@ -104,19 +118,25 @@ private:
     return axes.getLeaderValue({v, static_cast<unsigned>(dim)});
   }
 
+  void splitBatchAxis(tk::FusedOp fused);
+
   llvm::EquivalenceClasses<Dim> axes;
-  /// Leaders of the axes that cannot be padded, and the multiple each
-  /// other axis must be padded to.
+  /// Leaders of the axes that are not free, and the multiple each free
+  /// axis must be padded to.
   DenseSet<Dim> fixed;
   DenseMap<Dim, int64_t> multiples;
+  /// The axis split over the grid, and the grid dim that splits it.
+  std::optional<Dim> splitAxis;
+  int64_t splitGrid = -1;
 };
 
 class BlockGraphLowering {
 public:
   BlockGraphLowering(tk::FusedOp fused, tile::KernelOp kernel)
-      : fused(fused), kernel(kernel), padding(fused), b(kernel.getContext()) {}
+      : fused(fused), kernel(kernel), dims(fused), b(kernel.getContext()) {}
 
   LogicalResult run();
+  ArrayRef<int64_t> grid() const { return dims.grid; }
 
 private:
   // Checks before anything is built.
@@ -127,8 +147,8 @@ private:
   Value blockId(int64_t gridDim);
   Value indexConstant(int64_t value);
   Value splat(ArrayRef<int64_t> shape, Type elementType, double value);
-  SmallVector<Value> tileIndices(ArrayRef<int64_t> gridMap, int64_t fmap,
-                                 int64_t rank);
+  SmallVector<Value> tileIndices(Value tile, ArrayRef<int64_t> gridMap,
+                                 int64_t fmap);
   Value as(Value tbValue, Type elementType);
   Value arithmetic(Value tbValue) {
     return as(tbValue, arithmeticType(elementTypeOf(tbValue)));
@@ -144,7 +164,7 @@ private:
         cast<ShapedType>(tbValue.getType()).getElementType());
   }
   RankedTensorType tileTypeOf(Value tbValue) {
-    return RankedTensorType::get(computedShape(padding.paddedShape(tbValue)),
+    return RankedTensorType::get(computedShape(dims.paddedShape(tbValue)),
                                  arithmeticType(elementTypeOf(tbValue)));
   }
 
@@ -168,7 +188,7 @@ private:
 
   tk::FusedOp fused;
   tile::KernelOp kernel;
-  DimPadding padding;
+  TileDims dims;
   OpBuilder b;
   Location loc = fused.getLoc();
   Block *entry = nullptr;
@@ -202,7 +222,7 @@ static ArrayRef<int64_t> shapeOf(Value v) {
 /// Equates the dims of `a` and `b` that numpy broadcasting lines up and
 /// that have one size (a size-1 dim broadcast against a larger one is
 /// another axis).
-void DimPadding::link(Value a, Value b) {
+void TileDims::link(Value a, Value b) {
   ArrayRef<int64_t> sa = shapeOf(a), sb = shapeOf(b);
   for (size_t i = 1; i <= std::min(sa.size(), sb.size()); ++i)
     if (sa[sa.size() - i] == sb[sb.size() - i])
@@ -210,8 +230,8 @@ void DimPadding::link(Value a, Value b) {
 }
 
 /// Fixes the dims of `tile` that blocks or iterations take parts of.
-void DimPadding::fixMapped(Value tile, ArrayRef<int64_t> gridMap, int64_t fmap,
-                           tk::FusedOp fused) {
+void TileDims::fixMapped(Value tile, ArrayRef<int64_t> gridMap, int64_t fmap,
+                         tk::FusedOp fused) {
   for (auto [gridDim, tensorDim] : llvm::enumerate(gridMap))
     if (tensorDim != -1 && fused.getGridDims()[gridDim] > 1)
       fixed.insert(axisOf(tile, tensorDim));
@@ -219,7 +239,7 @@ void DimPadding::fixMapped(Value tile, ArrayRef<int64_t> gridMap, int64_t fmap,
     fixed.insert(axisOf(tile, fmap));
 }
 
-DimPadding::DimPadding(tk::FusedOp fused) {
+TileDims::TileDims(tk::FusedOp fused) {
   Block &graph = fused.getBody().front();
   for (Operation &op : graph.without_terminator())
     for (Value v : llvm::concat<Value>(op.getOperands(), op.getResults()))
@@ -273,16 +293,56 @@ DimPadding::DimPadding(tk::FusedOp fused) {
           fixed.insert(axisOf(v, d));
     }
   }
+  splitBatchAxis(fused);
 }
 
-/// A free dim is padded to a power of two, and to the multiple a product
-/// needs; other dims keep their size.
-SmallVector<int64_t> DimPadding::paddedShape(Value tbValue) const {
+/// Splits the first free axis with a product's batch dim of more than one
+/// element over the last grid dim that has one block and that no iterator
+/// or saver maps.
+void TileDims::splitBatchAxis(tk::FusedOp fused) {
+  grid.assign(fused.getGridDims().begin(), fused.getGridDims().end());
+  Block &graph = fused.getBody().front();
+  for (int64_t g = grid.size() - 1; g >= 0 && splitGrid == -1; --g) {
+    bool unused = grid[g] == 1;
+    for (Operation &op : graph) {
+      ArrayRef<int64_t> map;
+      if (auto it = dyn_cast<tb::InputIteratorOp>(op))
+        map = it.getImap();
+      if (auto saver = dyn_cast<tb::OutputSaverOp>(op))
+        map = saver.getOmap();
+      unused &= map.empty() || map[g] == -1;
+    }
+    if (unused)
+      splitGrid = g;
+  }
+  if (splitGrid == -1)
+    return;
+  for (auto mm : graph.getOps<tb::MatmulOp>()) {
+    ArrayRef<int64_t> shape = shapeOf(mm.getResult());
+    for (int64_t d = 0, e = shape.size() - 2; d < e; ++d) {
+      Dim axis = axisOf(mm.getResult(), d);
+      if (shape[d] == 1 || fixed.contains(axis))
+        continue;
+      splitAxis = axis;
+      grid[splitGrid] = shape[d];
+      return;
+    }
+  }
+}
+
+/// A dim of the split axis is one element per block; a free dim is padded
+/// to a power of two, and to the multiple a product needs; other dims keep
+/// their size.
+SmallVector<int64_t> TileDims::paddedShape(Value tbValue) const {
   SmallVector<int64_t> shape(shapeOf(tbValue));
   for (auto [dim, size] : llvm::enumerate(shape)) {
     Dim axis = axisOf(tbValue, dim);
     if (fixed.contains(axis))
       continue;
+    if (axis == splitAxis) {
+      size = 1;
+      continue;
+    }
     int64_t padded = llvm::PowerOf2Ceil(size);
     if (int64_t multiple = multiples.lookup(axis);
         multiple && padded % multiple != 0)
@@ -304,7 +364,7 @@ LogicalResult BlockGraphLowering::checkTile(Operation *op, Value tbValue) {
     return op->emitOpError("has tiles of ")
            << type.getElementType()
            << "; the lowering to tile programs takes float tiles";
-  for (auto [dim, size] : llvm::enumerate(padding.paddedShape(tbValue)))
+  for (auto [dim, size] : llvm::enumerate(dims.paddedShape(tbValue)))
     if (!llvm::isPowerOf2_64(size))
       return op->emitOpError("has tile ")
              << type << " whose dim " << dim << " (" << size
@@ -378,17 +438,23 @@ Value BlockGraphLowering::splat(ArrayRef<int64_t> shape, Type elementType,
       b, loc, DenseElementsAttr::get(type, b.getFloatAttr(elementType, value)));
 }
 
-/// The tile-space index of a block's (and iteration's) tile: grid dim g
+/// The tile-space index of a block's (and iteration's) `tile`: grid dim g
 /// moves along tensor dim gridMap[g], the loop along `fmap`, one tile per
-/// step; the other dims are whole (index 0).
-SmallVector<Value> BlockGraphLowering::tileIndices(ArrayRef<int64_t> gridMap,
-                                                   int64_t fmap, int64_t rank) {
+/// step, and the splitting grid dim along the split axis; the other dims
+/// are whole (index 0).
+SmallVector<Value> BlockGraphLowering::tileIndices(Value tile,
+                                                   ArrayRef<int64_t> gridMap,
+                                                   int64_t fmap) {
+  int64_t rank = shapeOf(tile).size();
   SmallVector<Value> indices(rank, indexConstant(0));
   for (auto [gridDim, tensorDim] : llvm::enumerate(gridMap))
     if (tensorDim != -1)
       indices[tensorDim] = blockId(gridDim);
   if (fmap != -1)
     indices[fmap] = loop.getInductionVar();
+  for (int64_t dim = 0; dim < rank; ++dim)
+    if (std::optional<int64_t> gridDim = dims.splitGridDim(tile, dim))
+      indices[dim] = blockId(*gridDim);
   return indices;
 }
 
@@ -498,16 +564,18 @@ void BlockGraphLowering::lowerIterator(tb::InputIteratorOp it) {
   Value view = entry->getArgument(input.getArgNumber());
   tb::TileType type = it.getResult().getType();
   SmallVector<Value> indices =
-      tileIndices(it.getImap(), it.getFmapAttr().getInt(), type.getRank());
+      tileIndices(it.getResult(), it.getImap(), it.getFmapAttr().getInt());
   // Operands of tensor-core products in the loop are worth prefetching.
   bool feedsMma = llvm::any_of(
       it->getUsers(), [](Operation *user) { return isa<tb::MatmulOp>(user); });
   IntegerAttr latency;
   if (it.getFmapAttr().getInt() != -1 && feedsMma)
     latency = b.getI32IntegerAttr(kMmaLoadLatency);
-  SmallVector<int64_t> shape = padding.paddedShape(it.getResult());
+  SmallVector<int64_t> shape = dims.paddedShape(it.getResult());
   tile::PaddingModeAttr zeros;
-  if (ArrayRef<int64_t>(shape) != type.getShape())
+  if (llvm::any_of(llvm::zip(shape, type.getShape()), [](auto sizes) {
+        return std::get<0>(sizes) > std::get<1>(sizes);
+      }))
     zeros = tile::PaddingModeAttr::get(b.getContext(), tile::PaddingMode::zero);
   Value tile = tile::LoadOp::create(
       b, loc, RankedTensorType::get(shape, type.getElementType()), view,
@@ -518,10 +586,10 @@ void BlockGraphLowering::lowerIterator(tb::InputIteratorOp it) {
 void BlockGraphLowering::lowerSaver(tb::OutputSaverOp saver) {
   auto type = cast<RankedTensorType>(saver.getResult().getType());
   Value tile = as(saver.getInput(), type.getElementType());
-  tile = reshape(tile, padding.paddedShape(saver.getInput()));
-  SmallVector<Value> indices = tileIndices(
-      saver.getOmap(), saver.getFmapAttr() ? saver.getFmapAttr().getInt() : -1,
-      type.getRank());
+  tile = reshape(tile, dims.paddedShape(saver.getInput()));
+  SmallVector<Value> indices =
+      tileIndices(saver.getInput(), saver.getOmap(),
+                  saver.getFmapAttr() ? saver.getFmapAttr().getInt() : -1);
   auto yield = cast<tb::YieldOp>(fused.getBody().front().getTerminator());
   unsigned numInputs = fused.getInputs().size();
   for (auto [i, value] : llvm::enumerate(yield.getValues()))
@@ -551,7 +619,7 @@ void BlockGraphLowering::lowerMatmul(tb::MatmulOp mm) {
 }
 
 void BlockGraphLowering::lowerReduce(tb::ReduceOp reduce) {
-  SmallVector<int64_t> shape = padding.paddedShape(reduce.getInput());
+  SmallVector<int64_t> shape = dims.paddedShape(reduce.getInput());
   RankedTensorType resultType = tileTypeOf(reduce.getResult());
   Value input = arithmetic(reduce.getInput());
   int64_t dropped = shape.size() - computedShape(shape).size();
@@ -802,7 +870,7 @@ LogicalResult BlockGraphLowering::run() {
   return success();
 }
 
-FailureOr<tile::KernelOp>
+FailureOr<LoweredKernel>
 tileopt::lowerBlockGraph(OpBuilder &b, tk::FusedOp fused, StringRef name) {
   SmallVector<Type> views;
   for (Type type : llvm::concat<const Type>(fused.getInputs().getTypes(),
@@ -815,9 +883,10 @@ tileopt::lowerBlockGraph(OpBuilder &b, tk::FusedOp fused, StringRef name) {
       b, fused.getLoc(), name, b.getFunctionType(views, {}),
       /*sym_visibility=*/nullptr, /*arg_attrs=*/nullptr,
       /*res_attrs=*/nullptr, /*occupancy=*/nullptr, /*num_ctas=*/nullptr);
-  if (failed(BlockGraphLowering(fused, kernel).run())) {
+  BlockGraphLowering lowering(fused, kernel);
+  if (failed(lowering.run())) {
     kernel.erase();
     return failure();
   }
-  return kernel;
+  return LoweredKernel{kernel, SmallVector<int64_t, 3>(lowering.grid())};
 }

@@ -100,20 +100,20 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
 
   // Kernels first, so that a failure leaves nothing behind.
   SymbolTable symbols(func->getParentOp());
-  SmallVector<std::pair<tk::FusedOp, tile::KernelOp>> kernels;
+  SmallVector<std::pair<tk::FusedOp, LoweredKernel>> kernels;
   auto eraseKernels = [&] {
-    for (auto [fused, kernel] : kernels)
-      kernel.erase();
+    for (auto &[fused, lowered] : kernels)
+      lowered.kernel.erase();
   };
   for (auto [i, fused] : llvm::enumerate(body.getOps<tk::FusedOp>())) {
-    FailureOr<tile::KernelOp> kernel =
+    FailureOr<LoweredKernel> lowered =
         lowerBlockGraph(b, fused, (func.getSymName() + "_k" + Twine(i)).str());
-    if (failed(kernel)) {
+    if (failed(lowered)) {
       eraseKernels();
       return failure();
     }
-    symbols.insert(*kernel, b.getInsertionPoint());
-    kernels.emplace_back(fused, *kernel);
+    symbols.insert(lowered->kernel, b.getInsertionPoint());
+    kernels.emplace_back(fused, std::move(*lowered));
   }
 
   auto host = func::FuncOp::create(b, func.getLoc(), func.getSymName(),
@@ -121,13 +121,13 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
   host.setAllArgAttrs(buffers.attrs);
   Block *entry = host.addEntryBlock();
   b.setInsertionPointToEnd(entry);
-  for (auto [fused, kernel] : kernels) {
+  for (auto &[fused, lowered] : kernels) {
     SmallVector<Value> args;
     for (Value tensor :
          llvm::concat<Value>(fused.getInputs(), fused.getResults()))
       args.push_back(entry->getArgument(buffers.ofTensor.lookup(tensor)));
-    tile::LaunchOp::create(b, fused.getLoc(), kernel.getSymName(),
-                           fused.getGridDims(), args);
+    tile::LaunchOp::create(b, fused.getLoc(), lowered.kernel.getSymName(),
+                           lowered.grid, args);
   }
   func::ReturnOp::create(b, func.getLoc());
   func.erase();

@@ -51,8 +51,13 @@
 // GQA-IMPORTED: mma.sync
 // GQA-IMPORTED: .entry gqa_decode_k6(
 
-// What the tile code generator does not take yet, said at the op: a batch
-// of 2 in the tiles of gqa_decode's fused kernel needs a rank-3 tile.mma.
+// What the tile code generator does not take yet, said at the op:
+// gqa_decode's fused kernel (its batch of 2 split over the grid's z) has
+// 16-row tiles, which mma.sync takes on 2 warps, not 4; and then a
+// reduction of an mma result (the scores' row maximum) and an mma result
+// as a multiplicand (the probabilities).
 // RUN: tileopt-opt %S/../../../examples/ugraph/gqa_decode.mlir --tileopt-lower-ugraph -o %t/gqa_decode.mlir
-// RUN: not tileopt-compile %t/gqa_decode.mlir -o %t/gqa_decode 2>&1 | FileCheck %s --check-prefix=GQA
-// GQA: error: 'tile.mma' op on tensor cores takes rank-2 f16 or bf16 operands
+// RUN: not tileopt-compile %t/gqa_decode.mlir -o %t/gqa_decode 2>&1 | FileCheck %s --check-prefix=GQA4
+// RUN: not tileopt-compile --num-warps 2 %t/gqa_decode.mlir -o %t/gqa_decode 2>&1 | FileCheck %s --check-prefix=GQA2
+// GQA4: error: 'tile.mma' op needs M a multiple of 32
+// GQA2: error: 'tile.reduce' op uses an mma accumulator

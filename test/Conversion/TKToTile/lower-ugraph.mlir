@@ -225,3 +225,36 @@ func.func @chain(%x: tensor<256x32xf32>) -> tensor<1x32xf32> {
   %1 = tk.reduce sum %0 dim 0 : tensor<256x32xf32> -> tensor<1x32xf32>
   return %1 : tensor<1x32xf32>
 }
+
+// -----
+
+// A batch dim that the block graph keeps whole in its tiles (attention's 2
+// heads) is split over the grid dim it leaves unused, z: one head per
+// block, rank-2 tiles.
+// CHECK-LABEL: tile.kernel @heads_k0(
+// CHECK-DAG: %[[BZ:.*]] = tile.block_id z
+// CHECK-DAG: %[[BX:.*]] = tile.block_id x
+// CHECK: %[[Q:.*]] = tile.load %{{.*}}[%[[BZ]], %[[BX]], %{{.*}}] : !tile.view<2x64x32xf16> -> tensor<1x16x32xf16>
+// CHECK: tile.reshape %[[Q]] : tensor<1x16x32xf16> -> tensor<16x32xf16>
+// CHECK: tile.mma %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x32xf16>, tensor<32x512xf16>, tensor<16x512xf32>
+// CHECK: tile.store %{{.*}}, %{{.*}}[%[[BZ]], %[[BX]], %{{.*}}] : tensor<1x16x16xf16>, !tile.view<2x64x32xf16>
+// CHECK-LABEL: func.func @heads(
+// CHECK: tile.launch @heads_k0 grid [4, 2, 2]
+func.func @heads(%Q: tensor<2x64x32xf16>, %K: tensor<2x32x512xf16>, %V: tensor<2x512x32xf16>) -> tensor<2x64x32xf16> {
+  %0 = tk.fused grid [4, 2, 1] block [128, 1, 1] forloop 1 (%q = %Q : tensor<2x64x32xf16>, %k = %K : tensor<2x32x512xf16>, %v = %V : tensor<2x512x32xf16>) -> tensor<2x64x32xf16> {
+    %1 = tb.input_iterator %q imap [1, -1, -1] fmap -1 : tensor<2x64x32xf16> -> !tb.tile<2x16x32xf16>
+    %2 = tb.input_iterator %k imap [-1, -1, -1] fmap -1 : tensor<2x32x512xf16> -> !tb.tile<2x32x512xf16>
+    %3 = tb.input_iterator %v imap [-1, 2, -1] fmap -1 : tensor<2x512x32xf16> -> !tb.tile<2x512x16xf16>
+    %4 = tb.matmul %1, %2 : !tb.tile<2x16x32xf16>, !tb.tile<2x32x512xf16> -> !tb.tile<2x16x512xf16>
+    %5 = tb.reduce max %4 dim 2 : !tb.tile<2x16x512xf16> -> !tb.tile<2x16x1xf16>
+    %6 = tb.binary sub %4, %5 : !tb.tile<2x16x512xf16>, !tb.tile<2x16x1xf16> -> !tb.tile<2x16x512xf16>
+    %7 = tb.unary exp %6 : !tb.tile<2x16x512xf16>
+    %8 = tb.matmul %7, %3 : !tb.tile<2x16x512xf16>, !tb.tile<2x512x16xf16> -> !tb.tile<2x16x16xf16>
+    %9 = tb.reduce sum %7 dim 2 : !tb.tile<2x16x512xf16> -> !tb.tile<2x16x1xf16>
+    %10 = tb.binary div %8, %9 : !tb.tile<2x16x16xf16>, !tb.tile<2x16x1xf16> -> !tb.tile<2x16x16xf16>
+    %11 = tb.forloop_accum none %10 : (!tb.tile<2x16x16xf16>) -> !tb.tile<2x16x16xf16>
+    %12 = tb.output_saver %11 omap [1, 2, -1] : !tb.tile<2x16x16xf16> -> tensor<2x64x32xf16>
+    tb.yield %12 : tensor<2x64x32xf16>
+  }
+  return %0 : tensor<2x64x32xf16>
+}

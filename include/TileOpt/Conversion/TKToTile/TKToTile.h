@@ -23,12 +23,20 @@ namespace mlir::tileopt {
 /// tiling (data movement ops, shapes no power-of-two tile divides).
 FailureOr<tk::FusedOp> tilePredefinedKernel(OpBuilder &b, Operation *op);
 
+/// A tile kernel and the grid it runs over.
+struct LoweredKernel {
+  tile::KernelOp kernel;
+  SmallVector<int64_t, 3> grid;
+};
+
 /// Builds, at `b`'s insertion point, the tile kernel @`name` that runs the
 /// block graph of `fused`: its arguments are one view per input of `fused`
-/// and then one per result. Fails with a diagnostic at the block-graph op
-/// that has no tile form (and leaves no kernel).
-FailureOr<tile::KernelOp> lowerBlockGraph(OpBuilder &b, tk::FusedOp fused,
-                                          StringRef name);
+/// and then one per result. Its grid is the block graph's, unless a batch
+/// dim the block graph keeps whole is split over a grid dim it leaves
+/// unused. Fails with a diagnostic at the block-graph op that has no tile
+/// form (and leaves no kernel).
+FailureOr<LoweredKernel> lowerBlockGraph(OpBuilder &b, tk::FusedOp fused,
+                                         StringRef name);
 
 /// Replaces `func`, a function of tk ops, by tile kernels and a host
 /// function of the same name that launches them on memref buffers: the
