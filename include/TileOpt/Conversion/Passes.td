@@ -90,13 +90,19 @@ def LowerUGraph : Pass<"tileopt-lower-ugraph", "::mlir::ModuleOp"> {
       `tb.reduce` and `tb.rms_norm` are `tile.reduce` with arith/math,
       elementwise ops and `th.graph` bodies are arith/math on tiles, with
       `tile.broadcast` for numpy broadcasting. 16-bit float tiles are
-      computed in f32 and rounded where stored or multiplied.
+      computed in f32 and rounded where stored or multiplied. Dims that
+      every block takes whole and along which nothing is reduced are split
+      over an unused grid dim (a product's batch dim: the code generator
+      multiplies rank-2 tiles) or padded (to a power of two, and to what
+      mma.sync needs of M and N; loads pad with zeros, stores drop it).
     - Predefined kernels (`tk.matmul`, `unary`, `binary`, `reduce`,
       `rms_norm`) are first written as the block graph of their tiling
-      (matmul: 128x128 output tiles, K steps of 64) and lowered as above.
+      (matmul: 128x128 output tiles, K steps of 64; 64x128 with a batch
+      dim) and lowered as above.
 
     What has no tile form is an error at the op that names the reason:
-    tiles whose dims are not powers of two, non-float tiles, `tb.concat`,
+    tile dims that are not powers of two and cannot be padded, non-float
+    tiles, `tb.concat`,
     the data-movement kernels (`tk.reshape`, `transpose`, `concat`,
     `split`), float casts inside thread graphs, functions that return an
     argument. The function is then left as it was.
