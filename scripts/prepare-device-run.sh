@@ -9,8 +9,10 @@
 # artifact), which tileopt-run checks every output element against. They
 # are kept small so that the interpreter takes seconds and the files a few
 # MB. A name ugraph-NAME compiles the µGraph examples/ugraph/NAME.mlir
-# through tileopt-lower-ugraph, at full size only (bench/tile/bench.py
-# checks it against torch in float64 and times it against torch's peers).
+# through tileopt-lower-ugraph (bench/tile/bench.py checks it against torch
+# in float64 and times it against torch's peers), and its small variant
+# examples/ugraph/small/NAME.mlir, if there is one, with the interpreter's
+# reference.
 # Usage:
 #   scripts/prepare-device-run.sh [example...]   (default: all tile
 #                                                 examples, and the code
@@ -29,11 +31,19 @@ fi
 mkdir -p "$out"
 for example in "${examples[@]}"; do
   if [[ $example == ugraph-* ]]; then
-    lowered="$out/$example.mlir"
-    rm -rf "$out/$example"
-    "$BUILD_DIR/bin/tileopt-opt" "$TILEOPT_ROOT/examples/ugraph/${example#ugraph-}.mlir" \
-      --tileopt-lower-ugraph -o "$lowered"
-    "$BUILD_DIR/bin/tileopt-compile" "$lowered" -o "$out/$example"
+    rm -rf "$out/$example" "$out/$example-small"
+    for variant in "" small/; do
+      src="$TILEOPT_ROOT/examples/ugraph/$variant${example#ugraph-}.mlir"
+      artifact="$out/$example${variant:+-small}"
+      [ -f "$src" ] || continue
+      "$BUILD_DIR/bin/tileopt-opt" "$src" --tileopt-lower-ugraph -o "$artifact.mlir"
+      "$BUILD_DIR/bin/tileopt-compile" "$artifact.mlir" -o "$artifact"
+      if [ -n "$variant" ]; then
+        "$TILEOPT_ROOT/scripts/interp-reference.py" "$artifact.mlir" "$artifact" \
+          --interp "$BUILD_DIR/bin/tileopt-interp"
+      fi
+      rm "$artifact.mlir"
+    done
     continue
   fi
   src="$TILEOPT_ROOT/examples/tile/$example.mlir"

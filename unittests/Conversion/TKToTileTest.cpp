@@ -134,9 +134,13 @@ TEST_F(TKToTileTest, PredefinedKernels) {
 }
 
 TEST_F(TKToTileTest, BlockGraphs) {
-  OwningOpRef<ModuleOp> module =
-      load("test/Conversion/TKToTile/Inputs/block-graphs.mlir");
-  expectEquivalent(*module);
+  for (StringRef file : {"test/Conversion/TKToTile/Inputs/block-graphs.mlir",
+                         "examples/ugraph/small/gated_mlp.mlir",
+                         "examples/ugraph/small/rmsnorm_linear_b1.mlir",
+                         "examples/ugraph/small/rmsnorm_linear.mlir"}) {
+    OwningOpRef<ModuleOp> module = load(file);
+    expectEquivalent(*module);
+  }
 }
 
 // The µGraphs the superoptimizer finds for the benchmark workloads, at
@@ -166,8 +170,7 @@ TEST_F(TKToTileTest, ImportedWorkloads) {
 
 // The comparison notices a tile program that skips the last K step.
 TEST_F(TKToTileTest, NoticesAMissingIteration) {
-  OwningOpRef<ModuleOp> module =
-      load("test/Conversion/TKToTile/Inputs/block-graphs.mlir");
+  OwningOpRef<ModuleOp> module = load("examples/ugraph/small/gated_mlp.mlir");
   auto func = module->lookupSymbol<func::FuncOp>("gated_mlp");
   OwningOpRef<ModuleOp> lowered = lower(func);
   lowered->walk([](scf::ForOp loop) {

@@ -1,26 +1,10 @@
 // Block graphs that unittests/Conversion/TKToTileTest.cpp lowers and runs
 // against their tile programs: the forms the superoptimizer finds, at small
-// sizes, and every accumulator kind, reduction form and broadcast.
+// sizes (with those of examples/ugraph/small), and every accumulator kind,
+// reduction form and broadcast.
 
-// gated_mlp's fused kernel (examples/ugraph/gated_mlp.mlir), X 8x256.
-func.func @gated_mlp(%X: tensor<8x256xf16>, %W1: tensor<256x64xf16>, %W2: tensor<256x64xf16>) -> tensor<8x64xf16> {
-  %0 = tk.fused grid [4, 1, 1] block [128, 1, 1] forloop 4 (%x = %X : tensor<8x256xf16>, %w1 = %W1 : tensor<256x64xf16>, %w2 = %W2 : tensor<256x64xf16>) -> tensor<8x64xf16> {
-    %1 = tb.input_iterator %x imap [-1, -1, -1] fmap 1 : tensor<8x256xf16> -> !tb.tile<8x64xf16>
-    %2 = tb.input_iterator %w1 imap [1, -1, -1] fmap 0 : tensor<256x64xf16> -> !tb.tile<64x16xf16>
-    %3 = tb.input_iterator %w2 imap [1, -1, -1] fmap 0 : tensor<256x64xf16> -> !tb.tile<64x16xf16>
-    %4 = tb.matmul %1, %2 : !tb.tile<8x64xf16>, !tb.tile<64x16xf16> -> !tb.tile<8x16xf16>
-    %5 = tb.matmul %1, %3 : !tb.tile<8x64xf16>, !tb.tile<64x16xf16> -> !tb.tile<8x16xf16>
-    %6 = tb.forloop_accum sum %4 : (!tb.tile<8x16xf16>) -> !tb.tile<8x16xf16>
-    %7 = tb.forloop_accum sum %5 : (!tb.tile<8x16xf16>) -> !tb.tile<8x16xf16>
-    %8 = tb.unary silu %6 : !tb.tile<8x16xf16>
-    %9 = tb.binary mul %7, %8 : !tb.tile<8x16xf16>, !tb.tile<8x16xf16> -> !tb.tile<8x16xf16>
-    %10 = tb.output_saver %9 omap [1, -1, -1] : !tb.tile<8x16xf16> -> tensor<8x64xf16>
-    tb.yield %10 : tensor<8x64xf16>
-  }
-  return %0 : tensor<8x64xf16>
-}
-
-// The same after tileopt-fuse-thread-graphs: the epilogue is a th.graph.
+// examples/ugraph/small/gated_mlp.mlir after tileopt-fuse-thread-graphs: the
+// epilogue is a th.graph.
 func.func @gated_mlp_thread_graph(%X: tensor<8x256xf16>, %W1: tensor<256x64xf16>, %W2: tensor<256x64xf16>) -> tensor<8x64xf16> {
   %0 = tk.fused grid [4, 1, 1] block [128, 1, 1] forloop 4 (%x = %X : tensor<8x256xf16>, %w1 = %W1 : tensor<256x64xf16>, %w2 = %W2 : tensor<256x64xf16>) -> tensor<8x64xf16> {
     %1 = tb.input_iterator %x imap [-1, -1, -1] fmap 1 : tensor<8x256xf16> -> !tb.tile<8x64xf16>
@@ -43,45 +27,6 @@ func.func @gated_mlp_thread_graph(%X: tensor<8x256xf16>, %W1: tensor<256x64xf16>
     tb.yield %9 : tensor<8x64xf16>
   }
   return %0 : tensor<8x64xf16>
-}
-
-// rmsnorm_linear's fused kernel at b=1 (examples/ugraph/rmsnorm_linear_b1.mlir):
-// the mean of x^2 per chunk, plus eps, averaged by a mean accumulator.
-func.func @rmsnorm_linear_b1(%X: tensor<2x256xf16>, %W: tensor<256x64xf16>) -> tensor<2x64xf16> {
-  %0 = tk.fused grid [4, 1, 1] block [128, 1, 1] forloop 4 (%x = %X : tensor<2x256xf16>, %w = %W : tensor<256x64xf16>) -> tensor<2x64xf16> {
-    %1 = tb.input_iterator %x imap [-1, -1, -1] fmap 1 : tensor<2x256xf16> -> !tb.tile<2x64xf16>
-    %2 = tb.input_iterator %w imap [1, -1, -1] fmap 0 : tensor<256x64xf16> -> !tb.tile<64x16xf16>
-    %3 = tb.unary square %1 : !tb.tile<2x64xf16>
-    %4 = tb.matmul %1, %2 : !tb.tile<2x64xf16>, !tb.tile<64x16xf16> -> !tb.tile<2x16xf16>
-    %5 = tb.reduce mean %3 dim 1 : !tb.tile<2x64xf16> -> !tb.tile<2x1xf16>
-    %6 = tb.forloop_accum sum %4 : (!tb.tile<2x16xf16>) -> !tb.tile<2x16xf16>
-    %7 = tb.unary add_scalar(1.00135803E-5) %5 : !tb.tile<2x1xf16>
-    %8 = tb.forloop_accum mean %7 : (!tb.tile<2x1xf16>) -> !tb.tile<2x1xf16>
-    %9 = tb.unary sqrt %8 : !tb.tile<2x1xf16>
-    %10 = tb.binary div %6, %9 : !tb.tile<2x16xf16>, !tb.tile<2x1xf16> -> !tb.tile<2x16xf16>
-    %11 = tb.output_saver %10 omap [1, -1, -1] : !tb.tile<2x16xf16> -> tensor<2x64xf16>
-    tb.yield %11 : tensor<2x64xf16>
-  }
-  return %0 : tensor<2x64xf16>
-}
-
-// Mirage's rmsnorm_linear (examples/ugraph/rmsnorm_linear.mlir), X 16x256.
-func.func @rmsnorm_linear_mirage(%X: tensor<16x256xf16>, %W: tensor<256x128xf16>) -> tensor<16x128xf16> {
-  %Y = tk.fused grid [2, 1, 1] block [128, 1, 1] forloop 4 (%x = %X : tensor<16x256xf16>, %w = %W : tensor<256x128xf16>) -> tensor<16x128xf16> {
-    %xt = tb.input_iterator %x imap [-1, -1, -1] fmap 1 : tensor<16x256xf16> -> !tb.tile<16x64xf16>
-    %wt = tb.input_iterator %w imap [1, -1, -1] fmap 0 : tensor<256x128xf16> -> !tb.tile<64x64xf16>
-    %xw = tb.matmul %xt, %wt : !tb.tile<16x64xf16>, !tb.tile<64x64xf16> -> !tb.tile<16x64xf16>
-    %sq = tb.unary square %xt : !tb.tile<16x64xf16>
-    %ss = tb.reduce sum %sq dim 1 : !tb.tile<16x64xf16> -> !tb.tile<16x1xf16>
-    %acc = tb.forloop_accum sum %xw : (!tb.tile<16x64xf16>) -> !tb.tile<16x64xf16>
-    %sum = tb.forloop_accum sum %ss : (!tb.tile<16x1xf16>) -> !tb.tile<16x1xf16>
-    %mean = tb.unary mul_scalar(3.906250e-03) %sum : !tb.tile<16x1xf16>
-    %rms = tb.unary sqrt %mean : !tb.tile<16x1xf16>
-    %y = tb.binary div %acc, %rms : !tb.tile<16x64xf16>, !tb.tile<16x1xf16> -> !tb.tile<16x64xf16>
-    %out = tb.output_saver %y omap [1, -1, -1] : !tb.tile<16x64xf16> -> tensor<16x128xf16>
-    tb.yield %out : tensor<16x128xf16>
-  }
-  return %Y : tensor<16x128xf16>
 }
 
 // gqa_decode's fused kernel (examples/ugraph/gqa_decode.mlir): online
