@@ -8,13 +8,20 @@
 # (scripts/interp-reference.py: inputs.tensors and expected.tensors in the
 # artifact), which tileopt-run checks every output element against. They
 # are kept small so that the interpreter takes seconds and the files a few
-# MB. Usage:
-#   scripts/prepare-device-run.sh [example...]   (default: all, and the
-#                                                 code generator checks)
+# MB. A name ugraph-NAME compiles the µGraph examples/ugraph/NAME.mlir
+# through tileopt-lower-ugraph (bench/tile/bench.py checks it against torch
+# in float64 and times it against torch's peers), and its small variant
+# examples/ugraph/small/NAME.mlir, if there is one, with the interpreter's
+# reference.
+# Usage:
+#   scripts/prepare-device-run.sh [example...]   (default: all tile
+#                                                 examples, and the code
+#                                                 generator checks)
+#   scripts/prepare-device-run.sh ugraph-gated_mlp
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 install_missing_packages
-configure_and_build tileopt-compile tileopt-interp
+configure_and_build tileopt-compile tileopt-interp tileopt-opt
 out="$BUILD_DIR/device-artifacts"
 examples=("$@")
 if [ ${#examples[@]} -eq 0 ]; then
@@ -23,6 +30,22 @@ if [ ${#examples[@]} -eq 0 ]; then
 fi
 mkdir -p "$out"
 for example in "${examples[@]}"; do
+  if [[ $example == ugraph-* ]]; then
+    rm -rf "$out/$example" "$out/$example-small"
+    for variant in "" small/; do
+      src="$TILEOPT_ROOT/examples/ugraph/$variant${example#ugraph-}.mlir"
+      artifact="$out/$example${variant:+-small}"
+      [ -f "$src" ] || continue
+      "$BUILD_DIR/bin/tileopt-opt" "$src" --tileopt-lower-ugraph -o "$artifact.mlir"
+      "$BUILD_DIR/bin/tileopt-compile" "$artifact.mlir" -o "$artifact"
+      if [ -n "$variant" ]; then
+        "$TILEOPT_ROOT/scripts/interp-reference.py" "$artifact.mlir" "$artifact" \
+          --interp "$BUILD_DIR/bin/tileopt-interp"
+      fi
+      rm "$artifact.mlir"
+    done
+    continue
+  fi
   src="$TILEOPT_ROOT/examples/tile/$example.mlir"
   rm -rf "$out/$example" "$out/$example-small"
   # An example may name its own tileopt-compile flags (the target chip, say)

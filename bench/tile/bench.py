@@ -2,7 +2,10 @@
 the same inputs. Usage: bench.py <artifact-dir> [--no-compile] [name...]
 (scripts/device-run.sh). Names are artifact directories (default: the five
 examples); a name starting with "gemm" is a GEMM (bench/tile/gemm-sweep.sh
-makes variants). --no-compile leaves torch.compile out of the peers.
+makes variants), one starting with "ugraph-" a lowered µGraph of a
+BENCHMARKS.md workload (scripts/prepare-device-run.sh), in its own dtype,
+whose first output is the result. --no-compile leaves torch.compile out of
+the peers.
 
 Times are medians from triton.testing.do_bench (CUDA events, L2 flushed).
 Bandwidth counts every input read once and every output written once;
@@ -19,6 +22,7 @@ from tileopt.runtime import Artifact
 
 COPY_TBPS = 4.26
 N = 8192
+DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32}
 
 
 def rel_err(got, expected):
@@ -26,9 +30,29 @@ def rel_err(got, expected):
     return ((got.double() - expected).abs().max() / expected.abs().max()).item()
 
 
+# The workloads' eps (examples/linalg/rmsnorm_linear.mlir), in fp16.
+UGRAPH_EPS = 1.0013580322265625e-05
+
+
+def rms_norm(x):
+    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + UGRAPH_EPS)
+
+
 def peers_of(name, inputs, with_compile):
     x = inputs[0]
-    if name == "softmax":
+    if name == "ugraph-gated_mlp":
+        x, w1, w2 = inputs
+        eager = lambda: F.silu(x @ w1) * (x @ w2)
+        reference = lambda: F.silu(x.double() @ w1.double()) * (x.double() @ w2.double())
+    elif name.startswith("ugraph-rmsnorm_linear"):
+        x, w = inputs
+        eager = lambda: rms_norm(x) @ w
+        reference = lambda: rms_norm(x.double()) @ w.double()
+    elif name == "ugraph-gqa_decode":
+        q, k, v = inputs
+        eager = lambda: torch.softmax(q @ k, dim=-1) @ v
+        reference = lambda: torch.softmax(q.double() @ k.double(), dim=-1) @ v.double()
+    elif name == "softmax":
         eager = lambda: torch.softmax(x, dim=-1)
         reference = lambda: torch.softmax(x.double(), dim=-1)
     elif name == "rms_norm":
@@ -67,11 +91,15 @@ def main():
     for name in names:
         kind = "gemm" if name.startswith("gemm") else name
         artifact = Artifact(f"{root}/{name}")
-        inputs = [torch.rand(b.shape, device="cuda", dtype=torch.bfloat16) * 2 - 1
+        inputs = [torch.rand(b.shape, device="cuda", dtype=DTYPES[b.dtype]) * 2 - 1
                   for b in artifact.buffers if b.role == "input"]
-        output = torch.full(artifact.buffers[-1].shape, float("nan"),
-                            device="cuda", dtype=torch.bfloat16)
-        run = lambda: artifact(*inputs, output)
+        outputs = [torch.full(b.shape, float("nan"), device="cuda",
+                              dtype=DTYPES[b.dtype])
+                   for b in artifact.buffers if b.role == "output"]
+        # A lowered µGraph's first output is its result, the others the
+        # tensors between its kernels; a tile example has one output.
+        output = outputs[0]
+        run = lambda: artifact(*inputs, *outputs)
         run()
         torch.cuda.synchronize()
         peers, reference = peers_of(kind, inputs, with_compile)
@@ -92,7 +120,7 @@ def main():
                                  flops / theirs["torch eager"] / 1e6)
 
     print(f"GPU: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
-          f"shape {N}x{N} bf16")
+          f"shape {N}x{N} bf16 (ugraph-*: the workload's shapes, fp16)")
     print("| kernel | TileOpt us | best peer us | best peer | speedup | TB/s | "
           "of copy BW | rel. err | NaN |")
     print("|---|---|---|---|---|---|---|---|---|")

@@ -60,6 +60,59 @@ def ImportLinalg : Pass<"tileopt-import-linalg", "::mlir::func::FuncOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def LowerUGraph : Pass<"tileopt-lower-ugraph", "::mlir::ModuleOp"> {
+  let summary = "Lower µGraphs (tk kernel graphs with tb block graphs) to "
+                "tile kernels and their launches";
+  let description = [{
+    The superoptimizer chooses a µGraph: a kernel graph (`tk`) of predefined
+    kernels and graph-defined kernels (`tk.fused`), whose block graphs
+    (`tb`, with `th` thread graphs) say what every thread block computes.
+    The tile code generator compiles tile programs. This pass is the step
+    between them, so that the chosen µGraph, and every candidate the search
+    ranks, can be compiled, run and timed on a GPU, and checked against the
+    kernel graph on the CPU (both have interpreters).
+
+    Every function whose body holds tk ops becomes a host function of the
+    same name that launches one `tile.kernel` per tk op, in order, on memref
+    buffers: the function's arguments (inputs, `tileopt.name` "in<i>"), its
+    results ("out<i>") and the tensors passed between kernels ("tmp<i>"),
+    the last two marked `tileopt.output`.
+
+    - `tk.fused`: the kernel's grid is the block graph's. Input iterators
+      load the block's tile (and the iteration's, along `fmap`) at the
+      tile-space index their `imap` gives; what does not change between
+      iterations is computed before an `scf.for` over the for-loop range;
+      accumulators (sum, mean, rms, max, sum_rescale as online softmax) are
+      tiles the loop carries, `none` keeps each iteration's tile; output
+      savers store the block's tile per `omap` (and `fmap`). `tb.matmul` is
+      `tile.mma` (accumulating straight into the loop-carried tile when a
+      sum accumulator is its one use, its loads with a latency hint),
+      `tb.reduce` and `tb.rms_norm` are `tile.reduce` with arith/math,
+      elementwise ops and `th.graph` bodies are arith/math on tiles, with
+      `tile.broadcast` for numpy broadcasting. 16-bit float tiles are
+      computed in f32 and rounded where stored or multiplied. Dims that
+      every block takes whole and along which nothing is reduced are split
+      over an unused grid dim (a product's batch dim: the code generator
+      multiplies rank-2 tiles) or padded (to a power of two, and to what
+      mma.sync needs of M and N; loads pad with zeros, stores drop it).
+    - Predefined kernels (`tk.matmul`, `unary`, `binary`, `reduce`,
+      `rms_norm`) are first written as the block graph of their tiling
+      (matmul: 128x128 output tiles, K steps of 64; 64x128 with a batch
+      dim) and lowered as above.
+
+    What has no tile form is an error at the op that names the reason:
+    tile dims that are not powers of two and cannot be padded, non-float
+    tiles, `tb.concat`,
+    the data-movement kernels (`tk.reshape`, `transpose`, `concat`,
+    `split`), float casts inside thread graphs, functions that return an
+    argument. The function is then left as it was.
+  }];
+  let dependentDialects = [
+    "::mlir::tileopt::tile::TileDialect", "::mlir::scf::SCFDialect",
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect"
+  ];
+}
+
 def LowerTileToGPU : Pass<"tileopt-lower-tile", "::mlir::ModuleOp"> {
   let summary = "Lower tile kernels to gpu.func with per-thread fragments";
   let description = [{

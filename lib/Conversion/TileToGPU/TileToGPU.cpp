@@ -705,6 +705,13 @@ bool useWgmma(tile::KernelOp kernel, StringRef chip, int64_t numThreads) {
   return all;
 }
 
+/// Ops that re-deal a tile through shared memory from any layout into any
+/// other (RelayoutLowering): an accumulator may enter or leave its layout
+/// through them.
+bool isRelayout(Operation *op) {
+  return isa<tile::BroadcastOp, tile::ReshapeOp, tile::PermuteOp>(op);
+}
+
 bool isElementwiseOnTiles(Operation *op) {
   return isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
          !isa<arith::ConstantOp>(op);
@@ -747,10 +754,11 @@ LogicalResult assignMmaLayouts(tile::KernelOp kernel, bool wgmma) {
         if (!isa<SplatElementsAttr>(constant.getValue()))
           return producer->emitOpError("initializes an mma accumulator; only "
                                        "splat constants can");
-      } else if (!isa<tile::MmaOp>(producer)) {
-        return producer->emitOpError("produces an mma accumulator; only "
-                                     "tile.mma, splat constants, scf.for and "
-                                     "elementwise ops can for now");
+      } else if (!isa<tile::MmaOp>(producer) && !isRelayout(producer)) {
+        return producer->emitOpError(
+            "produces an mma accumulator; only tile.mma, splat constants, "
+            "scf.for and elementwise ops can for now (and tile.broadcast, "
+            "reshape and permute, through shared memory)");
       }
     }
     for (OpOperand &use : value.getUses()) {
@@ -768,10 +776,11 @@ LogicalResult assignMmaLayouts(tile::KernelOp kernel, bool wgmma) {
       } else if (isElementwiseOnTiles(user)) {
         llvm::append_range(worklist, user->getResults());
         llvm::append_range(worklist, user->getOperands());
-      } else if (!isa<tile::StoreOp>(user)) {
+      } else if (!isa<tile::StoreOp>(user) && !isRelayout(user)) {
         return user->emitOpError("uses an mma accumulator; only tile.store, "
                                  "elementwise ops and scf.for take them for "
-                                 "now");
+                                 "now (and tile.broadcast, reshape and "
+                                 "permute, through shared memory)");
       }
     }
   }
@@ -1782,7 +1791,7 @@ struct PermuteLowering : public RelayoutLowering<tile::PermuteOp> {
 };
 
 /// ldmatrix of `count` 8x8 matrices at `at` in `staging`, as the 32-bit
-/// registers mma.sync takes.
+/// registers mma.sync takes: pairs of f16 as vector<2xf16>, of bf16 as i32.
 SmallVector<Value> loadMatrix(OpBuilder &b, Location loc, Value staging,
                               Value at, int64_t count, bool transpose) {
   Type elementType = cast<MemRefType>(staging.getType()).getElementType();
@@ -1794,6 +1803,10 @@ SmallVector<Value> loadMatrix(OpBuilder &b, Location loc, Value staging,
   for (int64_t i = 0; i < count; ++i) {
     Value pair =
         vector::ExtractOp::create(b, loc, matrices, ArrayRef<int64_t>{i});
+    if (elementType.isF16()) {
+      registers.push_back(pair);
+      continue;
+    }
     Value word = vector::BitCastOp::create(
         b, loc, VectorType::get({1}, b.getI32Type()), pair);
     registers.push_back(extractElement(b, loc, word, 0));

@@ -15,9 +15,12 @@
 namespace mlir::tileopt {
 
 /// Builds `kind(x)` for a float scalar or a float tensor `x`. `scalar` is
-/// the factor of mul_scalar.
+/// the factor of mul_scalar. The constants of the kind (the scalar, silu's
+/// 1, gelu's 1/sqrt(2)) are rounded to `constantType` when it is given,
+/// else to x's element type: a kind meant on f16 values and computed on
+/// f32 tiles keeps f16's constants.
 Value buildUnary(OpBuilder &b, Location loc, UnaryKind kind, Value x,
-                 std::optional<APFloat> scalar);
+                 std::optional<APFloat> scalar, FloatType constantType = {});
 
 /// Builds `kind(lhs, rhs)` for operands of one float type.
 Value buildBinary(OpBuilder &b, Location loc, BinaryKind kind, Value lhs,

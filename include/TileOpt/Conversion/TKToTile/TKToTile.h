@@ -1,0 +1,50 @@
+//===- TKToTile.h - µGraphs to tile programs --------------------*- C++ -*-===//
+//
+// The step from the superoptimizer's µGraphs (tk kernel graphs whose fused
+// kernels hold tb block graphs) to tile programs, which the tile code
+// generator compiles. The pass tileopt-lower-ugraph is these functions
+// applied to every function of tk ops in a module; docs/lowering.md says
+// what each op becomes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEOPT_CONVERSION_TKTOTILE_TKTOTILE_H
+#define TILEOPT_CONVERSION_TKTOTILE_TKTOTILE_H
+
+#include "TileOpt/Dialect/TK/IR/TKOps.h"
+#include "TileOpt/Dialect/Tile/IR/TileOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace mlir::tileopt {
+
+/// Rewrites a predefined kernel (tk.matmul, unary, binary, reduce,
+/// rms_norm) as the tk.fused whose block graph is its tiling: the op's
+/// result, computed by blocks of tiles, so that one lowering serves both
+/// kinds of kernel. Fails with a diagnostic at the op when it has no
+/// tiling (data movement ops, shapes no power-of-two tile divides).
+FailureOr<tk::FusedOp> tilePredefinedKernel(OpBuilder &b, Operation *op);
+
+/// A tile kernel and the grid it runs over.
+struct LoweredKernel {
+  tile::KernelOp kernel;
+  SmallVector<int64_t, 3> grid;
+};
+
+/// Builds, at `b`'s insertion point, the tile kernel @`name` that runs the
+/// block graph of `fused`: its arguments are one view per input of `fused`
+/// and then one per result. Its grid is the block graph's, unless a batch
+/// dim the block graph keeps whole is split over a grid dim it leaves
+/// unused. Fails with a diagnostic at the block-graph op that has no tile
+/// form (and leaves no kernel).
+FailureOr<LoweredKernel> lowerBlockGraph(OpBuilder &b, tk::FusedOp fused,
+                                         StringRef name);
+
+/// Replaces `func`, a function of tk ops, by tile kernels and a host
+/// function of the same name that launches them on memref buffers: the
+/// function's arguments (inputs), then its results and the tensors passed
+/// between kernels (outputs, `tileopt.output`), in that order. Fails with
+/// a diagnostic, leaving `func` as it was, when an op cannot be lowered.
+LogicalResult lowerKernelGraph(func::FuncOp func);
+
+} // namespace mlir::tileopt
+
+#endif // TILEOPT_CONVERSION_TKTOTILE_TKTOTILE_H

@@ -1,0 +1,295 @@
+//===- PredefinedKernels.cpp - Tilings of the predefined kernels ----------===//
+//
+// A predefined kernel is written here as the block graph of its tiling, a
+// tk.fused that computes the op's result, so that one lowering (block graph
+// to tile kernel) serves predefined and graph-defined kernels alike, and
+// the interpreter can check each tiling against the op it replaces. Tiles
+// are the largest powers of two up to a target size that divide the dims
+// (block graphs tile exactly):
+//
+// - matmul: 128 x 128 output tiles, K walked in steps of 64 (the bf16 GEMM
+//   of examples/tile); a batch dim is the grid's z (and the tiles 64 x 128);
+// - unary and binary: tiles of up to 4096 elements, rows of up to 1024;
+// - reduce: the reduced dim walked by the loop in chunks of up to 1024
+//   (64 when it is not the last dim), each chunk reduced and the chunks
+//   accumulated;
+// - rms_norm: whole rows, a block of rows per program.
+//
+//===----------------------------------------------------------------------===//
+#include "TileOpt/Conversion/TKToTile/TKToTile.h"
+
+#include "TileOpt/Dialect/TB/IR/TBOps.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tileopt;
+
+namespace {
+
+/// Elements per tile of the elementwise and row kernels, and the widest row
+/// chunk: 32 per thread of a 128-thread block.
+constexpr int64_t kTileElements = 4096;
+constexpr int64_t kRowChunk = 1024;
+/// The matmul tile: M x N outputs, K per iteration.
+constexpr int64_t kMatmulTileMN = 128;
+/// With a batch dim, the output tile is re-dealt through shared memory to
+/// get its batch dim back for the store (a word an element, within the 48
+/// KiB of static shared memory): 64 x 128.
+constexpr int64_t kBatchedMatmulTileM = 64;
+constexpr int64_t kMatmulTileK = 64;
+/// A reduced dim other than the last is walked in chunks of this many.
+constexpr int64_t kColumnChunk = 64;
+
+/// The largest power of two at most `cap` that divides `n`.
+int64_t tileSize(int64_t n, int64_t cap) {
+  return std::min<int64_t>(cap, n & -n);
+}
+
+/// The tilings map one to three dims onto the grid (x, y, z).
+LogicalResult checkRank(Operation *op, int64_t rank) {
+  if (rank >= 1 && rank <= 3)
+    return success();
+  return op->emitOpError("has rank ")
+         << rank << "; its tiling takes 1 to 3 dims, one per grid dim";
+}
+
+/// A block graph of the form every tiling here takes: iterators over the
+/// kernel's operands, one compute op, an accumulator, one saver.
+struct TiledKernel {
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  int64_t forloopRange = 1;
+  struct Input {
+    SmallVector<int64_t, 3> imap = {-1, -1, -1};
+    int64_t fmap = -1;
+  };
+  SmallVector<Input> inputs;
+  SmallVector<int64_t, 3> omap = {-1, -1, -1};
+  tb::AccumKind accumulator = tb::AccumKind::none;
+
+  /// The tile of a tensor of `shape` that a block reads or writes through
+  /// `gridMap` (and `fmap`).
+  SmallVector<int64_t> tileShape(ArrayRef<int64_t> shape,
+                                 ArrayRef<int64_t> gridMap,
+                                 int64_t fmap) const {
+    SmallVector<int64_t> tile(shape);
+    for (auto [gridDim, tensorDim] : llvm::enumerate(gridMap))
+      if (tensorDim != -1)
+        tile[tensorDim] /= grid[gridDim];
+    if (fmap != -1)
+      tile[fmap] /= forloopRange;
+    return tile;
+  }
+
+  /// Builds the tk.fused of `op` at `b`: `compute` makes the per-iteration
+  /// tile (of type `resultTile`) from the input tiles.
+  tk::FusedOp
+  build(OpBuilder &b, Operation *op,
+        function_ref<Value(ArrayRef<Value> tiles, tb::TileType resultTile)>
+            compute) const {
+    Location loc = op->getLoc();
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    auto fused = tk::FusedOp::create(
+        b, loc, TypeRange{resultType}, op->getOperands(),
+        b.getDenseI64ArrayAttr(grid), b.getDenseI64ArrayAttr({128, 1, 1}),
+        b.getI64IntegerAttr(forloopRange));
+    OpBuilder::InsertionGuard guard(b);
+    SmallVector<Location> locs(op->getNumOperands(), loc);
+    Block *body =
+        b.createBlock(&fused.getBody(), {}, op->getOperandTypes(), locs);
+    SmallVector<Value> tiles;
+    for (auto [arg, input] : llvm::zip(body->getArguments(), inputs)) {
+      auto tensor = cast<RankedTensorType>(arg.getType());
+      tiles.push_back(tb::InputIteratorOp::create(
+          b, loc,
+          tb::TileType::get(
+              tileShape(tensor.getShape(), input.imap, input.fmap),
+              tensor.getElementType()),
+          arg, b.getDenseI64ArrayAttr(input.imap),
+          b.getI64IntegerAttr(input.fmap)));
+    }
+    auto resultTile =
+        tb::TileType::get(tileShape(resultType.getShape(), omap, -1),
+                          resultType.getElementType());
+    Value computed = compute(tiles, resultTile);
+    Value accumulated =
+        tb::ForloopAccumOp::create(b, loc, resultTile, accumulator, computed,
+                                   /*scale=*/Value());
+    Value saved = tb::OutputSaverOp::create(b, loc, resultType, accumulated,
+                                            b.getDenseI64ArrayAttr(omap),
+                                            /*fmap=*/IntegerAttr());
+    tb::YieldOp::create(b, loc, ValueRange{saved});
+    return fused;
+  }
+};
+
+FailureOr<tk::FusedOp> tileMatmul(OpBuilder &b, tk::MatmulOp mm) {
+  ArrayRef<int64_t> lhs = mm.getLhs().getType().getShape();
+  ArrayRef<int64_t> rhs = mm.getRhs().getType().getShape();
+  int64_t rank = lhs.size();
+  if (rank > 3)
+    return mm.emitOpError("has ")
+           << rank - 2
+           << " batch dims; its tiling takes at most one (the "
+              "grid's z)";
+  if (lhs.drop_back(2) != rhs.drop_back(2))
+    return mm.emitOpError("broadcasts a batch dim; its tiling needs equal "
+                          "batch dims");
+  int64_t m = lhs[rank - 2], k = lhs[rank - 1], n = rhs[rank - 1];
+  int64_t batchDim = rank == 3 ? 0 : -1;
+  TiledKernel tiling;
+  int64_t tileM = tileSize(m, rank == 3 ? kBatchedMatmulTileM : kMatmulTileMN),
+          tileN = tileSize(n, kMatmulTileMN);
+  tiling.grid = {n / tileN, m / tileM, rank == 3 ? lhs[0] : 1};
+  tiling.forloopRange = k / tileSize(k, kMatmulTileK);
+  tiling.inputs = {{{-1, rank - 2, batchDim}, rank - 1},
+                   {{rank - 1, -1, batchDim}, rank - 2}};
+  tiling.omap = {rank - 1, rank - 2, batchDim};
+  tiling.accumulator = tb::AccumKind::sum;
+  return tiling.build(b, mm, [&](ArrayRef<Value> tiles, tb::TileType type) {
+    return tb::MatmulOp::create(b, mm.getLoc(), type, tiles[0], tiles[1]);
+  });
+}
+
+/// Elementwise kernels: x takes the last dim, y the one before, z the
+/// first of three. An operand dim of size 1 is broadcast: every block
+/// reads it whole.
+FailureOr<tk::FusedOp> tileElementwise(OpBuilder &b, Operation *op) {
+  ArrayRef<int64_t> shape =
+      cast<RankedTensorType>(op->getResult(0).getType()).getShape();
+  int64_t rank = shape.size();
+  if (failed(checkRank(op, rank)))
+    return failure();
+  TiledKernel tiling;
+  SmallVector<int64_t, 3> tile(rank, 1);
+  tile[rank - 1] = tileSize(shape[rank - 1], kRowChunk);
+  if (rank >= 2)
+    tile[rank - 2] = tileSize(shape[rank - 2], kTileElements / tile[rank - 1]);
+  for (int64_t g = 0; g < std::min<int64_t>(rank, 3); ++g) {
+    int64_t dim = g < 2 ? rank - 1 - g : 0;
+    tiling.omap[g] = dim;
+    tiling.grid[g] = shape[dim] / tile[dim];
+  }
+  for (Value operand : op->getOperands()) {
+    ArrayRef<int64_t> operandShape =
+        cast<RankedTensorType>(operand.getType()).getShape();
+    int64_t offset = rank - operandShape.size();
+    TiledKernel::Input input;
+    for (auto [g, dim] : llvm::enumerate(tiling.omap)) {
+      int64_t operandDim = dim - offset;
+      if (dim != -1 && operandDim >= 0 && operandShape[operandDim] != 1)
+        input.imap[g] = operandDim;
+    }
+    tiling.inputs.push_back(input);
+  }
+  return tiling.build(b, op, [&](ArrayRef<Value> tiles, tb::TileType type) {
+    if (auto unary = dyn_cast<tk::UnaryOp>(op))
+      return Value(tb::UnaryOp::create(b, op->getLoc(), type, unary.getKind(),
+                                       tiles[0], unary.getScalarAttr()));
+    return Value(tb::BinaryOp::create(b, op->getLoc(), type,
+                                      cast<tk::BinaryOp>(op).getKind(),
+                                      tiles[0], tiles[1]));
+  });
+}
+
+/// The loop walks the reduced dim; x and y take the other dims, innermost
+/// first.
+FailureOr<tk::FusedOp> tileReduce(OpBuilder &b, tk::ReduceOp reduce) {
+  ArrayRef<int64_t> shape = reduce.getInput().getType().getShape();
+  int64_t rank = shape.size(), dim = reduce.getDim();
+  if (failed(checkRank(reduce, rank)))
+    return failure();
+  int64_t chunk =
+      tileSize(shape[dim], dim == rank - 1 ? kRowChunk : kColumnChunk);
+  TiledKernel tiling;
+  tiling.forloopRange = shape[dim] / chunk;
+  TiledKernel::Input input;
+  input.fmap = dim;
+  int64_t g = 0;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    if (d == dim)
+      continue;
+    int64_t tile = g == 0 ? tileSize(shape[d], kTileElements / chunk) : 1;
+    tiling.grid[g] = shape[d] / tile;
+    input.imap[g] = tiling.omap[g] = d;
+    ++g;
+  }
+  tiling.inputs = {input};
+  switch (reduce.getKind()) {
+  case ReduceKind::sum:
+    tiling.accumulator = tb::AccumKind::sum;
+    break;
+  case ReduceKind::max:
+    tiling.accumulator = tb::AccumKind::max;
+    break;
+  case ReduceKind::mean:
+    // The mean of the chunks' means: the chunks are equal.
+    tiling.accumulator = tb::AccumKind::mean;
+    break;
+  }
+  return tiling.build(b, reduce, [&](ArrayRef<Value> tiles, tb::TileType type) {
+    return tb::ReduceOp::create(b, reduce.getLoc(), type, reduce.getKind(),
+                                tiles[0], reduce.getDim(),
+                                /*to=*/IntegerAttr());
+  });
+}
+
+/// A block normalizes whole rows: x takes the rows, y the first of three
+/// dims.
+FailureOr<tk::FusedOp> tileRmsNorm(OpBuilder &b, tk::RmsNormOp norm) {
+  ArrayRef<int64_t> shape = norm.getInput().getType().getShape();
+  int64_t rank = shape.size();
+  if (failed(checkRank(norm, rank)))
+    return failure();
+  int64_t row = shape.back();
+  if (!llvm::isPowerOf2_64(row))
+    return norm.emitOpError("normalizes rows of ")
+           << row << " elements; its tiling keeps a whole row in a tile, "
+           << "and tiles are powers of two";
+  TiledKernel tiling;
+  TiledKernel::Input input;
+  if (rank >= 2) {
+    int64_t rows =
+        tileSize(shape[rank - 2], std::max<int64_t>(1, kTileElements / row));
+    tiling.grid[0] = shape[rank - 2] / rows;
+    input.imap[0] = tiling.omap[0] = rank - 2;
+  }
+  if (rank == 3) {
+    tiling.grid[1] = shape[0];
+    input.imap[1] = tiling.omap[1] = 0;
+  }
+  tiling.inputs = {input};
+  return tiling.build(b, norm, [&](ArrayRef<Value> tiles, tb::TileType type) {
+    return tb::RmsNormOp::create(b, norm.getLoc(), type, tiles[0],
+                                 norm.getEpsilonAttr());
+  });
+}
+
+} // namespace
+
+FailureOr<tk::FusedOp> tileopt::tilePredefinedKernel(OpBuilder &b,
+                                                     Operation *op) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(op);
+  FailureOr<tk::FusedOp> fused =
+      llvm::TypeSwitch<Operation *, FailureOr<tk::FusedOp>>(op)
+          .Case([&](tk::MatmulOp mm) { return tileMatmul(b, mm); })
+          .Case<tk::UnaryOp, tk::BinaryOp>(
+              [&](Operation *ew) { return tileElementwise(b, ew); })
+          .Case([&](tk::ReduceOp reduce) { return tileReduce(b, reduce); })
+          .Case([&](tk::RmsNormOp norm) { return tileRmsNorm(b, norm); })
+          .Case<tk::ReshapeOp, tk::TransposeOp, tk::ConcatOp, tk::SplitOp>(
+              [](Operation *move) -> FailureOr<tk::FusedOp> {
+                return move->emitOpError(
+                    "moves data between layouts; it has no tiling yet (the "
+                    "lowering to tile programs computes, it does not copy)");
+              })
+          .Default([](Operation *other) -> FailureOr<tk::FusedOp> {
+            return other->emitOpError("is not a predefined kernel");
+          });
+  if (failed(fused))
+    return failure();
+  op->replaceAllUsesWith(*fused);
+  op->erase();
+  return fused;
+}

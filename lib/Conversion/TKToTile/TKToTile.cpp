@@ -1,0 +1,163 @@
+//===- TKToTile.cpp - Kernel graphs as tile kernels and launches ----------===//
+//
+// A kernel graph is a sequence of launches over tensors in device memory,
+// which is what a tile host function is once the tensors are buffers: every
+// tk op becomes a tile kernel (predefined ones through the block graph of
+// their tiling), and the function launches them, in order, on memref
+// buffers.
+//
+//===----------------------------------------------------------------------===//
+#include "TileOpt/Conversion/TKToTile/TKToTile.h"
+
+#include "TileOpt/Conversion/Passes.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::tileopt {
+#define GEN_PASS_DEF_LOWERUGRAPH
+#include "TileOpt/Conversion/Passes.h.inc"
+} // namespace mlir::tileopt
+
+using namespace mlir;
+using namespace mlir::tileopt;
+
+namespace {
+
+constexpr StringLiteral kOutputAttr = "tileopt.output";
+constexpr StringLiteral kNameAttr = "tileopt.name";
+
+/// The host function's buffers: one per tensor of the kernel graph.
+struct Buffers {
+  SmallVector<Type> types;
+  SmallVector<DictionaryAttr> attrs;
+  DenseMap<Value, unsigned> ofTensor;
+
+  void add(OpBuilder &b, Value tensor, StringRef name, bool output) {
+    auto type = cast<RankedTensorType>(tensor.getType());
+    ofTensor[tensor] = types.size();
+    types.push_back(MemRefType::get(type.getShape(), type.getElementType()));
+    SmallVector<NamedAttribute> named = {
+        b.getNamedAttr(kNameAttr, b.getStringAttr(name))};
+    if (output)
+      named.push_back(b.getNamedAttr(kOutputAttr, b.getUnitAttr()));
+    attrs.push_back(b.getDictionaryAttr(named));
+  }
+};
+
+/// Checks that `func` is a kernel graph the lowering takes: one block of tk
+/// ops whose results are distinct values the ops compute.
+LogicalResult checkKernelGraph(func::FuncOp func) {
+  if (!func.getBody().hasOneBlock())
+    return func.emitOpError("has ")
+           << func.getBody().getBlocks().size()
+           << " blocks; a kernel graph is one block of tk ops";
+  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+    if (!isa<RankedTensorType>(type))
+      return func.emitOpError("argument #")
+             << i << " is " << type << "; kernel graphs take tensors";
+  for (Operation &op : func.getBody().front()) {
+    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      llvm::SmallDenseSet<Value> returned;
+      for (Value v : ret.getOperands()) {
+        if (isa<BlockArgument>(v))
+          return ret.emitOpError("returns an argument of the function; the "
+                                 "lowered program only writes what its "
+                                 "kernels compute");
+        if (!returned.insert(v).second)
+          return ret.emitOpError("returns one value twice; each result is "
+                                 "a buffer of its own");
+      }
+      continue;
+    }
+    if (!isa<tk::TKDialect>(op.getDialect()))
+      return op.emitOpError("is not a tk op; tileopt-lower-ugraph lowers "
+                            "functions of tk ops");
+  }
+  return success();
+}
+
+/// Lowers the kernel graph `graph` (a clone of the function being
+/// lowered): its ops become kernels before `func` in the module, and a
+/// host function replaces `func`.
+LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
+  OpBuilder b(func);
+  Block &body = graph.getBody().front();
+  for (Operation &op : llvm::make_early_inc_range(body.without_terminator()))
+    if (!isa<tk::FusedOp>(op) && failed(tilePredefinedKernel(b, &op)))
+      return failure();
+
+  Buffers buffers;
+  for (auto [i, arg] : llvm::enumerate(body.getArguments()))
+    buffers.add(b, arg, "in" + std::to_string(i), /*output=*/false);
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  for (auto [i, result] : llvm::enumerate(ret.getOperands()))
+    buffers.add(b, result, "out" + std::to_string(i), /*output=*/true);
+  unsigned intermediates = 0;
+  for (auto fused : body.getOps<tk::FusedOp>())
+    for (Value result : fused.getResults())
+      if (!buffers.ofTensor.count(result))
+        buffers.add(b, result, "tmp" + std::to_string(intermediates++),
+                    /*output=*/true);
+
+  // Kernels first, so that a failure leaves nothing behind.
+  SymbolTable symbols(func->getParentOp());
+  SmallVector<std::pair<tk::FusedOp, LoweredKernel>> kernels;
+  auto eraseKernels = [&] {
+    for (auto &[fused, lowered] : kernels)
+      lowered.kernel.erase();
+  };
+  for (auto [i, fused] : llvm::enumerate(body.getOps<tk::FusedOp>())) {
+    FailureOr<LoweredKernel> lowered =
+        lowerBlockGraph(b, fused, (func.getSymName() + "_k" + Twine(i)).str());
+    if (failed(lowered)) {
+      eraseKernels();
+      return failure();
+    }
+    symbols.insert(lowered->kernel, b.getInsertionPoint());
+    kernels.emplace_back(fused, std::move(*lowered));
+  }
+
+  auto host = func::FuncOp::create(b, func.getLoc(), func.getSymName(),
+                                   b.getFunctionType(buffers.types, {}));
+  host.setAllArgAttrs(buffers.attrs);
+  Block *entry = host.addEntryBlock();
+  b.setInsertionPointToEnd(entry);
+  for (auto &[fused, lowered] : kernels) {
+    SmallVector<Value> args;
+    for (Value tensor :
+         llvm::concat<Value>(fused.getInputs(), fused.getResults()))
+      args.push_back(entry->getArgument(buffers.ofTensor.lookup(tensor)));
+    tile::LaunchOp::create(b, fused.getLoc(), lowered.kernel.getSymName(),
+                           lowered.grid, args);
+  }
+  func::ReturnOp::create(b, func.getLoc());
+  func.erase();
+  return success();
+}
+
+struct LowerUGraphPass
+    : public tileopt::impl::LowerUGraphBase<LowerUGraphPass> {
+  void runOnOperation() override {
+    SmallVector<func::FuncOp> graphs;
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (llvm::any_of(func.getBody().getOps(), [](Operation &op) {
+            return isa<tk::TKDialect>(op.getDialect());
+          }))
+        graphs.push_back(func);
+    for (func::FuncOp func : graphs)
+      if (failed(lowerKernelGraph(func)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
+
+LogicalResult tileopt::lowerKernelGraph(func::FuncOp func) {
+  if (failed(checkKernelGraph(func)))
+    return failure();
+  // The lowering rewrites a clone, so that a failure leaves the function as
+  // it was.
+  func::FuncOp graph = func.clone();
+  LogicalResult lowered = lowerClone(func, graph);
+  graph.erase();
+  return lowered;
+}

@@ -1,0 +1,115 @@
+// What tileopt-lower-ugraph refuses: an error at the op that says why, and
+// the function left as it was.
+// RUN: tileopt-opt %s -split-input-file -verify-diagnostics --tileopt-lower-ugraph
+
+// Tiles are powers of two in tile programs; a block graph's tile is what it is.
+func.func @odd_tile(%x: tensor<6x64xf32>) -> tensor<6x64xf32> {
+  %0 = tk.fused grid [2, 1, 1] block [128, 1, 1] forloop 1 (%a = %x : tensor<6x64xf32>) -> tensor<6x64xf32> {
+    // expected-error @+1 {{'tb.input_iterator' op has tile '!tb.tile<3x64xf32>' whose dim 0 (3) is not a power of two; tile programs need power-of-two tiles}}
+    %1 = tb.input_iterator %a imap [0, -1, -1] fmap -1 : tensor<6x64xf32> -> !tb.tile<3x64xf32>
+    %2 = tb.forloop_accum none %1 : (!tb.tile<3x64xf32>) -> !tb.tile<3x64xf32>
+    %3 = tb.output_saver %2 omap [0, -1, -1] : !tb.tile<3x64xf32> -> tensor<6x64xf32>
+    tb.yield %3 : tensor<6x64xf32>
+  }
+  return %0 : tensor<6x64xf32>
+}
+
+// -----
+
+func.func @concat(%x: tensor<8x64xf32>) -> tensor<8x128xf32> {
+  %0 = tk.fused grid [1, 1, 1] block [128, 1, 1] forloop 1 (%a = %x : tensor<8x64xf32>) -> tensor<8x128xf32> {
+    %1 = tb.input_iterator %a imap [-1, -1, -1] fmap -1 : tensor<8x64xf32> -> !tb.tile<8x64xf32>
+    // expected-error @+1 {{'tb.concat' op has no tile form yet: tile programs have no concatenation of tiles}}
+    %2 = tb.concat %1, %1 dim 1 : !tb.tile<8x64xf32>, !tb.tile<8x64xf32> -> !tb.tile<8x128xf32>
+    %3 = tb.forloop_accum none %2 : (!tb.tile<8x128xf32>) -> !tb.tile<8x128xf32>
+    %4 = tb.output_saver %3 omap [-1, -1, -1] : !tb.tile<8x128xf32> -> tensor<8x128xf32>
+    tb.yield %4 : tensor<8x128xf32>
+  }
+  return %0 : tensor<8x128xf32>
+}
+
+// -----
+
+func.func @cast_in_thread_graph(%x: tensor<8x64xf16>) -> tensor<8x64xf16> {
+  %0 = tk.fused grid [1, 1, 1] block [128, 1, 1] forloop 1 (%a = %x : tensor<8x64xf16>) -> tensor<8x64xf16> {
+    %1 = tb.input_iterator %a imap [-1, -1, -1] fmap -1 : tensor<8x64xf16> -> !tb.tile<8x64xf16>
+    %2 = th.graph (%s = %1 : !tb.tile<8x64xf16>) -> !tb.tile<8x64xf16> {
+      // expected-error @+1 {{'arith.extf' op rounds between float types in a thread graph; its tile form computes 16-bit floats in f32, so it is not lowered}}
+      %w = arith.extf %s : f16 to f32
+      %e = math.exp %w : f32
+      %n = arith.truncf %e : f32 to f16
+      th.yield %n : f16
+    }
+    %3 = tb.forloop_accum none %2 : (!tb.tile<8x64xf16>) -> !tb.tile<8x64xf16>
+    %4 = tb.output_saver %3 omap [-1, -1, -1] : !tb.tile<8x64xf16> -> tensor<8x64xf16>
+    tb.yield %4 : tensor<8x64xf16>
+  }
+  return %0 : tensor<8x64xf16>
+}
+
+// -----
+
+// Data-movement kernels have no tiling yet.
+func.func @transpose(%x: tensor<8x64xf32>) -> tensor<64x8xf32> {
+  // expected-error @+1 {{'tk.transpose' op moves data between layouts; it has no tiling yet}}
+  %0 = tk.transpose %x [1, 0] : tensor<8x64xf32> -> tensor<64x8xf32>
+  return %0 : tensor<64x8xf32>
+}
+
+// -----
+
+func.func @reshape(%x: tensor<8x64xf32>) -> tensor<512xf32> {
+  // expected-error @+1 {{'tk.reshape' op moves data between layouts; it has no tiling yet}}
+  %0 = tk.reshape %x : tensor<8x64xf32> -> tensor<512xf32>
+  return %0 : tensor<512xf32>
+}
+
+// -----
+
+func.func @returns_argument(%x: tensor<8x64xf32>) -> (tensor<8x64xf32>, tensor<8x64xf32>) {
+  %0 = tk.unary exp %x : tensor<8x64xf32>
+  // expected-error @+1 {{'func.return' op returns an argument of the function; the lowered program only writes what its kernels compute}}
+  return %0, %x : tensor<8x64xf32>, tensor<8x64xf32>
+}
+
+// -----
+
+// What the importer could not import stays, with a warning; it is not lowered.
+func.func @not_tk(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  // expected-error @+1 {{'arith.constant' op is not a tk op; tileopt-lower-ugraph lowers functions of tk ops}}
+  %c = arith.constant dense<1.0> : tensor<8x64xf32>
+  %0 = tk.binary add %x, %c : tensor<8x64xf32>, tensor<8x64xf32> -> tensor<8x64xf32>
+  return %0 : tensor<8x64xf32>
+}
+
+// -----
+
+func.func @odd_rows(%x: tensor<8x100xf32>) -> tensor<8x100xf32> {
+  // expected-error @+1 {{'tk.rms_norm' op normalizes rows of 100 elements; its tiling keeps a whole row in a tile, and tiles are powers of two}}
+  %0 = tk.rms_norm %x {epsilon = 1.0e-05 : f32} : tensor<8x100xf32>
+  return %0 : tensor<8x100xf32>
+}
+
+// -----
+
+func.func @two_batch_dims(%a: tensor<2x2x16x32xf16>, %b: tensor<2x2x32x16xf16>) -> tensor<2x2x16x16xf16> {
+  // expected-error @+1 {{'tk.matmul' op has 2 batch dims; its tiling takes at most one (the grid's z)}}
+  %0 = tk.matmul %a, %b : tensor<2x2x16x32xf16>, tensor<2x2x32x16xf16> -> tensor<2x2x16x16xf16>
+  return %0 : tensor<2x2x16x16xf16>
+}
+
+// -----
+
+func.func @returns_twice(%x: tensor<8x64xf32>) -> (tensor<8x64xf32>, tensor<8x64xf32>) {
+  %0 = tk.unary exp %x : tensor<8x64xf32>
+  // expected-error @+1 {{'func.return' op returns one value twice; each result is a buffer of its own}}
+  return %0, %0 : tensor<8x64xf32>, tensor<8x64xf32>
+}
+
+// -----
+
+func.func @scalar(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'tk.unary' op has rank 0; its tiling takes 1 to 3 dims, one per grid dim}}
+  %0 = tk.unary exp %x : tensor<f32>
+  return %0 : tensor<f32>
+}

@@ -1,0 +1,12 @@
+// The documented workflow on the command line: the µGraph and its tile
+// program, run by tileopt-interp on the same seeded inputs (the host
+// function draws its input buffers in the order the function takes its
+// arguments), print the same values. unittests/Conversion/TKToTileTest.cpp
+// compares every element of many more programs in f64 and f32.
+// RUN: tileopt-interp %S/../../../examples/ugraph/small/gated_mlp.mlir --seed=5 \
+// RUN:   | sed 1d > %t.ugraph
+// RUN: tileopt-opt %S/../../../examples/ugraph/small/gated_mlp.mlir --tileopt-lower-ugraph \
+// RUN:   | tileopt-interp --seed=5 | sed 1d > %t.tile
+// RUN: diff %t.ugraph %t.tile
+// RUN: FileCheck %s --input-file=%t.tile
+// CHECK: tensor 8x64

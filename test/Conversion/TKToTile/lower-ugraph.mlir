@@ -1,0 +1,260 @@
+// The structure of the tile programs tileopt-lower-ugraph emits. Their
+// results are checked against the µGraphs' by the interpreters
+// (unittests/Conversion/TKToTileTest.cpp).
+// RUN: tileopt-opt %s -split-input-file --tileopt-lower-ugraph | FileCheck %s
+
+// gated_mlp's fused kernel: both products accumulate in tile.mma, in the
+// tiles the loop carries; the operands are loaded per iteration with a
+// latency hint; silu and the product run once, after the loop, in f32. X's
+// 8 rows, which every block reads whole, are computed as 32 (what mma.sync
+// needs of M on 4 warps): the load pads them with zeros, the store drops
+// them.
+// CHECK-LABEL: tile.kernel @gated_mlp_k0(
+// CHECK-SAME: %[[X:.*]]: !tile.view<8x256xf16>, %[[W1:.*]]: !tile.view<256x64xf16>, %[[W2:.*]]: !tile.view<256x64xf16>, %[[Y:.*]]: !tile.view<8x64xf16>)
+// CHECK-DAG: %[[BX:.*]] = tile.block_id x
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<32x16xf32>
+// CHECK: %[[ACC:.*]]:2 = scf.for %[[K:.*]] = %[[C0]] to %[[C4]] step %{{.*}} iter_args(%[[A1:.*]] = %{{.*}}, %[[A2:.*]] = %{{.*}}) -> (tensor<32x16xf32>, tensor<32x16xf32>)
+// CHECK-NEXT: %[[XT:.*]] = tile.load %[[X]][%[[C0]], %[[K]]] latency 3 padding zero : !tile.view<8x256xf16> -> tensor<32x64xf16>
+// CHECK-NEXT: %[[W1T:.*]] = tile.load %[[W1]][%[[K]], %[[BX]]] latency 3 : !tile.view<256x64xf16> -> tensor<64x16xf16>
+// CHECK-NEXT: %[[W2T:.*]] = tile.load %[[W2]][%[[K]], %[[BX]]] latency 3
+// CHECK-NEXT: %[[P1:.*]] = tile.mma %[[XT]], %[[W1T]], %[[A1]] : tensor<32x64xf16>, tensor<64x16xf16>, tensor<32x16xf32>
+// CHECK-NEXT: %[[P2:.*]] = tile.mma %[[XT]], %[[W2T]], %[[A2]]
+// CHECK-NEXT: scf.yield %[[P1]], %[[P2]]
+// CHECK: %[[NEG:.*]] = arith.negf %[[ACC]]#0 : tensor<32x16xf32>
+// CHECK: math.exp %[[NEG]]
+// CHECK: %[[SILU:.*]] = arith.divf %[[ACC]]#0
+// CHECK: %[[PROD:.*]] = arith.mulf %[[ACC]]#1, %[[SILU]] : tensor<32x16xf32>
+// CHECK: %[[OUT:.*]] = arith.truncf %[[PROD]] : tensor<32x16xf32> to tensor<32x16xf16>
+// CHECK: tile.store %[[OUT]], %[[Y]][%[[C0]], %[[BX]]] : tensor<32x16xf16>, !tile.view<8x64xf16>
+// CHECK-NEXT: tile.return
+// CHECK-LABEL: func.func @gated_mlp(
+// CHECK-SAME: %[[HX:.*]]: memref<8x256xf16> {tileopt.name = "in0"}, %[[HW1:.*]]: memref<256x64xf16> {tileopt.name = "in1"}, %[[HW2:.*]]: memref<256x64xf16> {tileopt.name = "in2"}, %[[HY:.*]]: memref<8x64xf16> {tileopt.name = "out0", tileopt.output})
+// CHECK-NEXT: tile.launch @gated_mlp_k0 grid [4, 1, 1](%[[HX]], %[[HW1]], %[[HW2]], %[[HY]])
+// CHECK-NEXT: return
+func.func @gated_mlp(%X: tensor<8x256xf16>, %W1: tensor<256x64xf16>, %W2: tensor<256x64xf16>) -> tensor<8x64xf16> {
+  %0 = tk.fused grid [4, 1, 1] block [128, 1, 1] forloop 4 (%x = %X : tensor<8x256xf16>, %w1 = %W1 : tensor<256x64xf16>, %w2 = %W2 : tensor<256x64xf16>) -> tensor<8x64xf16> {
+    %1 = tb.input_iterator %x imap [-1, -1, -1] fmap 1 : tensor<8x256xf16> -> !tb.tile<8x64xf16>
+    %2 = tb.input_iterator %w1 imap [1, -1, -1] fmap 0 : tensor<256x64xf16> -> !tb.tile<64x16xf16>
+    %3 = tb.input_iterator %w2 imap [1, -1, -1] fmap 0 : tensor<256x64xf16> -> !tb.tile<64x16xf16>
+    %4 = tb.matmul %1, %2 : !tb.tile<8x64xf16>, !tb.tile<64x16xf16> -> !tb.tile<8x16xf16>
+    %5 = tb.matmul %1, %3 : !tb.tile<8x64xf16>, !tb.tile<64x16xf16> -> !tb.tile<8x16xf16>
+    %6 = tb.forloop_accum sum %4 : (!tb.tile<8x16xf16>) -> !tb.tile<8x16xf16>
+    %7 = tb.forloop_accum sum %5 : (!tb.tile<8x16xf16>) -> !tb.tile<8x16xf16>
+    %8 = tb.unary silu %6 : !tb.tile<8x16xf16>
+    %9 = tb.binary mul %7, %8 : !tb.tile<8x16xf16>, !tb.tile<8x16xf16> -> !tb.tile<8x16xf16>
+    %10 = tb.output_saver %9 omap [1, -1, -1] : !tb.tile<8x16xf16> -> tensor<8x64xf16>
+    tb.yield %10 : tensor<8x64xf16>
+  }
+  return %0 : tensor<8x64xf16>
+}
+
+// -----
+
+// Online softmax: the two sum_rescale accumulators share the running
+// maximum the loop carries (initially -inf) and its factors; Q does not
+// change between iterations and is loaded once, before the loop. The batch
+// dim (one per block along z) is dropped from the tiles after the loads and
+// restored for the store.
+// CHECK-LABEL: tile.kernel @flash_attention_k0(
+// CHECK-DAG: %[[NEGINF:.*]] = arith.constant dense<0xFF800000> : tensor<16x1xf32>
+// CHECK-DAG: %[[BZ:.*]] = tile.block_id z
+// CHECK: %[[QT:.*]] = tile.load %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] : !tile.view<2x32x16xf16> -> tensor<1x16x16xf16>
+// CHECK-NEXT: %[[Q:.*]] = tile.reshape %[[QT]] : tensor<1x16x16xf16> -> tensor<16x16xf16>
+// CHECK: %[[R:.*]]:3 = scf.for {{.*}} iter_args(%[[O:.*]] = %{{.*}}, %[[M:.*]] = %[[NEGINF]], %[[L:.*]] = %{{.*}}) -> (tensor<16x16xf32>, tensor<16x1xf32>, tensor<16x1xf32>)
+// CHECK: %[[S:.*]] = tile.mma %[[Q]], %{{.*}}, %{{.*}} : tensor<16x16xf16>, tensor<16x32xf16>, tensor<16x32xf32>
+// CHECK: %[[ROWMAX:.*]] = tile.reduce max %[[S]] dim 1 : tensor<16x32xf32> -> tensor<16xf32>
+// CHECK: %[[TM:.*]] = tile.reshape %[[ROWMAX]] : tensor<16xf32> -> tensor<16x1xf32>
+// CHECK: %[[P:.*]] = math.exp
+// CHECK: %[[P16:.*]] = arith.truncf %[[P]] : tensor<16x32xf32> to tensor<16x32xf16>
+// CHECK: %[[PV:.*]] = tile.mma %[[P16]]
+// CHECK: %[[NEXT:.*]] = arith.maximumf %[[M]], %[[TM]] : tensor<16x1xf32>
+// CHECK: %[[OLD:.*]] = arith.subf %[[M]], %[[NEXT]]
+// CHECK: %[[ALPHA:.*]] = math.exp %[[OLD]]
+// CHECK: %[[NEW:.*]] = arith.subf %[[TM]], %[[NEXT]]
+// CHECK: %[[BETA:.*]] = math.exp %[[NEW]]
+// CHECK: %[[AB:.*]] = tile.broadcast %[[ALPHA]] : tensor<16x1xf32> -> tensor<16x16xf32>
+// CHECK: %[[OA:.*]] = arith.mulf %[[O]], %[[AB]]
+// CHECK: %[[BB:.*]] = tile.broadcast %[[BETA]]
+// CHECK: %[[PVB:.*]] = arith.mulf %[[PV]], %[[BB]]
+// CHECK: %[[O2:.*]] = arith.addf %[[OA]], %[[PVB]]
+// CHECK: %[[LA:.*]] = arith.mulf %[[L]], %[[ALPHA]] : tensor<16x1xf32>
+// CHECK: %[[LB:.*]] = arith.mulf %{{.*}}, %[[BETA]] : tensor<16x1xf32>
+// CHECK: %[[L2:.*]] = arith.addf %[[LA]], %[[LB]]
+// CHECK: scf.yield %[[O2]], %[[NEXT]], %[[L2]]
+// CHECK: %[[LBC:.*]] = tile.broadcast %[[R]]#2 : tensor<16x1xf32> -> tensor<16x16xf32>
+// CHECK: %[[OUT:.*]] = arith.divf %[[R]]#0, %[[LBC]]
+// CHECK: %[[OUT16:.*]] = arith.truncf %[[OUT]]
+// CHECK: %[[OUT3:.*]] = tile.reshape %[[OUT16]] : tensor<16x16xf16> -> tensor<1x16x16xf16>
+// CHECK: tile.store %[[OUT3]], %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] : tensor<1x16x16xf16>, !tile.view<2x32x16xf16>
+// CHECK-LABEL: func.func @flash_attention(
+// CHECK: tile.launch @flash_attention_k0 grid [2, 1, 2]
+func.func @flash_attention(%Q: tensor<2x32x16xf16>, %K: tensor<2x16x128xf16>, %V: tensor<2x128x16xf16>) -> tensor<2x32x16xf16> {
+  %0 = tk.fused grid [2, 1, 2] block [128, 1, 1] forloop 4 (%q = %Q : tensor<2x32x16xf16>, %k = %K : tensor<2x16x128xf16>, %v = %V : tensor<2x128x16xf16>) -> tensor<2x32x16xf16> {
+    %1 = tb.input_iterator %q imap [1, -1, 0] fmap -1 : tensor<2x32x16xf16> -> !tb.tile<1x16x16xf16>
+    %2 = tb.input_iterator %k imap [-1, -1, 0] fmap 2 : tensor<2x16x128xf16> -> !tb.tile<1x16x32xf16>
+    %3 = tb.input_iterator %v imap [-1, -1, 0] fmap 1 : tensor<2x128x16xf16> -> !tb.tile<1x32x16xf16>
+    %4 = tb.matmul %1, %2 : !tb.tile<1x16x16xf16>, !tb.tile<1x16x32xf16> -> !tb.tile<1x16x32xf16>
+    %5 = tb.reduce max %4 dim 2 : !tb.tile<1x16x32xf16> -> !tb.tile<1x16x1xf16>
+    %6 = tb.binary sub %4, %5 : !tb.tile<1x16x32xf16>, !tb.tile<1x16x1xf16> -> !tb.tile<1x16x32xf16>
+    %7 = tb.unary exp %6 : !tb.tile<1x16x32xf16>
+    %8 = tb.matmul %7, %3 : !tb.tile<1x16x32xf16>, !tb.tile<1x32x16xf16> -> !tb.tile<1x16x16xf16>
+    %9 = tb.reduce sum %7 dim 2 : !tb.tile<1x16x32xf16> -> !tb.tile<1x16x1xf16>
+    %10 = tb.forloop_accum sum_rescale %8, %5 : (!tb.tile<1x16x16xf16>, !tb.tile<1x16x1xf16>) -> !tb.tile<1x16x16xf16>
+    %11 = tb.forloop_accum sum_rescale %9, %5 : (!tb.tile<1x16x1xf16>, !tb.tile<1x16x1xf16>) -> !tb.tile<1x16x1xf16>
+    %12 = tb.binary div %10, %11 : !tb.tile<1x16x16xf16>, !tb.tile<1x16x1xf16> -> !tb.tile<1x16x16xf16>
+    %13 = tb.output_saver %12 omap [1, -1, 0] : !tb.tile<1x16x16xf16> -> tensor<2x32x16xf16>
+    tb.yield %13 : tensor<2x32x16xf16>
+  }
+  return %0 : tensor<2x32x16xf16>
+}
+
+// -----
+
+// rmsnorm_linear at b=1: a reduce mean divides by the group's size, a mean
+// accumulator by the loop's range after the loop; add_scalar keeps the
+// constant the f16 block graph has; the rms broadcasts over the product's
+// columns. The 2 rows are computed as 32, in every tile that has them.
+// CHECK-LABEL: tile.kernel @rmsnorm_linear_k0(
+// CHECK-DAG: %[[FOUR:.*]] = arith.constant dense<4.000000e+00> : tensor<32x1xf32>
+// CHECK-DAG: %[[N:.*]] = arith.constant dense<6.400000e+01> : tensor<32xf32>
+// CHECK: %[[R:.*]]:2 = scf.for
+// CHECK: %[[XT:.*]] = tile.load
+// CHECK: %[[XF:.*]] = arith.extf %[[XT]] : tensor<32x64xf16> to tensor<32x64xf32>
+// CHECK: %[[SQ:.*]] = arith.mulf %[[XF]], %[[XF]]
+// CHECK: %[[SUM:.*]] = tile.reduce sum %[[SQ]] dim 1 : tensor<32x64xf32> -> tensor<32xf32>
+// CHECK: %[[MEAN:.*]] = arith.divf %[[SUM]], %[[N]]
+// CHECK: tile.reshape %[[MEAN]] : tensor<32xf32> -> tensor<32x1xf32>
+// CHECK: tile.mma %[[XT]]
+// CHECK: arith.constant dense<1.00135803E-5> : tensor<32x1xf32>
+// CHECK: scf.yield
+// CHECK: %[[MS:.*]] = arith.divf %[[R]]#1, %[[FOUR]] : tensor<32x1xf32>
+// CHECK: %[[RMS:.*]] = math.sqrt %[[MS]]
+// CHECK: %[[B:.*]] = tile.broadcast %[[RMS]] : tensor<32x1xf32> -> tensor<32x16xf32>
+// CHECK: arith.divf %[[R]]#0, %[[B]]
+func.func @rmsnorm_linear(%X: tensor<2x256xf16>, %W: tensor<256x64xf16>) -> tensor<2x64xf16> {
+  %0 = tk.fused grid [4, 1, 1] block [128, 1, 1] forloop 4 (%x = %X : tensor<2x256xf16>, %w = %W : tensor<256x64xf16>) -> tensor<2x64xf16> {
+    %1 = tb.input_iterator %x imap [-1, -1, -1] fmap 1 : tensor<2x256xf16> -> !tb.tile<2x64xf16>
+    %2 = tb.input_iterator %w imap [1, -1, -1] fmap 0 : tensor<256x64xf16> -> !tb.tile<64x16xf16>
+    %3 = tb.unary square %1 : !tb.tile<2x64xf16>
+    %4 = tb.matmul %1, %2 : !tb.tile<2x64xf16>, !tb.tile<64x16xf16> -> !tb.tile<2x16xf16>
+    %5 = tb.reduce mean %3 dim 1 : !tb.tile<2x64xf16> -> !tb.tile<2x1xf16>
+    %6 = tb.forloop_accum sum %4 : (!tb.tile<2x16xf16>) -> !tb.tile<2x16xf16>
+    %7 = tb.unary add_scalar(1.00135803E-5) %5 : !tb.tile<2x1xf16>
+    %8 = tb.forloop_accum mean %7 : (!tb.tile<2x1xf16>) -> !tb.tile<2x1xf16>
+    %9 = tb.unary sqrt %8 : !tb.tile<2x1xf16>
+    %10 = tb.binary div %6, %9 : !tb.tile<2x16xf16>, !tb.tile<2x1xf16> -> !tb.tile<2x16xf16>
+    %11 = tb.output_saver %10 omap [1, -1, -1] : !tb.tile<2x16xf16> -> tensor<2x64xf16>
+    tb.yield %11 : tensor<2x64xf16>
+  }
+  return %0 : tensor<2x64xf16>
+}
+
+// -----
+
+// A `none` accumulator keeps every iteration's tile: its saver stores in
+// the loop, at the iteration's index along fmap. A thread graph is its
+// scalar ops on tiles, constants as splats.
+// CHECK-LABEL: tile.kernel @each_iteration_k0(
+// CHECK-SAME: %[[X:.*]]: !tile.view<16x128xf16>, %[[Y:.*]]: !tile.view<16x128xf16>)
+// CHECK-DAG: %[[BX:.*]] = tile.block_id x
+// CHECK: scf.for %[[K:.*]] = {{.*}} {
+// CHECK: %[[T:.*]] = tile.load %[[X]][%[[BX]], %[[K]]] : !tile.view<16x128xf16> -> tensor<8x32xf16>
+// CHECK: %[[F:.*]] = arith.extf %[[T]]
+// CHECK: %[[HALF:.*]] = arith.constant dense<5.000000e-01> : tensor<8x32xf32>
+// CHECK: %[[E:.*]] = math.exp %[[F]] : tensor<8x32xf32>
+// CHECK: %[[M:.*]] = arith.mulf %[[E]], %[[HALF]] : tensor<8x32xf32>
+// CHECK: %[[O:.*]] = arith.truncf %[[M]]
+// CHECK: tile.store %[[O]], %[[Y]][%[[BX]], %[[K]]] : tensor<8x32xf16>, !tile.view<16x128xf16>
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.return
+func.func @each_iteration(%X: tensor<16x128xf16>) -> tensor<16x128xf16> {
+  %0 = tk.fused grid [2, 1, 1] block [128, 1, 1] forloop 4 (%x = %X : tensor<16x128xf16>) -> tensor<16x128xf16> {
+    %1 = tb.input_iterator %x imap [0, -1, -1] fmap 1 : tensor<16x128xf16> -> !tb.tile<8x32xf16>
+    %2 = th.graph (%a = %1 : !tb.tile<8x32xf16>) -> !tb.tile<8x32xf16> {
+      %half = arith.constant 5.000000e-01 : f16
+      %e = math.exp %a : f16
+      %m = arith.mulf %e, %half : f16
+      th.yield %m : f16
+    }
+    %3 = tb.forloop_accum none %2 : (!tb.tile<8x32xf16>) -> !tb.tile<8x32xf16>
+    %4 = tb.output_saver %3 omap [0, -1, -1] fmap 1 : !tb.tile<8x32xf16> -> tensor<16x128xf16>
+    tb.yield %4 : tensor<16x128xf16>
+  }
+  return %0 : tensor<16x128xf16>
+}
+
+// -----
+
+// A predefined matmul is its 128x128x64 tiling: x walks N, y walks M, the
+// loop K.
+// CHECK-LABEL: tile.kernel @matmul_k0(
+// CHECK-SAME: %[[A:.*]]: !tile.view<256x1024xbf16>, %[[B:.*]]: !tile.view<1024x512xbf16>, %[[C:.*]]: !tile.view<256x512xbf16>)
+// CHECK-DAG: %[[BX:.*]] = tile.block_id x
+// CHECK-DAG: %[[BY:.*]] = tile.block_id y
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %[[C16]] step
+// CHECK-NEXT: %[[AT:.*]] = tile.load %[[A]][%[[BY]], %[[K]]] latency 3 : !tile.view<256x1024xbf16> -> tensor<128x64xbf16>
+// CHECK-NEXT: %[[BT:.*]] = tile.load %[[B]][%[[K]], %[[BX]]] latency 3 : !tile.view<1024x512xbf16> -> tensor<64x128xbf16>
+// CHECK-NEXT: tile.mma %[[AT]], %[[BT]], %{{.*}} : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
+// CHECK: tile.store %{{.*}}, %[[C]][%[[BY]], %[[BX]]] : tensor<128x128xbf16>
+// CHECK-LABEL: func.func @matmul(
+// CHECK: tile.launch @matmul_k0 grid [4, 2, 1]
+func.func @matmul(%a: tensor<256x1024xbf16>, %b: tensor<1024x512xbf16>) -> tensor<256x512xbf16> {
+  %0 = tk.matmul %a, %b : tensor<256x1024xbf16>, tensor<1024x512xbf16> -> tensor<256x512xbf16>
+  return %0 : tensor<256x512xbf16>
+}
+
+// -----
+
+// Kernels run in order; the tensor between them is an output buffer of its
+// own ("tmp0"). A column reduction is permuted so that the reduced dim is
+// the last.
+// CHECK-LABEL: tile.kernel @chain_k0(
+// CHECK: math.exp
+// CHECK-LABEL: tile.kernel @chain_k1(
+// CHECK: %[[P:.*]] = tile.permute %{{.*}} [1, 0] : tensor<64x32xf32> -> tensor<32x64xf32>
+// CHECK: tile.reduce sum %[[P]] dim 1 : tensor<32x64xf32> -> tensor<32xf32>
+// CHECK-LABEL: func.func @chain(
+// CHECK-SAME: %[[X:.*]]: memref<256x32xf32> {tileopt.name = "in0"}, %[[OUT:.*]]: memref<1x32xf32> {tileopt.name = "out0", tileopt.output}, %[[TMP:.*]]: memref<256x32xf32> {tileopt.name = "tmp0", tileopt.output})
+// CHECK-NEXT: tile.launch @chain_k0 grid [1, 2, 1](%[[X]], %[[TMP]])
+// CHECK-NEXT: tile.launch @chain_k1 grid [1, 1, 1](%[[TMP]], %[[OUT]])
+func.func @chain(%x: tensor<256x32xf32>) -> tensor<1x32xf32> {
+  %0 = tk.unary exp %x : tensor<256x32xf32>
+  %1 = tk.reduce sum %0 dim 0 : tensor<256x32xf32> -> tensor<1x32xf32>
+  return %1 : tensor<1x32xf32>
+}
+
+// -----
+
+// A batch dim that the block graph keeps whole in its tiles (attention's 2
+// heads) is split over the grid dim it leaves unused, z: one head per
+// block, rank-2 tiles.
+// CHECK-LABEL: tile.kernel @heads_k0(
+// CHECK-DAG: %[[BZ:.*]] = tile.block_id z
+// CHECK-DAG: %[[BX:.*]] = tile.block_id x
+// CHECK: %[[Q:.*]] = tile.load %{{.*}}[%[[BZ]], %[[BX]], %{{.*}}] : !tile.view<2x64x32xf16> -> tensor<1x16x32xf16>
+// CHECK: tile.reshape %[[Q]] : tensor<1x16x32xf16> -> tensor<16x32xf16>
+// CHECK: tile.mma %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x32xf16>, tensor<32x512xf16>, tensor<16x512xf32>
+// CHECK: tile.store %{{.*}}, %{{.*}}[%[[BZ]], %[[BX]], %{{.*}}] : tensor<1x16x16xf16>, !tile.view<2x64x32xf16>
+// CHECK-LABEL: func.func @heads(
+// CHECK: tile.launch @heads_k0 grid [4, 2, 2]
+func.func @heads(%Q: tensor<2x64x32xf16>, %K: tensor<2x32x512xf16>, %V: tensor<2x512x32xf16>) -> tensor<2x64x32xf16> {
+  %0 = tk.fused grid [4, 2, 1] block [128, 1, 1] forloop 1 (%q = %Q : tensor<2x64x32xf16>, %k = %K : tensor<2x32x512xf16>, %v = %V : tensor<2x512x32xf16>) -> tensor<2x64x32xf16> {
+    %1 = tb.input_iterator %q imap [1, -1, -1] fmap -1 : tensor<2x64x32xf16> -> !tb.tile<2x16x32xf16>
+    %2 = tb.input_iterator %k imap [-1, -1, -1] fmap -1 : tensor<2x32x512xf16> -> !tb.tile<2x32x512xf16>
+    %3 = tb.input_iterator %v imap [-1, 2, -1] fmap -1 : tensor<2x512x32xf16> -> !tb.tile<2x512x16xf16>
+    %4 = tb.matmul %1, %2 : !tb.tile<2x16x32xf16>, !tb.tile<2x32x512xf16> -> !tb.tile<2x16x512xf16>
+    %5 = tb.reduce max %4 dim 2 : !tb.tile<2x16x512xf16> -> !tb.tile<2x16x1xf16>
+    %6 = tb.binary sub %4, %5 : !tb.tile<2x16x512xf16>, !tb.tile<2x16x1xf16> -> !tb.tile<2x16x512xf16>
+    %7 = tb.unary exp %6 : !tb.tile<2x16x512xf16>
+    %8 = tb.matmul %7, %3 : !tb.tile<2x16x512xf16>, !tb.tile<2x512x16xf16> -> !tb.tile<2x16x16xf16>
+    %9 = tb.reduce sum %7 dim 2 : !tb.tile<2x16x512xf16> -> !tb.tile<2x16x1xf16>
+    %10 = tb.binary div %8, %9 : !tb.tile<2x16x16xf16>, !tb.tile<2x16x1xf16> -> !tb.tile<2x16x16xf16>
+    %11 = tb.forloop_accum none %10 : (!tb.tile<2x16x16xf16>) -> !tb.tile<2x16x16xf16>
+    %12 = tb.output_saver %11 omap [1, 2, -1] : !tb.tile<2x16x16xf16> -> tensor<2x64x32xf16>
+    tb.yield %12 : tensor<2x64x32xf16>
+  }
+  return %0 : tensor<2x64x32xf16>
+}
