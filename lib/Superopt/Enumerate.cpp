@@ -51,7 +51,8 @@ std::optional<ValueInfo> superopt::applyOp(ExprContext &ctx, const OpDesc &op,
     return r;
   }
   case OpKind::RmsNorm:
-    if (x.shape.empty() || x.shape.back() < 2 || x.axes.back().reduced)
+    if (x.shape.empty() || x.shape.back() < 2 || x.axes.back().reduced ||
+        x.axes.back().partialOf >= 0)
       return std::nullopt;
     r.expr = ctx.rmsNorm(x.expr, x.shape.back(), op.scalar);
     return r;
@@ -74,10 +75,14 @@ std::optional<ValueInfo> superopt::applyOp(ExprContext &ctx, const OpDesc &op,
   }
   case OpKind::Reduce: {
     int64_t n = x.shape[op.dim];
-    if (n < 2)
+    AxisRef axis = x.axes[op.dim];
+    // A dim of partial results combines with its chunks only when each
+    // chunk is one element (a partial maximum per block, not a partial
+    // product stacked along another axis).
+    if (n < 2 || (axis.partialOf >= 0 && n != axis.partials))
       return std::nullopt;
     r.shape[op.dim] = 1;
-    r.axes[op.dim].reduced = true;
+    r.axes[op.dim] = AxisRef{axis.axis, true};
     r.expr = applyReduce(ctx, static_cast<ReduceKind>(op.sub), x.expr, n);
     return r;
   }
@@ -91,7 +96,8 @@ std::optional<ValueInfo> superopt::applyOp(ExprContext &ctx, const OpDesc &op,
         return std::nullopt;
     // The contracted dims must index one axis of the program.
     if (x.shape[rank - 1] != y.shape[rank - 2] ||
-        x.axes[rank - 1] != y.axes[rank - 2] || x.axes[rank - 1].reduced)
+        x.axes[rank - 1] != y.axes[rank - 2] || x.axes[rank - 1].reduced ||
+        x.axes[rank - 1].partialOf >= 0)
       return std::nullopt;
     r.shape[rank - 1] = y.shape[rank - 1];
     r.axes[rank - 1] = y.axes[rank - 1];
@@ -217,6 +223,9 @@ struct BlockConfig {
   SmallVector<std::pair<int, int64_t>, 3> grid; // axis, blocks
   int loopAxis = -1;
   int64_t forloopRange = 1;
+  /// The loop walks the chunks of partial results over `loopAxis` that an
+  /// earlier kernel wrote (AxisRef::partialOf), one chunk per iteration.
+  bool loopOverPartials = false;
 };
 
 class BlockSearch {
@@ -256,6 +265,9 @@ private:
   /// pre-accumulator value used, the unused post-accumulator values (at most
   /// maxBlockOutputs) all values of the program, every split grid dim mapped.
   std::optional<SmallVector<BlockOutput, 2>> completeOutputs() const;
+  /// The saver of tile `t`, or nothing when its tensor would be neither a
+  /// value of the program nor chunks of partial results of one.
+  std::optional<BlockOutput> placeOutput(int t) const;
   void grow();
   void tryComplete();
   bool accumulatorAllowed(const OpDesc &op) const;
@@ -303,13 +315,21 @@ bool BlockSearch::setUp(const BlockConfig &c) {
           in.imap[g] = static_cast<int64_t>(d);
           tile.shape[d] /= part.second;
         }
-    for (size_t d = 0; d < tile.shape.size(); ++d)
-      if (c.loopAxis >= 0 && tile.axes[d] == AxisRef{c.loopAxis, false}) {
-        if (tile.shape[d] % c.forloopRange != 0)
-          return false;
-        in.fmap = static_cast<int64_t>(d);
-        tile.shape[d] /= c.forloopRange;
-      }
+    for (size_t d = 0; d < tile.shape.size(); ++d) {
+      AxisRef &axis = tile.axes[d];
+      bool walked = c.loopOverPartials
+                        ? axis.partialOf == c.loopAxis
+                        : c.loopAxis >= 0 && axis == AxisRef{c.loopAxis, false};
+      if (!walked)
+        continue;
+      if (tile.shape[d] % c.forloopRange != 0)
+        return false;
+      in.fmap = static_cast<int64_t>(d);
+      tile.shape[d] /= c.forloopRange;
+      // One chunk per iteration: the tile is one block's partial result.
+      if (c.loopOverPartials)
+        axis = AxisRef{axis.axis, axis.reduced};
+    }
     // Input tiles are double-buffered when the loop streams them.
     sharedMemoryElements +=
         tile.numElements() * (in.fmap >= 0 && c.forloopRange > 1 ? 2 : 1);
@@ -390,16 +410,27 @@ void BlockSearch::run(ArrayRef<BlockConfig> group,
   //
   // Iterative deepening under a node budget: every depth is searched
   // completely before the next, so the smallest graphs are found first and
-  // one deep search cannot starve the kernel-level search.
+  // one deep search cannot starve the kernel-level search. A depth the
+  // budget cannot finish is not started: it would explore an arbitrary
+  // prefix of the canonical order. Its size is predicted from the growth
+  // of the last depth (each depth repeats the shallower ones, so the
+  // sizes of consecutive depths grow by about the branching factor).
   std::vector<BlockGraph> shapes;
   found = &shapes;
   explored = 0;
+  uint64_t lastDepthSize = 0;
   for (depthLimit = 1; depthLimit <= options.maxBlockOps; ++depthLimit) {
     if (!setUp(group.front()))
       return;
+    uint64_t before = explored;
     grow();
+    uint64_t depthSize = explored - before;
     if (explored > budget || progress.stop.load())
       break;
+    if (lastDepthSize > 0 &&
+        explored + depthSize * depthSize / lastDepthSize > budget)
+      break;
+    lastDepthSize = depthSize;
   }
   results.insert(results.end(), shapes.begin(), shapes.end());
   for (const BlockConfig &c : group.drop_front())
@@ -419,8 +450,12 @@ bool BlockSearch::accumulatorAllowed(const OpDesc &op) const {
   if (accumKind >= 0 &&
       none != (accumKind == static_cast<int>(tb::AccumKind::none)))
     return false;
-  // Accumulating an input tile untouched only copies it.
-  if (op.operands[0] < static_cast<int>(graph.inputs.size()))
+  // Accumulating an input tile untouched only copies it (or adds the same
+  // tile up), unless the loop walks chunks of partial results: then it
+  // combines them.
+  int operand = op.operands[0];
+  if (operand < static_cast<int>(graph.inputs.size()) &&
+      !(config.loopOverPartials && graph.inputs[operand].fmap >= 0))
     return false;
   if (config.forloopRange == 1)
     return none;
@@ -445,37 +480,88 @@ BlockSearch::completeOutputs() const {
       continue;
     if (!graph.post[t])
       return std::nullopt; // a pre-accumulator value nobody uses
-    // A kernel's outputs are values the program computes: a graph-defined
-    // kernel replaces a part of the program.
-    if (outputs.size() == options.maxBlockOutputs ||
-        !program.subtermSet.contains(tile.expr))
+    if (outputs.size() == options.maxBlockOutputs)
       return std::nullopt;
-    BlockOutput out;
-    out.tile = static_cast<int>(t);
-    out.tensor = tile;
-    for (auto [g, part] : llvm::enumerate(config.grid)) {
-      auto [axis, blocks] = part;
-      auto *it = llvm::find(tile.axes, AxisRef{axis, false});
-      if (it == tile.axes.end())
-        it = llvm::find(tile.axes, AxisRef{axis, true}); // per-block partials
-      if (it == tile.axes.end())
-        return std::nullopt; // blocks would overwrite each other's tiles
-      int64_t d = it - tile.axes.begin();
-      out.omap[g] = d;
-      out.tensor.shape[d] *= blocks;
-    }
-    if (accumKind == static_cast<int>(tb::AccumKind::none) &&
-        config.forloopRange > 1) {
-      auto *it = llvm::find(tile.axes, AxisRef{config.loopAxis, false});
-      int64_t d = it - tile.axes.begin();
-      out.fmap = d;
-      out.tensor.shape[d] *= config.forloopRange;
-    }
-    outputs.push_back(std::move(out));
+    std::optional<BlockOutput> out = placeOutput(static_cast<int>(t));
+    if (!out)
+      return std::nullopt;
+    outputs.push_back(std::move(*out));
   }
   if (outputs.empty())
     return std::nullopt;
+  // A kernel that writes partial results writes nothing else: the values
+  // it holds whole are another kernel's (one search, not one per mix).
+  auto partial = [](const BlockOutput &out) {
+    return llvm::any_of(out.tensor.axes,
+                        [](AxisRef a) { return a.partialOf >= 0; });
+  };
+  if (llvm::any_of(outputs, partial) && !llvm::all_of(outputs, partial))
+    return std::nullopt;
   return outputs;
+}
+
+std::optional<BlockOutput> BlockSearch::placeOutput(int t) const {
+  const ValueInfo &tile = graph.tiles[t];
+  BlockOutput out;
+  out.tile = t;
+  out.tensor = tile;
+  // A grid dim over an axis the tile keeps places the blocks' tiles side by
+  // side along it. The blocks along a grid dim over an axis the program
+  // reduces and the tile does not keep each hold a partial result over
+  // their chunk of it (a reduction over the chunk, or a product contracted
+  // over it): they are laid out along the dim that holds the axis reduced,
+  // else along the last dim no other grid dim takes, as chunks
+  // (AxisRef::partialOf) that a later kernel combines.
+  std::optional<std::pair<size_t, int>> partial; // grid dim, axis
+  for (auto [g, part] : llvm::enumerate(config.grid)) {
+    auto [axis, blocks] = part;
+    auto *it = llvm::find(tile.axes, AxisRef{axis, false});
+    if (it != tile.axes.end()) {
+      int64_t d = it - tile.axes.begin();
+      out.omap[g] = d;
+      out.tensor.shape[d] *= blocks;
+      continue;
+    }
+    // Partials over two axes would need two chunk dims.
+    if (partial || !program.reducedAxes.contains(axis))
+      return std::nullopt; // blocks would overwrite each other's tiles
+    partial = {g, axis};
+  }
+  // Iterations kept side by side (a `none` accumulator) are laid out along
+  // the dim the loop walks.
+  if (accumKind == static_cast<int>(tb::AccumKind::none) &&
+      config.forloopRange > 1) {
+    auto *it = llvm::find(tile.axes, AxisRef{config.loopAxis, false});
+    if (it == tile.axes.end())
+      return std::nullopt;
+    int64_t d = it - tile.axes.begin();
+    out.fmap = d;
+    out.tensor.shape[d] *= config.forloopRange;
+  }
+  if (partial) {
+    auto [g, axis] = *partial;
+    int64_t blocks = config.grid[g].second;
+    auto *it = llvm::find(tile.axes, AxisRef{axis, true});
+    int64_t d = static_cast<int64_t>(tile.axes.size()) - 1;
+    if (it != tile.axes.end())
+      d = it - tile.axes.begin();
+    else
+      while (d >= 0 && (llvm::is_contained(out.omap, d) || d == out.fmap))
+        --d;
+    if (d < 0)
+      return std::nullopt;
+    out.omap[g] = d;
+    out.tensor.shape[d] *= blocks;
+    out.tensor.axes[d].partialOf = axis;
+    out.tensor.axes[d].partials = blocks;
+  }
+  // A kernel's outputs are values the program computes (a graph-defined
+  // kernel replaces a part of the program), or partial results of one. A
+  // value the program computes whole needs no chunks; the oracle has
+  // admitted every tile's term already.
+  if (program.subtermSet.contains(tile.expr) == partial.has_value())
+    return std::nullopt;
+  return out;
 }
 
 void BlockSearch::tryComplete() {
@@ -589,17 +675,28 @@ void BlockSearch::grow() {
 
 /// The partitions tried for a kernel with `inputs`: every set of up to
 /// maxGridDims axes split into tiles of the allowed extents, times every
-/// axis the loop may walk in the allowed ranges (or no loop).
+/// axis the loop may walk in the allowed ranges, or no loop. A kernel that
+/// reads chunks of partial results is there to combine them: its loop walks
+/// the chunks, one per iteration.
 SmallVector<BlockConfig> blockConfigs(ArrayRef<ValueInfo> inputs,
                                       const SearchOptions &options) {
-  // Axes of the inputs and their extents.
-  SmallVector<std::pair<int, int64_t>> axes;
+  // Axes of the inputs and their extents, and the chunked partial results
+  // (axis, chunks). Dims of chunks are walked whole by the loop, never
+  // split by the grid.
+  SmallVector<std::pair<int, int64_t>> axes, partials;
   for (const ValueInfo &v : inputs)
-    for (auto [d, a] : llvm::enumerate(v.axes))
+    for (auto [d, a] : llvm::enumerate(v.axes)) {
+      if (a.partialOf >= 0) {
+        if (!llvm::is_contained(partials, std::pair(a.partialOf, a.partials)))
+          partials.push_back({a.partialOf, a.partials});
+        continue;
+      }
       if (!a.reduced && v.shape[d] > 1 &&
           !llvm::any_of(axes, [&](auto &x) { return x.first == a.axis; }))
         axes.push_back({a.axis, v.shape[d]});
+    }
   llvm::sort(axes);
+  llvm::sort(partials);
 
   SmallVector<SmallVector<std::pair<int, int64_t>, 3>> grids = {{}};
   for (unsigned level = 0; level < options.maxGridDims; ++level) {
@@ -625,6 +722,16 @@ SmallVector<BlockConfig> blockConfigs(ArrayRef<ValueInfo> inputs,
   for (auto &g : grids) {
     BlockConfig c;
     c.grid = g;
+    if (!partials.empty()) {
+      // One chunking per kernel: every input with chunks is walked.
+      if (partials.size() == 1) {
+        c.loopAxis = partials.front().first;
+        c.forloopRange = partials.front().second;
+        c.loopOverPartials = true;
+        configs.push_back(c);
+      }
+      continue;
+    }
     configs.push_back(c);
     for (auto [axis, extent] : axes) {
       if (llvm::any_of(g, [&](auto &p) { return p.first == axis; }))
@@ -651,13 +758,13 @@ std::vector<BlockGraph> searchBlockGraphs(ExprContext &ctx,
   // Configs that split the same axes form one group, searched once.
   SmallVector<BlockConfig> configs = blockConfigs(inputs, options);
   std::vector<SmallVector<BlockConfig, 8>> groups;
-  std::map<std::pair<SmallVector<int, 3>, int>, size_t> groupOf;
+  std::map<std::tuple<SmallVector<int, 3>, int, bool>, size_t> groupOf;
   for (const BlockConfig &c : configs) {
     SmallVector<int, 3> axes;
     for (auto [axis, blocks] : c.grid)
       axes.push_back(axis);
-    auto [it, fresh] =
-        groupOf.try_emplace({axes, c.loopAxis}, groups.size());
+    auto [it, fresh] = groupOf.try_emplace(
+        {axes, c.loopAxis, c.loopOverPartials}, groups.size());
     if (fresh)
       groups.emplace_back();
     groups[it->second].push_back(c);
@@ -732,7 +839,8 @@ public:
 
 private:
   void grow();
-  void tryComplete();
+  /// Reports the graph when it is complete; whether it holds every output.
+  bool tryComplete();
   bool isNew(const ValueInfo &v) const {
     return !llvm::any_of(graph.tensors, [&](const ValueInfo &t) {
       return t.expr == v.expr && t.shape == v.shape;
@@ -742,10 +850,17 @@ private:
   /// Adds graph-defined kernels whose newest input is tensor `t`.
   void growFused(int t);
   /// A graph-defined kernel replaces a part of the program: it reads the
-  /// program's arguments or values the program computes.
+  /// program's arguments, values the program computes, or chunks of partial
+  /// results of one (which it combines).
   bool readable(int tensor) const {
     return tensor < static_cast<int>(program.arguments.size()) ||
-           program.subtermSet.contains(graph.tensors[tensor].expr);
+           program.subtermSet.contains(graph.tensors[tensor].expr) ||
+           isPartial(tensor);
+  }
+  /// Whether a tensor holds chunks of partial results (AxisRef::partialOf).
+  bool isPartial(int tensor) const {
+    return llvm::any_of(graph.tensors[tensor].axes,
+                        [](AxisRef a) { return a.partialOf >= 0; });
   }
   /// The fused kernels over `inputs`, grouped by their outputs (cached).
   const SmallVector<std::shared_ptr<const BlockGraphGroup>> &
@@ -765,7 +880,7 @@ private:
       fusedCache;
 };
 
-void KernelSearch::tryComplete() {
+bool KernelSearch::tryComplete() {
   SmallVector<int, 2> outputs;
   for (const ValueInfo &out : program.outputs) {
     int found = -1;
@@ -773,7 +888,7 @@ void KernelSearch::tryComplete() {
       if (t.expr == out.expr && t.shape == out.shape)
         found = static_cast<int>(i);
     if (found < 0)
-      return;
+      return false;
     outputs.push_back(found);
   }
   // Canonical: every op contributes to an output.
@@ -782,7 +897,7 @@ void KernelSearch::tryComplete() {
     needed[o] = true;
   for (const KernelOp &op : llvm::reverse(graph.ops)) {
     if (!llvm::any_of(op.results, [&](int r) { return needed[r]; }))
-      return;
+      return true;
     if (op.graphs)
       for (const BlockInput &in : op.graphs->front().inputs)
         needed[in.tensor] = true;
@@ -794,6 +909,7 @@ void KernelSearch::tryComplete() {
   progress.complete.fetch_add(1, std::memory_order_relaxed);
   onComplete(graph);
   graph.outputs.clear();
+  return true;
 }
 
 void KernelSearch::push(KernelOp op, ArrayRef<ValueInfo> results, OpKey key) {
@@ -834,7 +950,8 @@ KernelSearch::fusedKernels(ArrayRef<int> inputs) {
       signature += std::to_string(out.tensor.expr->getId()) + ":";
       for (auto [d, a] : llvm::zip_equal(out.tensor.shape, out.tensor.axes))
         signature += std::to_string(d) + "/" + std::to_string(a.axis) +
-                     (a.reduced ? "r" : "") + ",";
+                     (a.reduced ? "r" : "") + "p" +
+                     std::to_string(a.partialOf) + ",";
       signature += ";";
     }
     auto [slot, fresh] = index.try_emplace(signature, groups.size());
@@ -858,6 +975,11 @@ void KernelSearch::growFused(int t) {
       if (pick.size() == n - 1) {
         SmallVector<int, 3> inputs(pick);
         inputs.push_back(t);
+        // A kernel that combines partial results reads nothing else: what
+        // the program does with the combined values is a later kernel's.
+        if (llvm::any_of(inputs, [&](int i) { return isPartial(i); }) &&
+            !llvm::all_of(inputs, [&](int i) { return isPartial(i); }))
+          return;
         const auto &groups = fusedKernels(inputs);
         for (auto [gi, group] : llvm::enumerate(groups)) {
           OpKey key{t, 16, static_cast<int64_t>(gi), inputs.front(),
@@ -903,8 +1025,10 @@ void KernelSearch::growFused(int t) {
 }
 
 void KernelSearch::grow() {
-  tryComplete();
-  if (graph.ops.size() >= options.maxKernelOps || progress.stop.load())
+  // A graph that holds every output is not grown: whatever it would
+  // compute next only adds kernels (and their cost) to one found already.
+  if (tryComplete() || graph.ops.size() >= options.maxKernelOps ||
+      progress.stop.load())
     return;
   int64_t minNewest = keys.empty() ? 0 : keys.back()[0];
   int numTensors = static_cast<int>(graph.tensors.size());
@@ -923,6 +1047,9 @@ void KernelSearch::grow() {
                       proposals);
     for (Proposal &p : proposals) {
       if (!keys.empty() && !(keys.back() < p.key))
+        continue;
+      // Partial results are read by the kernel that combines them only.
+      if (llvm::any_of(p.op.operands, [&](int o) { return isPartial(o); }))
         continue;
       SmallVector<const ValueInfo *, 2> operands =
           operandsOf(p.op, graph.tensors);

@@ -19,11 +19,20 @@ namespace mlir::tileopt::superopt {
 
 /// What a dim of a tensor or tile indexes: an axis of the input program (a
 /// class of dims its ops equate), or one reduced to extent 1.
+///
+/// A kernel whose grid splits an axis the program reduces writes one partial
+/// result per block along it (split-K, split-KV): such a dim also indexes
+/// the `partials` chunks of axis `partialOf`, outermost (chunk c holds
+/// elements c * extent / partials onwards). A kernel that reads it walks the
+/// chunks with its for-loop and combines them with an accumulator.
 struct AxisRef {
   int axis = -1;
   bool reduced = false;
+  int partialOf = -1;
+  int64_t partials = 1;
   bool operator==(const AxisRef &o) const {
-    return axis == o.axis && reduced == o.reduced;
+    return axis == o.axis && reduced == o.reduced &&
+           partialOf == o.partialOf && partials == o.partials;
   }
   bool operator!=(const AxisRef &o) const { return !(*this == o); }
 };

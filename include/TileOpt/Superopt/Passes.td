@@ -39,6 +39,8 @@ def Superoptimize : Pass<"tileopt-superoptimize", "::mlir::func::FuncOp"> {
            "Compute ops and accumulators in a block graph">,
     Option<"maxFusedKernels", "max-fused-kernels", "unsigned", "1",
            "Graph-defined kernels in a candidate">,
+    Option<"maxBlockOutputs", "max-block-outputs", "unsigned", "2",
+           "Outputs of a graph-defined kernel">,
     Option<"threads", "threads", "unsigned", "0",
            "Worker threads (0: one per hardware thread)">,
     Option<"timeBudget", "time-budget", "double", "60",
