@@ -237,9 +237,11 @@ public:
         budget(budget),
         inputs(inputs), oracle(program.makeOracle()) {}
 
-  /// Enumerates block graphs under the configs of `group`, which split the
-  /// same axes; appends complete ones.
-  void run(ArrayRef<BlockConfig> group, std::vector<BlockGraph> &found);
+  /// Enumerates block graphs under `search`, a config at least as fine as
+  /// each of `members` along every axis, and appends those complete under
+  /// each member (members split the same reduced axes and loop alike).
+  void run(const BlockConfig &search, ArrayRef<BlockConfig> members,
+           std::vector<BlockGraph> &found);
 
 private:
   /// Starts a graph of the input iterators under `c`; false when a tensor
@@ -289,6 +291,10 @@ private:
   SmallVector<OpKey, 12> keys;
   int accumKind = -1; // the kind of the first accumulator
   std::vector<BlockGraph> *found = nullptr;
+  /// While searching for several members: a grid dim over an axis the
+  /// program keeps need not be mapped by every output (a member that does
+  /// not split that axis may complete the graph); instantiate() checks.
+  bool anyMember = false;
   /// Elements of the tiles that stay in shared memory (sharedMemoryAfter).
   int64_t sharedMemoryElements = 0;
 };
@@ -402,11 +408,14 @@ std::optional<BlockGraph> BlockSearch::instantiate(const BlockGraph &shape,
   return graph;
 }
 
-void BlockSearch::run(ArrayRef<BlockConfig> group,
+void BlockSearch::run(const BlockConfig &search,
+                      ArrayRef<BlockConfig> members,
                       std::vector<BlockGraph> &results) {
   // The ops of a graph do not depend on the block counts and the loop range
-  // of a config, only on which axes the grid and the loop split: search the
-  // first config, then replay what it found under the others.
+  // of a config, nor on whether the grid splits axes the program keeps
+  // (ops never reduce over those, and tiles never shrink to one element
+  // along them), only on the reduced axes the grid splits and the axis the
+  // loop walks: search once, then replay what was found under each member.
   //
   // Iterative deepening under a node budget: every depth is searched
   // completely before the next, so the smallest graphs are found first and
@@ -419,9 +428,10 @@ void BlockSearch::run(ArrayRef<BlockConfig> group,
   found = &shapes;
   explored = 0;
   uint64_t lastDepthSize = 0;
+  anyMember = true;
   for (depthLimit = 1; depthLimit <= options.maxBlockOps; ++depthLimit) {
-    if (!setUp(group.front()))
-      return;
+    if (!setUp(search))
+      break;
     uint64_t before = explored;
     grow();
     uint64_t depthSize = explored - before;
@@ -432,8 +442,8 @@ void BlockSearch::run(ArrayRef<BlockConfig> group,
       break;
     lastDepthSize = depthSize;
   }
-  results.insert(results.end(), shapes.begin(), shapes.end());
-  for (const BlockConfig &c : group.drop_front())
+  anyMember = false;
+  for (const BlockConfig &c : members)
     for (const BlockGraph &shape : shapes)
       if (std::optional<BlockGraph> g = instantiate(shape, c))
         results.push_back(std::move(*g));
@@ -522,9 +532,14 @@ std::optional<BlockOutput> BlockSearch::placeOutput(int t) const {
       out.tensor.shape[d] *= blocks;
       continue;
     }
-    // Partials over two axes would need two chunk dims.
-    if (partial || !program.reducedAxes.contains(axis))
+    if (!program.reducedAxes.contains(axis)) {
+      if (anyMember)
+        continue;
       return std::nullopt; // blocks would overwrite each other's tiles
+    }
+    // Partials over two axes would need two chunk dims.
+    if (partial)
+      return std::nullopt;
     partial = {g, axis};
   }
   // Iterations kept side by side (a `none` accumulator) are laid out along
@@ -755,31 +770,58 @@ std::vector<BlockGraph> searchBlockGraphs(ExprContext &ctx,
                                           const SearchOptions &options,
                                           SearchProgress &progress,
                                           ArrayRef<ValueInfo> inputs) {
-  // Configs that split the same axes form one group, searched once.
+  // Configs that split the same reduced axes and loop alike form one
+  // group, searched once under a config at least as fine as each of them
+  // along every axis: what fits in shared memory there may not under
+  // coarser ones, never the other way round. A group whose grids split more
+  // axes together than a grid has dims is split by the axes they split.
   SmallVector<BlockConfig> configs = blockConfigs(inputs, options);
-  std::vector<SmallVector<BlockConfig, 8>> groups;
-  std::map<std::tuple<SmallVector<int, 3>, int, bool>, size_t> groupOf;
-  for (const BlockConfig &c : configs) {
-    SmallVector<int, 3> axes;
-    for (auto [axis, blocks] : c.grid)
-      axes.push_back(axis);
-    auto [it, fresh] = groupOf.try_emplace(
-        {axes, c.loopAxis, c.loopOverPartials}, groups.size());
-    if (fresh)
-      groups.emplace_back();
-    groups[it->second].push_back(c);
+  struct Group {
+    BlockConfig search;
+    SmallVector<BlockConfig, 8> members;
+  };
+  auto groupBy = [&](ArrayRef<BlockConfig> configs, bool keptAxesToo) {
+    std::vector<Group> groups;
+    std::map<std::tuple<SmallVector<int, 3>, int, bool>, size_t> groupOf;
+    for (const BlockConfig &c : configs) {
+      SmallVector<int, 3> axes;
+      for (auto [axis, blocks] : c.grid)
+        if (keptAxesToo || program.reducedAxes.count(axis))
+          axes.push_back(axis);
+      auto [it, fresh] = groupOf.try_emplace(
+          {axes, c.loopAxis, c.loopOverPartials}, groups.size());
+      if (fresh)
+        groups.push_back({c, {}});
+      groups[it->second].members.push_back(c);
+    }
+    return groups;
+  };
+  std::vector<Group> groups;
+  for (Group &family : groupBy(configs, /*keptAxesToo=*/false)) {
+    std::map<int, int64_t> finest; // axis -> blocks
+    for (const BlockConfig &c : family.members) {
+      for (auto [axis, blocks] : c.grid)
+        finest[axis] = std::max(finest[axis], blocks);
+      family.search.forloopRange =
+          std::max(family.search.forloopRange, c.forloopRange);
+    }
+    if (finest.size() > std::tuple_size_v<decltype(BlockGraph::grid)>) {
+      for (Group &g : groupBy(family.members, /*keptAxesToo=*/true))
+        groups.push_back(std::move(g));
+      continue;
+    }
+    family.search.grid.assign(finest.begin(), finest.end());
+    groups.push_back(std::move(family));
   }
-  // Search each group under its finest split (the smallest tiles): what
-  // fits in shared memory there may not under coarser ones, never the other
-  // way round.
-  for (auto &group : groups) {
+  // Members finest first, as before: results are collected in this order.
+  for (Group &group : groups) {
     auto parts = [](const BlockConfig &c) {
       int64_t n = c.forloopRange;
       for (auto [axis, blocks] : c.grid)
         n *= blocks;
       return n;
     };
-    std::stable_sort(group.begin(), group.end(),
+    std::stable_sort(group.members.begin(), group.members.end(),
                      [&](const BlockConfig &a, const BlockConfig &b) {
                        return parts(a) > parts(b);
                      });
@@ -787,8 +829,8 @@ std::vector<BlockGraph> searchBlockGraphs(ExprContext &ctx,
   // Partitions most likely to fuse first, as a budget may stop the search:
   // a loop over an axis the program reduces (accumulators) and a grid over
   // axes it keeps (independent blocks). Results are collected in this order.
-  auto unlikely = [&](const SmallVector<BlockConfig, 8> &group) {
-    const BlockConfig &c = group.front();
+  auto unlikely = [&](const Group &group) {
+    const BlockConfig &c = group.search;
     int score = c.loopAxis >= 0 && !program.reducedAxes.count(c.loopAxis);
     for (auto [axis, blocks] : c.grid)
       score += program.reducedAxes.count(axis);
@@ -804,7 +846,7 @@ std::vector<BlockGraph> searchBlockGraphs(ExprContext &ctx,
     BlockSearch search(ctx, program, options, progress, inputs,
                        options.blockGraphBudget);
     for (size_t i = next++; i < groups.size(); i = next++)
-      search.run(groups[i], perGroup[i]);
+      search.run(groups[i].search, groups[i].members, perGroup[i]);
   };
   unsigned threads = std::max(1u, options.numThreads);
   SmallVector<std::thread> pool;
@@ -969,11 +1011,12 @@ void KernelSearch::growFused(int t) {
   unsigned maxInputs = std::min<unsigned>(options.maxBlockInputs, t + 1);
   // Larger input sets first: a kernel over more of the program fuses more.
   for (unsigned n = maxInputs; n >= 1; --n) {
-    // Subsets of {0..t-1} of size n-1, plus t, in lexicographic order.
-    SmallVector<int, 3> pick;
-    std::function<void(int)> choose = [&](int from) {
+    // Subsets of {0..t-1} of size n-1, plus t, newest tensors first (the
+    // order of exploration; the keys decide which graphs exist).
+    SmallVector<int, 3> pick; // descending
+    std::function<void(int)> choose = [&](int below) {
       if (pick.size() == n - 1) {
-        SmallVector<int, 3> inputs(pick);
+        SmallVector<int, 3> inputs(llvm::reverse(pick));
         inputs.push_back(t);
         // A kernel that combines partial results reads nothing else: what
         // the program does with the combined values is a later kernel's.
@@ -1012,15 +1055,15 @@ void KernelSearch::growFused(int t) {
         }
         return;
       }
-      for (int i = from; i < t; ++i) {
+      for (int i = below - 1; i >= 0; --i) {
         if (!readable(i))
           continue;
         pick.push_back(i);
-        choose(i + 1);
+        choose(i);
         pick.pop_back();
       }
     };
-    choose(0);
+    choose(t);
   }
 }
 
