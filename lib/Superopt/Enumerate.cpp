@@ -37,24 +37,46 @@ superopt::operandsOf(const OpDesc &op, ArrayRef<ValueInfo> values) {
   return operands;
 }
 
+const Expr *TermCache::get(OpKind kind, int sub, double scalar,
+                           int64_t extent, const Expr *a, const Expr *b,
+                           llvm::function_ref<const Expr *()> build) {
+  Key key{(static_cast<uint64_t>(kind) << 32) | static_cast<uint32_t>(sub),
+          llvm::bit_cast<uint64_t>(scalar), extent, a, b};
+  auto [it, inserted] = terms.try_emplace(key, nullptr);
+  if (inserted)
+    it->second = build();
+  return it->second;
+}
+
 std::optional<ValueInfo> superopt::applyOp(ExprContext &ctx, const OpDesc &op,
                                            ArrayRef<const ValueInfo *> operands,
-                                           int64_t forloopRange) {
+                                           int64_t forloopRange,
+                                           TermCache *cache) {
   const ValueInfo &x = *operands[0];
   ValueInfo r = x;
+  auto term = [&](int64_t extent, llvm::function_ref<const Expr *()> build) {
+    if (!cache)
+      return build();
+    const Expr *y = operands.size() > 1 ? operands[1]->expr : nullptr;
+    return cache->get(op.kind, op.sub, op.scalar, extent, x.expr, y, build);
+  };
   switch (op.kind) {
   case OpKind::Unary: {
     auto kind = static_cast<UnaryKind>(op.sub);
-    r.expr = applyUnary(ctx, kind, x.expr,
+    r.expr = term(0, [&] {
+      return applyUnary(ctx, kind, x.expr,
                         scalarKind(kind) ? std::optional<double>(op.scalar)
                                          : std::nullopt);
+    });
     return r;
   }
   case OpKind::RmsNorm:
     if (x.shape.empty() || x.shape.back() < 2 || x.axes.back().reduced ||
         x.axes.back().partialOf >= 0)
       return std::nullopt;
-    r.expr = ctx.rmsNorm(x.expr, x.shape.back(), op.scalar);
+    r.expr = term(x.shape.back(), [&] {
+      return ctx.rmsNorm(x.expr, x.shape.back(), op.scalar);
+    });
     return r;
   case OpKind::Binary: {
     const ValueInfo &y = *operands[1];
@@ -70,7 +92,9 @@ std::optional<ValueInfo> superopt::applyOp(ExprContext &ctx, const OpDesc &op,
         return std::nullopt;
       }
     }
-    r.expr = applyBinary(ctx, static_cast<BinaryKind>(op.sub), x.expr, y.expr);
+    r.expr = term(0, [&] {
+      return applyBinary(ctx, static_cast<BinaryKind>(op.sub), x.expr, y.expr);
+    });
     return r;
   }
   case OpKind::Reduce: {
@@ -83,7 +107,9 @@ std::optional<ValueInfo> superopt::applyOp(ExprContext &ctx, const OpDesc &op,
       return std::nullopt;
     r.shape[op.dim] = 1;
     r.axes[op.dim] = AxisRef{axis.axis, true};
-    r.expr = applyReduce(ctx, static_cast<ReduceKind>(op.sub), x.expr, n);
+    r.expr = term(n, [&] {
+      return applyReduce(ctx, static_cast<ReduceKind>(op.sub), x.expr, n);
+    });
     return r;
   }
   case OpKind::Matmul: {
@@ -101,12 +127,16 @@ std::optional<ValueInfo> superopt::applyOp(ExprContext &ctx, const OpDesc &op,
       return std::nullopt;
     r.shape[rank - 1] = y.shape[rank - 1];
     r.axes[rank - 1] = y.axes[rank - 1];
-    r.expr = ctx.matmul(x.expr, y.expr, x.shape[rank - 1]);
+    r.expr = term(x.shape[rank - 1], [&] {
+      return ctx.matmul(x.expr, y.expr, x.shape[rank - 1]);
+    });
     return r;
   }
   case OpKind::Accum:
-    r.expr = applyAccum(ctx, static_cast<tb::AccumKind>(op.sub), x.expr,
+    r.expr = term(forloopRange, [&] {
+      return applyAccum(ctx, static_cast<tb::AccumKind>(op.sub), x.expr,
                         forloopRange);
+    });
     return r;
   }
   llvm_unreachable("unknown op kind");
@@ -284,6 +314,7 @@ private:
   unsigned depthLimit = 0;
   ArrayRef<ValueInfo> inputs;
   SubexpressionOracle oracle;
+  TermCache terms;
 
   BlockConfig config;
   BlockGraph graph;
@@ -390,7 +421,7 @@ std::optional<BlockGraph> BlockSearch::instantiate(const BlockGraph &shape,
   for (const OpDesc &op : shape.ops) {
     SmallVector<const ValueInfo *, 2> operands = operandsOf(op, graph.tiles);
     std::optional<ValueInfo> result =
-        applyOp(ctx, op, operands, config.forloopRange);
+        applyOp(ctx, op, operands, config.forloopRange, &terms);
     if (!result)
       return std::nullopt;
     bool post = op.kind == OpKind::Accum || graph.post[op.operands[0]];
@@ -640,7 +671,7 @@ void BlockSearch::grow() {
       SmallVector<const ValueInfo *, 2> operands =
           operandsOf(p.op, graph.tiles);
       std::optional<ValueInfo> result =
-          applyOp(ctx, p.op, operands, config.forloopRange);
+          applyOp(ctx, p.op, operands, config.forloopRange, &terms);
       if (!result)
         continue;
       ++explored;
@@ -913,6 +944,7 @@ private:
   const SearchOptions &options;
   SearchProgress &progress;
   SubexpressionOracle oracle;
+  TermCache terms;
   llvm::function_ref<void(const KernelGraph &)> onComplete;
 
   KernelGraph graph;
@@ -1096,7 +1128,8 @@ void KernelSearch::grow() {
         continue;
       SmallVector<const ValueInfo *, 2> operands =
           operandsOf(p.op, graph.tensors);
-      std::optional<ValueInfo> result = applyOp(ctx, p.op, operands, 1);
+      std::optional<ValueInfo> result =
+          applyOp(ctx, p.op, operands, 1, &terms);
       if (!result)
         continue;
       if (!progress.tick())
