@@ -152,6 +152,52 @@ bool superopt::shiftedByMax(const Expr *e) {
   });
 }
 
+SmallVector<bool, 16> superopt::shiftedByPartialMax(ExprContext &ctx,
+                                                    const ProgramInfo &program,
+                                                    const BlockGraph &g) {
+  // A maximum the program computes is over the whole axis; any other one
+  // the oracle admitted is a part of one.
+  auto partial = [&](const Expr *max) {
+    return !program.subtermSet.contains(max);
+  };
+  SmallVector<bool, 16> shifted(g.inputs.size(), false);
+  for (const OpDesc &op : g.ops) {
+    bool any = llvm::any_of(op.operands, [&](int o) { return shifted[o]; });
+    if (op.kind == OpKind::Accum &&
+        static_cast<tb::AccumKind>(op.sub) == tb::AccumKind::sum_rescale) {
+      // Rescaled to the running maximum of the scales.
+      shifted.push_back(
+          partial(ctx.max(g.forloopRange, g.tiles[op.operands[1]].expr)));
+      continue;
+    }
+    // exp(x - m), m a partial maximum (read off the argument's term: the
+    // shift is there before exp forgets it).
+    bool shifts = false;
+    const Expr *arg = g.tiles[op.operands[0]].expr;
+    if (op.kind == OpKind::Unary &&
+        static_cast<UnaryKind>(op.sub) == UnaryKind::exp &&
+        arg->getKind() == ExprKind::Add)
+      shifts = llvm::any_of(arg->getOperands(), [&](const Expr *term) {
+        return term->getKind() == ExprKind::Mul && term->getValue() < 0 &&
+               term->getOperands().size() == 1 &&
+               term->getOperands()[0]->getKind() == ExprKind::Max &&
+               partial(term->getOperands()[0]);
+      });
+    shifted.push_back(any || shifts);
+  }
+  return shifted;
+}
+
+bool superopt::combinesShiftsConsistently(ExprContext &ctx,
+                                          const ProgramInfo &program,
+                                          const BlockGraph &g, int tile,
+                                          tb::AccumKind kind) {
+  if (kind != tb::AccumKind::sum && kind != tb::AccumKind::mean &&
+      kind != tb::AccumKind::rms)
+    return true;
+  return !shiftedByPartialMax(ctx, program, g)[tile];
+}
+
 bool superopt::admissible(const ProgramInfo &program, const OpDesc &op,
                           ArrayRef<const ValueInfo *> operands,
                           const ValueInfo &result,
@@ -510,12 +556,13 @@ bool BlockSearch::accumulatorAllowed(const OpDesc &op) const {
     const Expr *scale = graph.tiles[op.operands[1]].expr;
     return scale->getKind() == ExprKind::Max;
   }
-  return true;
+  return combinesShiftsConsistently(ctx, program, graph, op.operands[0], kind);
 }
 
 std::optional<SmallVector<BlockOutput, 2>>
 BlockSearch::completeOutputs() const {
   SmallVector<BlockOutput, 2> outputs;
+  SmallVector<bool, 16> shifted;
   for (auto [t, tile] : llvm::enumerate(graph.tiles)) {
     if (uses[t] > 0)
       continue;
@@ -526,16 +573,19 @@ BlockSearch::completeOutputs() const {
     std::optional<BlockOutput> out = placeOutput(static_cast<int>(t));
     if (!out)
       return std::nullopt;
+    // An exp shifted by a partial maximum is right only as a partial
+    // result, which the combining kernel rescales.
+    if (shifted.empty())
+      shifted = shiftedByPartialMax(ctx, program, graph);
+    if (shifted[t] && !isPartial(out->tensor))
+      return std::nullopt;
     outputs.push_back(std::move(*out));
   }
   if (outputs.empty())
     return std::nullopt;
   // A kernel that writes partial results writes nothing else: the values
   // it holds whole are another kernel's (one search, not one per mix).
-  auto partial = [](const BlockOutput &out) {
-    return llvm::any_of(out.tensor.axes,
-                        [](AxisRef a) { return a.partialOf >= 0; });
-  };
+  auto partial = [](const BlockOutput &out) { return isPartial(out.tensor); };
   if (llvm::any_of(outputs, partial) && !llvm::all_of(outputs, partial))
     return std::nullopt;
   return outputs;
@@ -930,10 +980,8 @@ private:
            program.subtermSet.contains(graph.tensors[tensor].expr) ||
            isPartial(tensor);
   }
-  /// Whether a tensor holds chunks of partial results (AxisRef::partialOf).
   bool isPartial(int tensor) const {
-    return llvm::any_of(graph.tensors[tensor].axes,
-                        [](AxisRef a) { return a.partialOf >= 0; });
+    return superopt::isPartial(graph.tensors[tensor]);
   }
   /// The fused kernels over `inputs`, grouped by their outputs (cached).
   const SmallVector<std::shared_ptr<const BlockGraphGroup>> &

@@ -108,6 +108,26 @@ std::optional<ValueInfo> applyOp(ExprContext &ctx, const OpDesc &op,
 /// Whether `e` is x - max(...): the argument of a stable exp.
 bool shiftedByMax(const Expr *e);
 
+/// Per tile of `g`: whether it holds an exp shifted by a *partial*
+/// maximum, one over fewer elements than the program's (a tile's or a
+/// chunk's maximum; sum_rescale's running maximum when its loop walks only
+/// part of the axis). Such values differ from the program's by a factor
+/// exp(M - m) that varies from tile to tile: they are right only rescaled
+/// (sum_rescale) or kept as partial results for a kernel that rescales
+/// them. The abstract expressions forget the shift, so they cannot tell,
+/// and the verifier would reject every such graph: like the stable-exp rule
+/// of `admissible`, this is checked on the structure.
+SmallVector<bool, 16> shiftedByPartialMax(ExprContext &ctx,
+                                          const ProgramInfo &program,
+                                          const BlockGraph &g);
+
+/// Whether an accumulator of `kind` may combine the iterations of `tile`
+/// of `g`: `sum`, `mean` and `rms` must not add up exps shifted by
+/// different partial maxima.
+bool combinesShiftsConsistently(ExprContext &ctx, const ProgramInfo &program,
+                                const BlockGraph &g, int tile,
+                                tb::AccumKind kind);
+
 /// Whether the search may add `op` with `result` next to `existing`
 /// values: reductions only over axes the program reduces (summing over any
 /// other axis mixes values the program keeps apart), no constants, and no

@@ -50,6 +50,11 @@ struct ValueInfo {
   }
 };
 
+/// Whether a value holds chunks of partial results (AxisRef::partialOf).
+inline bool isPartial(const ValueInfo &v) {
+  return llvm::any_of(v.axes, [](AxisRef a) { return a.partialOf >= 0; });
+}
+
 /// The ops both levels share: unary, binary, reduce, matmul, rms_norm.
 enum class OpKind : uint8_t { Matmul, Unary, Binary, Reduce, RmsNorm, Accum };
 

@@ -973,6 +973,30 @@ void ExhaustiveEnumeration::check(const KernelGraph &g,
       kept = false;
       os << "pruned: " << e->str() << "\n";
     }
+  // The search's structural rules on exps shifted by partial maxima: not
+  // added up by sum, mean or rms, and saved only as partial results.
+  for (auto [op, choice] : llvm::zip(
+           llvm::make_filter_range(g.ops,
+                                   [](const KernelOp &op) {
+                                     return op.graphs != nullptr;
+                                   }),
+           choices)) {
+    const BlockGraph &block = (*op.graphs)[choice];
+    for (const OpDesc &accum : block.ops)
+      if (accum.kind == OpKind::Accum &&
+          !combinesShiftsConsistently(ctx, info, block, accum.operands[0],
+                                      static_cast<tb::AccumKind>(accum.sub))) {
+        kept = false;
+        os << "pruned: an accumulator mixes exps shifted by partial "
+              "maxima\n";
+      }
+    SmallVector<bool, 16> shifted = shiftedByPartialMax(ctx, info, block);
+    for (const BlockOutput &out : block.outputs)
+      if (shifted[out.tile] && !isPartial(out.tensor)) {
+        kept = false;
+        os << "pruned: an exp shifted by a partial maximum is saved whole\n";
+      }
+  }
   counts.kept += kept && sameOutput;
   if (kept && sameOutput)
     return;
