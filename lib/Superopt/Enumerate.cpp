@@ -160,7 +160,9 @@ SmallVector<bool, 16> superopt::shiftedByPartialMax(ExprContext &ctx,
   auto partial = [&](const Expr *max) {
     return !program.subtermSet.contains(max);
   };
-  SmallVector<bool, 16> shifted(g.inputs.size(), false);
+  SmallVector<bool, 16> shifted;
+  for (size_t i = 0; i < g.inputs.size(); ++i)
+    shifted.push_back(g.tiles[i].partialShift);
   for (const OpDesc &op : g.ops) {
     bool any = llvm::any_of(op.operands, [&](int o) { return shifted[o]; });
     if (op.kind == OpKind::Accum &&
@@ -579,6 +581,7 @@ BlockSearch::completeOutputs() const {
       shifted = shiftedByPartialMax(ctx, program, graph);
     if (shifted[t] && !isPartial(out->tensor))
       return std::nullopt;
+    out->tensor.partialShift = shifted[t];
     outputs.push_back(std::move(*out));
   }
   if (outputs.empty())
@@ -1074,7 +1077,7 @@ KernelSearch::fusedKernels(ArrayRef<int> inputs) {
         signature += std::to_string(d) + "/" + std::to_string(a.axis) +
                      (a.reduced ? "r" : "") + "p" +
                      std::to_string(a.partialOf) + ",";
-      signature += ";";
+      signature += out.tensor.partialShift ? "s;" : ";";
     }
     auto [slot, fresh] = index.try_emplace(signature, groups.size());
     if (fresh)

@@ -42,6 +42,9 @@ struct ValueInfo {
   SmallVector<int64_t, 4> shape;
   SmallVector<AxisRef, 4> axes;
   const Expr *expr = nullptr;
+  /// Partial results holding an exp shifted by a partial maximum
+  /// (shiftedByPartialMax): the kernel combining them must rescale them.
+  bool partialShift = false;
   int64_t numElements() const {
     int64_t n = 1;
     for (int64_t d : shape)

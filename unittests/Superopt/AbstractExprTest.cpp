@@ -859,6 +859,7 @@ ExhaustiveEnumeration::partialOutputs(const BlockGraph &g) const {
     for (int o : op.operands)
       used[o] = true;
   SmallVector<BlockOutput, 3> outputs;
+  SmallVector<bool, 16> shifted = shiftedByPartialMax(ctx, info, g);
   for (size_t t = g.inputs.size(); t < g.tiles.size(); ++t) {
     if (used[t])
       continue;
@@ -878,6 +879,7 @@ ExhaustiveEnumeration::partialOutputs(const BlockGraph &g) const {
     out.tensor.shape[d] *= split->chunks;
     out.tensor.axes[d].partialOf = axis;
     out.tensor.axes[d].partials = split->chunks;
+    out.tensor.partialShift = shifted[t];
     outputs.push_back(std::move(out));
   }
   if (outputs.empty())
