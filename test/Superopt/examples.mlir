@@ -9,7 +9,7 @@
 // RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2}))' \
 // RUN:   | FileCheck %s --check-prefix=RMSNORM
 // RUN: tileopt-opt %S/../../examples/linalg/gqa_decode.mlir \
-// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2 max-fused-kernels=2 max-block-outputs=3}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2}))' \
 // RUN:   | FileCheck %s --check-prefix=GQA
 
 // silu(X @ W1) * (X @ W2): one kernel; each block owns a column tile of both
