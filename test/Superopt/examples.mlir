@@ -8,6 +8,9 @@
 // RUN: tileopt-opt %S/../../examples/linalg/rmsnorm_linear.mlir \
 // RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2}))' \
 // RUN:   | FileCheck %s --check-prefix=RMSNORM
+// RUN: tileopt-opt %S/../../examples/linalg/lora.mlir \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2}))' \
+// RUN:   | FileCheck %s --check-prefix=LORA
 // RUN: tileopt-opt %S/../../examples/linalg/gqa_decode.mlir \
 // RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2}))' \
 // RUN:   | FileCheck %s --check-prefix=GQA
@@ -68,3 +71,16 @@
 // GQA: tb.output_saver %{{.*}} omap [1, -1, -1]
 // GQA-NOT: tk.
 // GQA: return
+
+// X @ W + (X @ A) @ B: two kernels. The first computes the low-rank term,
+// each block for its column tile of B (X @ A again in every block: 16x16);
+// the second adds it to its tile of X @ W.
+// LORA-LABEL: func.func @lora
+// LORA-NOT: tk.matmul
+// LORA: %[[LOW:.*]] = tk.fused grid [{{[0-9]+}}, 1, 1]
+// LORA-COUNT-2: tb.matmul
+// LORA: tk.fused grid [{{[0-9]+}}, 1, 1] {{.*}}%[[LOW]]
+// LORA: tb.matmul
+// LORA: tb.binary add
+// LORA-NOT: tk.
+// LORA: return
