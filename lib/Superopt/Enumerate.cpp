@@ -37,23 +37,46 @@ superopt::operandsOf(const OpDesc &op, ArrayRef<ValueInfo> values) {
   return operands;
 }
 
+const Expr *TermCache::get(OpKind kind, int sub, double scalar,
+                           int64_t extent, const Expr *a, const Expr *b,
+                           llvm::function_ref<const Expr *()> build) {
+  Key key{(static_cast<uint64_t>(kind) << 32) | static_cast<uint32_t>(sub),
+          llvm::bit_cast<uint64_t>(scalar), extent, a, b};
+  auto [it, inserted] = terms.try_emplace(key, nullptr);
+  if (inserted)
+    it->second = build();
+  return it->second;
+}
+
 std::optional<ValueInfo> superopt::applyOp(ExprContext &ctx, const OpDesc &op,
                                            ArrayRef<const ValueInfo *> operands,
-                                           int64_t forloopRange) {
+                                           int64_t forloopRange,
+                                           TermCache *cache) {
   const ValueInfo &x = *operands[0];
   ValueInfo r = x;
+  auto term = [&](int64_t extent, llvm::function_ref<const Expr *()> build) {
+    if (!cache)
+      return build();
+    const Expr *y = operands.size() > 1 ? operands[1]->expr : nullptr;
+    return cache->get(op.kind, op.sub, op.scalar, extent, x.expr, y, build);
+  };
   switch (op.kind) {
   case OpKind::Unary: {
     auto kind = static_cast<UnaryKind>(op.sub);
-    r.expr = applyUnary(ctx, kind, x.expr,
+    r.expr = term(0, [&] {
+      return applyUnary(ctx, kind, x.expr,
                         scalarKind(kind) ? std::optional<double>(op.scalar)
                                          : std::nullopt);
+    });
     return r;
   }
   case OpKind::RmsNorm:
-    if (x.shape.empty() || x.shape.back() < 2 || x.axes.back().reduced)
+    if (x.shape.empty() || x.shape.back() < 2 || x.axes.back().reduced ||
+        x.axes.back().partialOf >= 0)
       return std::nullopt;
-    r.expr = ctx.rmsNorm(x.expr, x.shape.back(), op.scalar);
+    r.expr = term(x.shape.back(), [&] {
+      return ctx.rmsNorm(x.expr, x.shape.back(), op.scalar);
+    });
     return r;
   case OpKind::Binary: {
     const ValueInfo &y = *operands[1];
@@ -69,16 +92,24 @@ std::optional<ValueInfo> superopt::applyOp(ExprContext &ctx, const OpDesc &op,
         return std::nullopt;
       }
     }
-    r.expr = applyBinary(ctx, static_cast<BinaryKind>(op.sub), x.expr, y.expr);
+    r.expr = term(0, [&] {
+      return applyBinary(ctx, static_cast<BinaryKind>(op.sub), x.expr, y.expr);
+    });
     return r;
   }
   case OpKind::Reduce: {
     int64_t n = x.shape[op.dim];
-    if (n < 2)
+    AxisRef axis = x.axes[op.dim];
+    // A dim of partial results combines with its chunks only when each
+    // chunk is one element (a partial maximum per block, not a partial
+    // product stacked along another axis).
+    if (n < 2 || (axis.partialOf >= 0 && n != axis.partials))
       return std::nullopt;
     r.shape[op.dim] = 1;
-    r.axes[op.dim].reduced = true;
-    r.expr = applyReduce(ctx, static_cast<ReduceKind>(op.sub), x.expr, n);
+    r.axes[op.dim] = AxisRef{axis.axis, true};
+    r.expr = term(n, [&] {
+      return applyReduce(ctx, static_cast<ReduceKind>(op.sub), x.expr, n);
+    });
     return r;
   }
   case OpKind::Matmul: {
@@ -91,16 +122,21 @@ std::optional<ValueInfo> superopt::applyOp(ExprContext &ctx, const OpDesc &op,
         return std::nullopt;
     // The contracted dims must index one axis of the program.
     if (x.shape[rank - 1] != y.shape[rank - 2] ||
-        x.axes[rank - 1] != y.axes[rank - 2] || x.axes[rank - 1].reduced)
+        x.axes[rank - 1] != y.axes[rank - 2] || x.axes[rank - 1].reduced ||
+        x.axes[rank - 1].partialOf >= 0)
       return std::nullopt;
     r.shape[rank - 1] = y.shape[rank - 1];
     r.axes[rank - 1] = y.axes[rank - 1];
-    r.expr = ctx.matmul(x.expr, y.expr, x.shape[rank - 1]);
+    r.expr = term(x.shape[rank - 1], [&] {
+      return ctx.matmul(x.expr, y.expr, x.shape[rank - 1]);
+    });
     return r;
   }
   case OpKind::Accum:
-    r.expr = applyAccum(ctx, static_cast<tb::AccumKind>(op.sub), x.expr,
+    r.expr = term(forloopRange, [&] {
+      return applyAccum(ctx, static_cast<tb::AccumKind>(op.sub), x.expr,
                         forloopRange);
+    });
     return r;
   }
   llvm_unreachable("unknown op kind");
@@ -114,6 +150,54 @@ bool superopt::shiftedByMax(const Expr *e) {
            term->getOperands().size() == 1 &&
            term->getOperands()[0]->getKind() == ExprKind::Max;
   });
+}
+
+SmallVector<bool, 16> superopt::shiftedByPartialMax(ExprContext &ctx,
+                                                    const ProgramInfo &program,
+                                                    const BlockGraph &g) {
+  // A maximum the program computes is over the whole axis; any other one
+  // the oracle admitted is a part of one.
+  auto partial = [&](const Expr *max) {
+    return !program.subtermSet.contains(max);
+  };
+  SmallVector<bool, 16> shifted;
+  for (size_t i = 0; i < g.inputs.size(); ++i)
+    shifted.push_back(g.tiles[i].partialShift);
+  for (const OpDesc &op : g.ops) {
+    bool any = llvm::any_of(op.operands, [&](int o) { return shifted[o]; });
+    if (op.kind == OpKind::Accum &&
+        static_cast<tb::AccumKind>(op.sub) == tb::AccumKind::sum_rescale) {
+      // Rescaled to the running maximum of the scales.
+      shifted.push_back(
+          partial(ctx.max(g.forloopRange, g.tiles[op.operands[1]].expr)));
+      continue;
+    }
+    // exp(x - m), m a partial maximum (read off the argument's term: the
+    // shift is there before exp forgets it).
+    bool shifts = false;
+    const Expr *arg = g.tiles[op.operands[0]].expr;
+    if (op.kind == OpKind::Unary &&
+        static_cast<UnaryKind>(op.sub) == UnaryKind::exp &&
+        arg->getKind() == ExprKind::Add)
+      shifts = llvm::any_of(arg->getOperands(), [&](const Expr *term) {
+        return term->getKind() == ExprKind::Mul && term->getValue() < 0 &&
+               term->getOperands().size() == 1 &&
+               term->getOperands()[0]->getKind() == ExprKind::Max &&
+               partial(term->getOperands()[0]);
+      });
+    shifted.push_back(any || shifts);
+  }
+  return shifted;
+}
+
+bool superopt::combinesShiftsConsistently(ExprContext &ctx,
+                                          const ProgramInfo &program,
+                                          const BlockGraph &g, int tile,
+                                          tb::AccumKind kind) {
+  if (kind != tb::AccumKind::sum && kind != tb::AccumKind::mean &&
+      kind != tb::AccumKind::rms)
+    return true;
+  return !shiftedByPartialMax(ctx, program, g)[tile];
 }
 
 bool superopt::admissible(const ProgramInfo &program, const OpDesc &op,
@@ -217,6 +301,9 @@ struct BlockConfig {
   SmallVector<std::pair<int, int64_t>, 3> grid; // axis, blocks
   int loopAxis = -1;
   int64_t forloopRange = 1;
+  /// The loop walks the chunks of partial results over `loopAxis` that an
+  /// earlier kernel wrote (AxisRef::partialOf), one chunk per iteration.
+  bool loopOverPartials = false;
 };
 
 class BlockSearch {
@@ -228,9 +315,11 @@ public:
         budget(budget),
         inputs(inputs), oracle(program.makeOracle()) {}
 
-  /// Enumerates block graphs under the configs of `group`, which split the
-  /// same axes; appends complete ones.
-  void run(ArrayRef<BlockConfig> group, std::vector<BlockGraph> &found);
+  /// Enumerates block graphs under `search`, a config at least as fine as
+  /// each of `members` along every axis, and appends those complete under
+  /// each member (members split the same reduced axes and loop alike).
+  void run(const BlockConfig &search, ArrayRef<BlockConfig> members,
+           std::vector<BlockGraph> &found);
 
 private:
   /// Starts a graph of the input iterators under `c`; false when a tensor
@@ -256,6 +345,9 @@ private:
   /// pre-accumulator value used, the unused post-accumulator values (at most
   /// maxBlockOutputs) all values of the program, every split grid dim mapped.
   std::optional<SmallVector<BlockOutput, 2>> completeOutputs() const;
+  /// The saver of tile `t`, or nothing when its tensor would be neither a
+  /// value of the program nor chunks of partial results of one.
+  std::optional<BlockOutput> placeOutput(int t) const;
   void grow();
   void tryComplete();
   bool accumulatorAllowed(const OpDesc &op) const;
@@ -270,6 +362,7 @@ private:
   unsigned depthLimit = 0;
   ArrayRef<ValueInfo> inputs;
   SubexpressionOracle oracle;
+  TermCache terms;
 
   BlockConfig config;
   BlockGraph graph;
@@ -277,6 +370,10 @@ private:
   SmallVector<OpKey, 12> keys;
   int accumKind = -1; // the kind of the first accumulator
   std::vector<BlockGraph> *found = nullptr;
+  /// While searching for several members: a grid dim over an axis the
+  /// program keeps need not be mapped by every output (a member that does
+  /// not split that axis may complete the graph); instantiate() checks.
+  bool anyMember = false;
   /// Elements of the tiles that stay in shared memory (sharedMemoryAfter).
   int64_t sharedMemoryElements = 0;
 };
@@ -303,13 +400,21 @@ bool BlockSearch::setUp(const BlockConfig &c) {
           in.imap[g] = static_cast<int64_t>(d);
           tile.shape[d] /= part.second;
         }
-    for (size_t d = 0; d < tile.shape.size(); ++d)
-      if (c.loopAxis >= 0 && tile.axes[d] == AxisRef{c.loopAxis, false}) {
-        if (tile.shape[d] % c.forloopRange != 0)
-          return false;
-        in.fmap = static_cast<int64_t>(d);
-        tile.shape[d] /= c.forloopRange;
-      }
+    for (size_t d = 0; d < tile.shape.size(); ++d) {
+      AxisRef &axis = tile.axes[d];
+      bool walked = c.loopOverPartials
+                        ? axis.partialOf == c.loopAxis
+                        : c.loopAxis >= 0 && axis == AxisRef{c.loopAxis, false};
+      if (!walked)
+        continue;
+      if (tile.shape[d] % c.forloopRange != 0)
+        return false;
+      in.fmap = static_cast<int64_t>(d);
+      tile.shape[d] /= c.forloopRange;
+      // One chunk per iteration: the tile is one block's partial result.
+      if (c.loopOverPartials)
+        axis = AxisRef{axis.axis, axis.reduced};
+    }
     // Input tiles are double-buffered when the loop streams them.
     sharedMemoryElements +=
         tile.numElements() * (in.fmap >= 0 && c.forloopRange > 1 ? 2 : 1);
@@ -364,7 +469,7 @@ std::optional<BlockGraph> BlockSearch::instantiate(const BlockGraph &shape,
   for (const OpDesc &op : shape.ops) {
     SmallVector<const ValueInfo *, 2> operands = operandsOf(op, graph.tiles);
     std::optional<ValueInfo> result =
-        applyOp(ctx, op, operands, config.forloopRange);
+        applyOp(ctx, op, operands, config.forloopRange, &terms);
     if (!result)
       return std::nullopt;
     bool post = op.kind == OpKind::Accum || graph.post[op.operands[0]];
@@ -382,27 +487,42 @@ std::optional<BlockGraph> BlockSearch::instantiate(const BlockGraph &shape,
   return graph;
 }
 
-void BlockSearch::run(ArrayRef<BlockConfig> group,
+void BlockSearch::run(const BlockConfig &search,
+                      ArrayRef<BlockConfig> members,
                       std::vector<BlockGraph> &results) {
   // The ops of a graph do not depend on the block counts and the loop range
-  // of a config, only on which axes the grid and the loop split: search the
-  // first config, then replay what it found under the others.
+  // of a config, nor on whether the grid splits axes the program keeps
+  // (ops never reduce over those, and tiles never shrink to one element
+  // along them), only on the reduced axes the grid splits and the axis the
+  // loop walks: search once, then replay what was found under each member.
   //
   // Iterative deepening under a node budget: every depth is searched
   // completely before the next, so the smallest graphs are found first and
-  // one deep search cannot starve the kernel-level search.
+  // one deep search cannot starve the kernel-level search. A depth the
+  // budget cannot finish is not started: it would explore an arbitrary
+  // prefix of the canonical order. Its size is predicted from the growth
+  // of the last depth (each depth repeats the shallower ones, so the
+  // sizes of consecutive depths grow by about the branching factor).
   std::vector<BlockGraph> shapes;
   found = &shapes;
   explored = 0;
+  uint64_t lastDepthSize = 0;
+  anyMember = true;
   for (depthLimit = 1; depthLimit <= options.maxBlockOps; ++depthLimit) {
-    if (!setUp(group.front()))
-      return;
+    if (!setUp(search))
+      break;
+    uint64_t before = explored;
     grow();
+    uint64_t depthSize = explored - before;
     if (explored > budget || progress.stop.load())
       break;
+    if (lastDepthSize > 0 &&
+        explored + depthSize * depthSize / lastDepthSize > budget)
+      break;
+    lastDepthSize = depthSize;
   }
-  results.insert(results.end(), shapes.begin(), shapes.end());
-  for (const BlockConfig &c : group.drop_front())
+  anyMember = false;
+  for (const BlockConfig &c : members)
     for (const BlockGraph &shape : shapes)
       if (std::optional<BlockGraph> g = instantiate(shape, c))
         results.push_back(std::move(*g));
@@ -419,8 +539,12 @@ bool BlockSearch::accumulatorAllowed(const OpDesc &op) const {
   if (accumKind >= 0 &&
       none != (accumKind == static_cast<int>(tb::AccumKind::none)))
     return false;
-  // Accumulating an input tile untouched only copies it.
-  if (op.operands[0] < static_cast<int>(graph.inputs.size()))
+  // Accumulating an input tile untouched only copies it (or adds the same
+  // tile up), unless the loop walks chunks of partial results: then it
+  // combines them.
+  int operand = op.operands[0];
+  if (operand < static_cast<int>(graph.inputs.size()) &&
+      !(config.loopOverPartials && graph.inputs[operand].fmap >= 0))
     return false;
   if (config.forloopRange == 1)
     return none;
@@ -434,48 +558,109 @@ bool BlockSearch::accumulatorAllowed(const OpDesc &op) const {
     const Expr *scale = graph.tiles[op.operands[1]].expr;
     return scale->getKind() == ExprKind::Max;
   }
-  return true;
+  return combinesShiftsConsistently(ctx, program, graph, op.operands[0], kind);
 }
 
 std::optional<SmallVector<BlockOutput, 2>>
 BlockSearch::completeOutputs() const {
   SmallVector<BlockOutput, 2> outputs;
+  SmallVector<bool, 16> shifted;
   for (auto [t, tile] : llvm::enumerate(graph.tiles)) {
     if (uses[t] > 0)
       continue;
     if (!graph.post[t])
       return std::nullopt; // a pre-accumulator value nobody uses
-    // A kernel's outputs are values the program computes: a graph-defined
-    // kernel replaces a part of the program.
-    if (outputs.size() == options.maxBlockOutputs ||
-        !program.subtermSet.contains(tile.expr))
+    if (outputs.size() == options.maxBlockOutputs)
       return std::nullopt;
-    BlockOutput out;
-    out.tile = static_cast<int>(t);
-    out.tensor = tile;
-    for (auto [g, part] : llvm::enumerate(config.grid)) {
-      auto [axis, blocks] = part;
-      auto *it = llvm::find(tile.axes, AxisRef{axis, false});
-      if (it == tile.axes.end())
-        it = llvm::find(tile.axes, AxisRef{axis, true}); // per-block partials
-      if (it == tile.axes.end())
-        return std::nullopt; // blocks would overwrite each other's tiles
-      int64_t d = it - tile.axes.begin();
-      out.omap[g] = d;
-      out.tensor.shape[d] *= blocks;
-    }
-    if (accumKind == static_cast<int>(tb::AccumKind::none) &&
-        config.forloopRange > 1) {
-      auto *it = llvm::find(tile.axes, AxisRef{config.loopAxis, false});
-      int64_t d = it - tile.axes.begin();
-      out.fmap = d;
-      out.tensor.shape[d] *= config.forloopRange;
-    }
-    outputs.push_back(std::move(out));
+    std::optional<BlockOutput> out = placeOutput(static_cast<int>(t));
+    if (!out)
+      return std::nullopt;
+    // An exp shifted by a partial maximum is right only as a partial
+    // result, which the combining kernel rescales.
+    if (shifted.empty())
+      shifted = shiftedByPartialMax(ctx, program, graph);
+    if (shifted[t] && !isPartial(out->tensor))
+      return std::nullopt;
+    out->tensor.partialShift = shifted[t];
+    outputs.push_back(std::move(*out));
   }
   if (outputs.empty())
     return std::nullopt;
+  // A kernel that writes partial results writes nothing else: the values
+  // it holds whole are another kernel's (one search, not one per mix).
+  auto partial = [](const BlockOutput &out) { return isPartial(out.tensor); };
+  if (llvm::any_of(outputs, partial) && !llvm::all_of(outputs, partial))
+    return std::nullopt;
   return outputs;
+}
+
+std::optional<BlockOutput> BlockSearch::placeOutput(int t) const {
+  const ValueInfo &tile = graph.tiles[t];
+  BlockOutput out;
+  out.tile = t;
+  out.tensor = tile;
+  // A grid dim over an axis the tile keeps places the blocks' tiles side by
+  // side along it. The blocks along a grid dim over an axis the program
+  // reduces and the tile does not keep each hold a partial result over
+  // their chunk of it (a reduction over the chunk, or a product contracted
+  // over it): they are laid out along the dim that holds the axis reduced,
+  // else along the last dim no other grid dim takes, as chunks
+  // (AxisRef::partialOf) that a later kernel combines.
+  std::optional<std::pair<size_t, int>> partial; // grid dim, axis
+  for (auto [g, part] : llvm::enumerate(config.grid)) {
+    auto [axis, blocks] = part;
+    auto *it = llvm::find(tile.axes, AxisRef{axis, false});
+    if (it != tile.axes.end()) {
+      int64_t d = it - tile.axes.begin();
+      out.omap[g] = d;
+      out.tensor.shape[d] *= blocks;
+      continue;
+    }
+    if (!program.reducedAxes.contains(axis)) {
+      if (anyMember)
+        continue;
+      return std::nullopt; // blocks would overwrite each other's tiles
+    }
+    // Partials over two axes would need two chunk dims.
+    if (partial)
+      return std::nullopt;
+    partial = {g, axis};
+  }
+  // Iterations kept side by side (a `none` accumulator) are laid out along
+  // the dim the loop walks.
+  if (accumKind == static_cast<int>(tb::AccumKind::none) &&
+      config.forloopRange > 1) {
+    auto *it = llvm::find(tile.axes, AxisRef{config.loopAxis, false});
+    if (it == tile.axes.end())
+      return std::nullopt;
+    int64_t d = it - tile.axes.begin();
+    out.fmap = d;
+    out.tensor.shape[d] *= config.forloopRange;
+  }
+  if (partial) {
+    auto [g, axis] = *partial;
+    int64_t blocks = config.grid[g].second;
+    auto *it = llvm::find(tile.axes, AxisRef{axis, true});
+    int64_t d = static_cast<int64_t>(tile.axes.size()) - 1;
+    if (it != tile.axes.end())
+      d = it - tile.axes.begin();
+    else
+      while (d >= 0 && (llvm::is_contained(out.omap, d) || d == out.fmap))
+        --d;
+    if (d < 0)
+      return std::nullopt;
+    out.omap[g] = d;
+    out.tensor.shape[d] *= blocks;
+    out.tensor.axes[d].partialOf = axis;
+    out.tensor.axes[d].partials = blocks;
+  }
+  // A kernel's outputs are values the program computes (a graph-defined
+  // kernel replaces a part of the program), or partial results of one. A
+  // value the program computes whole needs no chunks; the oracle has
+  // admitted every tile's term already.
+  if (program.subtermSet.contains(tile.expr) == partial.has_value())
+    return std::nullopt;
+  return out;
 }
 
 void BlockSearch::tryComplete() {
@@ -539,7 +724,7 @@ void BlockSearch::grow() {
       SmallVector<const ValueInfo *, 2> operands =
           operandsOf(p.op, graph.tiles);
       std::optional<ValueInfo> result =
-          applyOp(ctx, p.op, operands, config.forloopRange);
+          applyOp(ctx, p.op, operands, config.forloopRange, &terms);
       if (!result)
         continue;
       ++explored;
@@ -589,17 +774,28 @@ void BlockSearch::grow() {
 
 /// The partitions tried for a kernel with `inputs`: every set of up to
 /// maxGridDims axes split into tiles of the allowed extents, times every
-/// axis the loop may walk in the allowed ranges (or no loop).
+/// axis the loop may walk in the allowed ranges, or no loop. A kernel that
+/// reads chunks of partial results is there to combine them: its loop walks
+/// the chunks, one per iteration.
 SmallVector<BlockConfig> blockConfigs(ArrayRef<ValueInfo> inputs,
                                       const SearchOptions &options) {
-  // Axes of the inputs and their extents.
-  SmallVector<std::pair<int, int64_t>> axes;
+  // Axes of the inputs and their extents, and the chunked partial results
+  // (axis, chunks). Dims of chunks are walked whole by the loop, never
+  // split by the grid.
+  SmallVector<std::pair<int, int64_t>> axes, partials;
   for (const ValueInfo &v : inputs)
-    for (auto [d, a] : llvm::enumerate(v.axes))
+    for (auto [d, a] : llvm::enumerate(v.axes)) {
+      if (a.partialOf >= 0) {
+        if (!llvm::is_contained(partials, std::pair(a.partialOf, a.partials)))
+          partials.push_back({a.partialOf, a.partials});
+        continue;
+      }
       if (!a.reduced && v.shape[d] > 1 &&
           !llvm::any_of(axes, [&](auto &x) { return x.first == a.axis; }))
         axes.push_back({a.axis, v.shape[d]});
+    }
   llvm::sort(axes);
+  llvm::sort(partials);
 
   SmallVector<SmallVector<std::pair<int, int64_t>, 3>> grids = {{}};
   for (unsigned level = 0; level < options.maxGridDims; ++level) {
@@ -625,6 +821,16 @@ SmallVector<BlockConfig> blockConfigs(ArrayRef<ValueInfo> inputs,
   for (auto &g : grids) {
     BlockConfig c;
     c.grid = g;
+    if (!partials.empty()) {
+      // One chunking per kernel: every input with chunks is walked.
+      if (partials.size() == 1) {
+        c.loopAxis = partials.front().first;
+        c.forloopRange = partials.front().second;
+        c.loopOverPartials = true;
+        configs.push_back(c);
+      }
+      continue;
+    }
     configs.push_back(c);
     for (auto [axis, extent] : axes) {
       if (llvm::any_of(g, [&](auto &p) { return p.first == axis; }))
@@ -648,31 +854,58 @@ std::vector<BlockGraph> searchBlockGraphs(ExprContext &ctx,
                                           const SearchOptions &options,
                                           SearchProgress &progress,
                                           ArrayRef<ValueInfo> inputs) {
-  // Configs that split the same axes form one group, searched once.
+  // Configs that split the same reduced axes and loop alike form one
+  // group, searched once under a config at least as fine as each of them
+  // along every axis: what fits in shared memory there may not under
+  // coarser ones, never the other way round. A group whose grids split more
+  // axes together than a grid has dims is split by the axes they split.
   SmallVector<BlockConfig> configs = blockConfigs(inputs, options);
-  std::vector<SmallVector<BlockConfig, 8>> groups;
-  std::map<std::pair<SmallVector<int, 3>, int>, size_t> groupOf;
-  for (const BlockConfig &c : configs) {
-    SmallVector<int, 3> axes;
-    for (auto [axis, blocks] : c.grid)
-      axes.push_back(axis);
-    auto [it, fresh] =
-        groupOf.try_emplace({axes, c.loopAxis}, groups.size());
-    if (fresh)
-      groups.emplace_back();
-    groups[it->second].push_back(c);
+  struct Group {
+    BlockConfig search;
+    SmallVector<BlockConfig, 8> members;
+  };
+  auto groupBy = [&](ArrayRef<BlockConfig> configs, bool keptAxesToo) {
+    std::vector<Group> groups;
+    std::map<std::tuple<SmallVector<int, 3>, int, bool>, size_t> groupOf;
+    for (const BlockConfig &c : configs) {
+      SmallVector<int, 3> axes;
+      for (auto [axis, blocks] : c.grid)
+        if (keptAxesToo || program.reducedAxes.count(axis))
+          axes.push_back(axis);
+      auto [it, fresh] = groupOf.try_emplace(
+          {axes, c.loopAxis, c.loopOverPartials}, groups.size());
+      if (fresh)
+        groups.push_back({c, {}});
+      groups[it->second].members.push_back(c);
+    }
+    return groups;
+  };
+  std::vector<Group> groups;
+  for (Group &family : groupBy(configs, /*keptAxesToo=*/false)) {
+    std::map<int, int64_t> finest; // axis -> blocks
+    for (const BlockConfig &c : family.members) {
+      for (auto [axis, blocks] : c.grid)
+        finest[axis] = std::max(finest[axis], blocks);
+      family.search.forloopRange =
+          std::max(family.search.forloopRange, c.forloopRange);
+    }
+    if (finest.size() > std::tuple_size_v<decltype(BlockGraph::grid)>) {
+      for (Group &g : groupBy(family.members, /*keptAxesToo=*/true))
+        groups.push_back(std::move(g));
+      continue;
+    }
+    family.search.grid.assign(finest.begin(), finest.end());
+    groups.push_back(std::move(family));
   }
-  // Search each group under its finest split (the smallest tiles): what
-  // fits in shared memory there may not under coarser ones, never the other
-  // way round.
-  for (auto &group : groups) {
+  // Members finest first, as before: results are collected in this order.
+  for (Group &group : groups) {
     auto parts = [](const BlockConfig &c) {
       int64_t n = c.forloopRange;
       for (auto [axis, blocks] : c.grid)
         n *= blocks;
       return n;
     };
-    std::stable_sort(group.begin(), group.end(),
+    std::stable_sort(group.members.begin(), group.members.end(),
                      [&](const BlockConfig &a, const BlockConfig &b) {
                        return parts(a) > parts(b);
                      });
@@ -680,8 +913,8 @@ std::vector<BlockGraph> searchBlockGraphs(ExprContext &ctx,
   // Partitions most likely to fuse first, as a budget may stop the search:
   // a loop over an axis the program reduces (accumulators) and a grid over
   // axes it keeps (independent blocks). Results are collected in this order.
-  auto unlikely = [&](const SmallVector<BlockConfig, 8> &group) {
-    const BlockConfig &c = group.front();
+  auto unlikely = [&](const Group &group) {
+    const BlockConfig &c = group.search;
     int score = c.loopAxis >= 0 && !program.reducedAxes.count(c.loopAxis);
     for (auto [axis, blocks] : c.grid)
       score += program.reducedAxes.count(axis);
@@ -697,7 +930,7 @@ std::vector<BlockGraph> searchBlockGraphs(ExprContext &ctx,
     BlockSearch search(ctx, program, options, progress, inputs,
                        options.blockGraphBudget);
     for (size_t i = next++; i < groups.size(); i = next++)
-      search.run(groups[i], perGroup[i]);
+      search.run(groups[i].search, groups[i].members, perGroup[i]);
   };
   unsigned threads = std::max(1u, options.numThreads);
   SmallVector<std::thread> pool;
@@ -732,7 +965,8 @@ public:
 
 private:
   void grow();
-  void tryComplete();
+  /// Reports the graph when it is complete; whether it holds every output.
+  bool tryComplete();
   bool isNew(const ValueInfo &v) const {
     return !llvm::any_of(graph.tensors, [&](const ValueInfo &t) {
       return t.expr == v.expr && t.shape == v.shape;
@@ -742,10 +976,15 @@ private:
   /// Adds graph-defined kernels whose newest input is tensor `t`.
   void growFused(int t);
   /// A graph-defined kernel replaces a part of the program: it reads the
-  /// program's arguments or values the program computes.
+  /// program's arguments, values the program computes, or chunks of partial
+  /// results of one (which it combines).
   bool readable(int tensor) const {
     return tensor < static_cast<int>(program.arguments.size()) ||
-           program.subtermSet.contains(graph.tensors[tensor].expr);
+           program.subtermSet.contains(graph.tensors[tensor].expr) ||
+           isPartial(tensor);
+  }
+  bool isPartial(int tensor) const {
+    return superopt::isPartial(graph.tensors[tensor]);
   }
   /// The fused kernels over `inputs`, grouped by their outputs (cached).
   const SmallVector<std::shared_ptr<const BlockGraphGroup>> &
@@ -756,6 +995,7 @@ private:
   const SearchOptions &options;
   SearchProgress &progress;
   SubexpressionOracle oracle;
+  TermCache terms;
   llvm::function_ref<void(const KernelGraph &)> onComplete;
 
   KernelGraph graph;
@@ -765,7 +1005,7 @@ private:
       fusedCache;
 };
 
-void KernelSearch::tryComplete() {
+bool KernelSearch::tryComplete() {
   SmallVector<int, 2> outputs;
   for (const ValueInfo &out : program.outputs) {
     int found = -1;
@@ -773,7 +1013,7 @@ void KernelSearch::tryComplete() {
       if (t.expr == out.expr && t.shape == out.shape)
         found = static_cast<int>(i);
     if (found < 0)
-      return;
+      return false;
     outputs.push_back(found);
   }
   // Canonical: every op contributes to an output.
@@ -782,7 +1022,7 @@ void KernelSearch::tryComplete() {
     needed[o] = true;
   for (const KernelOp &op : llvm::reverse(graph.ops)) {
     if (!llvm::any_of(op.results, [&](int r) { return needed[r]; }))
-      return;
+      return true;
     if (op.graphs)
       for (const BlockInput &in : op.graphs->front().inputs)
         needed[in.tensor] = true;
@@ -794,6 +1034,7 @@ void KernelSearch::tryComplete() {
   progress.complete.fetch_add(1, std::memory_order_relaxed);
   onComplete(graph);
   graph.outputs.clear();
+  return true;
 }
 
 void KernelSearch::push(KernelOp op, ArrayRef<ValueInfo> results, OpKey key) {
@@ -834,8 +1075,9 @@ KernelSearch::fusedKernels(ArrayRef<int> inputs) {
       signature += std::to_string(out.tensor.expr->getId()) + ":";
       for (auto [d, a] : llvm::zip_equal(out.tensor.shape, out.tensor.axes))
         signature += std::to_string(d) + "/" + std::to_string(a.axis) +
-                     (a.reduced ? "r" : "") + ",";
-      signature += ";";
+                     (a.reduced ? "r" : "") + "p" +
+                     std::to_string(a.partialOf) + ",";
+      signature += out.tensor.partialShift ? "s;" : ";";
     }
     auto [slot, fresh] = index.try_emplace(signature, groups.size());
     if (fresh)
@@ -852,12 +1094,18 @@ void KernelSearch::growFused(int t) {
   unsigned maxInputs = std::min<unsigned>(options.maxBlockInputs, t + 1);
   // Larger input sets first: a kernel over more of the program fuses more.
   for (unsigned n = maxInputs; n >= 1; --n) {
-    // Subsets of {0..t-1} of size n-1, plus t, in lexicographic order.
-    SmallVector<int, 3> pick;
-    std::function<void(int)> choose = [&](int from) {
+    // Subsets of {0..t-1} of size n-1, plus t, newest tensors first (the
+    // order of exploration; the keys decide which graphs exist).
+    SmallVector<int, 3> pick; // descending
+    std::function<void(int)> choose = [&](int below) {
       if (pick.size() == n - 1) {
-        SmallVector<int, 3> inputs(pick);
+        SmallVector<int, 3> inputs(llvm::reverse(pick));
         inputs.push_back(t);
+        // A kernel that combines partial results reads nothing else: what
+        // the program does with the combined values is a later kernel's.
+        if (llvm::any_of(inputs, [&](int i) { return isPartial(i); }) &&
+            !llvm::all_of(inputs, [&](int i) { return isPartial(i); }))
+          return;
         const auto &groups = fusedKernels(inputs);
         for (auto [gi, group] : llvm::enumerate(groups)) {
           OpKey key{t, 16, static_cast<int64_t>(gi), inputs.front(),
@@ -890,21 +1138,23 @@ void KernelSearch::growFused(int t) {
         }
         return;
       }
-      for (int i = from; i < t; ++i) {
+      for (int i = below - 1; i >= 0; --i) {
         if (!readable(i))
           continue;
         pick.push_back(i);
-        choose(i + 1);
+        choose(i);
         pick.pop_back();
       }
     };
-    choose(0);
+    choose(t);
   }
 }
 
 void KernelSearch::grow() {
-  tryComplete();
-  if (graph.ops.size() >= options.maxKernelOps || progress.stop.load())
+  // A graph that holds every output is not grown: whatever it would
+  // compute next only adds kernels (and their cost) to one found already.
+  if (tryComplete() || graph.ops.size() >= options.maxKernelOps ||
+      progress.stop.load())
     return;
   int64_t minNewest = keys.empty() ? 0 : keys.back()[0];
   int numTensors = static_cast<int>(graph.tensors.size());
@@ -924,9 +1174,13 @@ void KernelSearch::grow() {
     for (Proposal &p : proposals) {
       if (!keys.empty() && !(keys.back() < p.key))
         continue;
+      // Partial results are read by the kernel that combines them only.
+      if (llvm::any_of(p.op.operands, [&](int o) { return isPartial(o); }))
+        continue;
       SmallVector<const ValueInfo *, 2> operands =
           operandsOf(p.op, graph.tensors);
-      std::optional<ValueInfo> result = applyOp(ctx, p.op, operands, 1);
+      std::optional<ValueInfo> result =
+          applyOp(ctx, p.op, operands, 1, &terms);
       if (!result)
         continue;
       if (!progress.tick())

@@ -77,14 +77,56 @@ struct SearchProgress {
 SmallVector<const ValueInfo *, 2> operandsOf(const OpDesc &op,
                                              ArrayRef<ValueInfo> values);
 
+/// Remembers the terms ops built: the search applies the same op to the
+/// same terms in many branches, and building a term (its normal form, then
+/// interning under the context's lock) is most of the search's time. Terms
+/// are interned, so a remembered one is the one the context would build.
+/// One per thread.
+class TermCache {
+public:
+  /// The term of an op of `kind`/`sub`/`scalar` over `extent` elements (the
+  /// reduced, contracted or normalized dim; the loop range) on `a` and `b`
+  /// (null for one operand), built by `build` the first time.
+  const Expr *get(OpKind kind, int sub, double scalar, int64_t extent,
+                  const Expr *a, const Expr *b,
+                  llvm::function_ref<const Expr *()> build);
+
+private:
+  using Key = std::tuple<uint64_t, uint64_t, int64_t, const Expr *,
+                         const Expr *>;
+  llvm::DenseMap<Key, const Expr *> terms;
+};
+
 /// The result of `op` on `operands`, or nothing when shapes or axes do not
 /// fit (the search's rules: dims that meet must index the same axis).
+/// With `cache`, terms are looked up there first.
 std::optional<ValueInfo> applyOp(ExprContext &ctx, const OpDesc &op,
                                  ArrayRef<const ValueInfo *> operands,
-                                 int64_t forloopRange);
+                                 int64_t forloopRange,
+                                 TermCache *cache = nullptr);
 
 /// Whether `e` is x - max(...): the argument of a stable exp.
 bool shiftedByMax(const Expr *e);
+
+/// Per tile of `g`: whether it holds an exp shifted by a *partial*
+/// maximum, one over fewer elements than the program's (a tile's or a
+/// chunk's maximum; sum_rescale's running maximum when its loop walks only
+/// part of the axis). Such values differ from the program's by a factor
+/// exp(M - m) that varies from tile to tile: they are right only rescaled
+/// (sum_rescale) or kept as partial results for a kernel that rescales
+/// them. The abstract expressions forget the shift, so they cannot tell,
+/// and the verifier would reject every such graph: like the stable-exp rule
+/// of `admissible`, this is checked on the structure.
+SmallVector<bool, 16> shiftedByPartialMax(ExprContext &ctx,
+                                          const ProgramInfo &program,
+                                          const BlockGraph &g);
+
+/// Whether an accumulator of `kind` may combine the iterations of `tile`
+/// of `g`: `sum`, `mean` and `rms` must not add up exps shifted by
+/// different partial maxima.
+bool combinesShiftsConsistently(ExprContext &ctx, const ProgramInfo &program,
+                                const BlockGraph &g, int tile,
+                                tb::AccumKind kind);
 
 /// Whether the search may add `op` with `result` next to `existing`
 /// values: reductions only over axes the program reduces (summing over any

@@ -19,11 +19,20 @@ namespace mlir::tileopt::superopt {
 
 /// What a dim of a tensor or tile indexes: an axis of the input program (a
 /// class of dims its ops equate), or one reduced to extent 1.
+///
+/// A kernel whose grid splits an axis the program reduces writes one partial
+/// result per block along it (split-K, split-KV): such a dim also indexes
+/// the `partials` chunks of axis `partialOf`, outermost (chunk c holds
+/// elements c * extent / partials onwards). A kernel that reads it walks the
+/// chunks with its for-loop and combines them with an accumulator.
 struct AxisRef {
   int axis = -1;
   bool reduced = false;
+  int partialOf = -1;
+  int64_t partials = 1;
   bool operator==(const AxisRef &o) const {
-    return axis == o.axis && reduced == o.reduced;
+    return axis == o.axis && reduced == o.reduced &&
+           partialOf == o.partialOf && partials == o.partials;
   }
   bool operator!=(const AxisRef &o) const { return !(*this == o); }
 };
@@ -33,6 +42,9 @@ struct ValueInfo {
   SmallVector<int64_t, 4> shape;
   SmallVector<AxisRef, 4> axes;
   const Expr *expr = nullptr;
+  /// Partial results holding an exp shifted by a partial maximum
+  /// (shiftedByPartialMax): the kernel combining them must rescale them.
+  bool partialShift = false;
   int64_t numElements() const {
     int64_t n = 1;
     for (int64_t d : shape)
@@ -40,6 +52,11 @@ struct ValueInfo {
     return n;
   }
 };
+
+/// Whether a value holds chunks of partial results (AxisRef::partialOf).
+inline bool isPartial(const ValueInfo &v) {
+  return llvm::any_of(v.axes, [](AxisRef a) { return a.partialOf >= 0; });
+}
 
 /// The ops both levels share: unary, binary, reduce, matmul, rms_norm.
 enum class OpKind : uint8_t { Matmul, Unary, Binary, Reduce, RmsNorm, Accum };

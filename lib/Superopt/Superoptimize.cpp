@@ -45,6 +45,7 @@ struct SuperoptimizePass
     options.maxKernelOps = maxKernelOps;
     options.maxBlockOps = maxBlockOps;
     options.maxFusedKernels = maxFusedKernels;
+    options.maxBlockOutputs = maxBlockOutputs;
     options.numThreads = threads;
     options.timeBudgetSeconds = timeBudget;
     options.graphBudget = graphBudget;

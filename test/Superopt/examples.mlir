@@ -8,6 +8,12 @@
 // RUN: tileopt-opt %S/../../examples/linalg/rmsnorm_linear.mlir \
 // RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2}))' \
 // RUN:   | FileCheck %s --check-prefix=RMSNORM
+// RUN: tileopt-opt %S/../../examples/linalg/lora.mlir \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2}))' \
+// RUN:   | FileCheck %s --check-prefix=LORA
+// RUN: tileopt-opt %S/../../examples/linalg/gqa_decode.mlir \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2}))' \
+// RUN:   | FileCheck %s --check-prefix=GQA
 
 // silu(X @ W1) * (X @ W2): one kernel; each block owns a column tile of both
 // products, walks the hidden dim, and applies silu and the product to the
@@ -36,3 +42,45 @@
 // RMSNORM: tb.output_saver %{{.*}} omap [1, -1, -1]
 // RMSNORM-NOT: tk.
 // RMSNORM: return
+
+// softmax(Q @ K) @ V at decode size (2 x 256 query rows, 4096 keys): split-KV
+// plus a combine, as FlashDecoding. One kernel over the rows alone would
+// have too few blocks for 132 SMs. The first kernel's grid splits the rows
+// and the keys; each block computes its chunk's row maximum m, the sum l of
+// exp(S - m) and the unnormalised exp(S - m) @ V, written as chunks along
+// the last dim. The second walks the chunks with its loop: sum_rescale
+// rescales P and l by exp(m - M) (M the running maximum), then divides.
+// GQA-LABEL: func.func @gqa_decode
+// GQA-NOT: tk.matmul
+// GQA: %[[PART:.*]]:3 = tk.fused grid [{{[0-9]+}}, [[CHUNKS:[0-9]+]], 1] block [128, 1, 1] forloop 1
+// GQA-DAG: tb.input_iterator %{{.*}} imap [1, -1, -1] fmap -1 : tensor<2x256x64xf16>
+// GQA-DAG: tb.input_iterator %{{.*}} imap [-1, 2, -1] fmap -1 : tensor<2x64x4096xf16>
+// GQA-DAG: tb.input_iterator %{{.*}} imap [-1, 1, -1] fmap -1 : tensor<2x4096x64xf16>
+// GQA: %[[S:.*]] = tb.matmul
+// GQA: %[[M:.*]] = tb.reduce max %[[S]] dim 2
+// GQA: tb.binary sub %[[S]], %[[M]]
+// GQA-DAG: tb.forloop_accum none %[[M]]
+// GQA-DAG: %[[E:.*]] = tb.unary exp
+// GQA-DAG: tb.reduce sum %[[E]] dim 2
+// GQA-DAG: tb.matmul %[[E]]
+// GQA-COUNT-3: tb.output_saver %{{.*}} omap [1, 2, -1]
+// GQA: tk.fused grid [{{[0-9]+}}, 1, 1] block [128, 1, 1] forloop [[CHUNKS]] (%{{.*}} = %[[PART]]#0
+// GQA-COUNT-3: tb.input_iterator %{{.*}} imap [1, -1, -1] fmap 2
+// GQA-COUNT-2: tb.forloop_accum sum_rescale
+// GQA: tb.binary div
+// GQA: tb.output_saver %{{.*}} omap [1, -1, -1]
+// GQA-NOT: tk.
+// GQA: return
+
+// X @ W + (X @ A) @ B: two kernels. The first computes the low-rank term,
+// each block for its column tile of B (X @ A again in every block: 16x16);
+// the second adds it to its tile of X @ W.
+// LORA-LABEL: func.func @lora
+// LORA-NOT: tk.matmul
+// LORA: %[[LOW:.*]] = tk.fused grid [{{[0-9]+}}, 1, 1]
+// LORA-COUNT-2: tb.matmul
+// LORA: tk.fused grid [{{[0-9]+}}, 1, 1] {{.*}}%[[LOW]]
+// LORA: tb.matmul
+// LORA: tb.binary add
+// LORA-NOT: tk.
+// LORA: return

@@ -1,5 +1,6 @@
 // The search is not tuned to the benchmark shapes: row counts that are not
-// powers of two and other hidden sizes give the same fusions.
+// powers of two, other hidden sizes and other sequence lengths give the same
+// fusions.
 // RUN: tileopt-opt %s -split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=2}))' \
 // RUN:   | FileCheck %s
@@ -35,4 +36,29 @@ func.func @rmsnorm_linear_7x1536(%x: tensor<7x1536xf16>, %w: tensor<1536x2560xf1
   %0 = tk.rms_norm %x {epsilon = 1.0e-6 : f32} : tensor<7x1536xf16>
   %1 = tk.matmul %0, %w : tensor<7x1536xf16>, tensor<1536x2560xf16> -> tensor<7x2560xf16>
   return %1 : tensor<7x2560xf16>
+}
+
+// -----
+
+// Decode attention at other sizes (128 query rows, 8192 keys): split-KV and
+// a combine again, with as many chunks as the grid needs (64 here).
+// CHECK-LABEL: func.func @decode_attention_128x8192
+// CHECK-NOT: tk.matmul
+// CHECK: %[[PART:.*]]:3 = tk.fused grid [{{[0-9]+}}, [[CHUNKS:[0-9]+]], 1] block [128, 1, 1] forloop 1
+// CHECK-COUNT-3: tb.output_saver %{{.*}} omap [1, 2, -1]
+// CHECK: tk.fused grid [{{[0-9]+}}, 1, 1] block [128, 1, 1] forloop [[CHUNKS]] (%{{.*}} = %[[PART]]#0
+// CHECK-COUNT-2: tb.forloop_accum sum_rescale
+// CHECK: tb.binary div
+// CHECK-NOT: tk.
+// CHECK: return
+func.func @decode_attention_128x8192(%q: tensor<2x128x64xf16>, %k: tensor<2x64x8192xf16>,
+                                     %v: tensor<2x8192x64xf16>) -> tensor<2x128x64xf16> {
+  %0 = tk.matmul %q, %k : tensor<2x128x64xf16>, tensor<2x64x8192xf16> -> tensor<2x128x8192xf16>
+  %1 = tk.reduce max %0 dim 2 : tensor<2x128x8192xf16> -> tensor<2x128x1xf16>
+  %2 = tk.binary sub %0, %1 : tensor<2x128x8192xf16>, tensor<2x128x1xf16> -> tensor<2x128x8192xf16>
+  %3 = tk.unary exp %2 : tensor<2x128x8192xf16>
+  %4 = tk.reduce sum %3 dim 2 : tensor<2x128x8192xf16> -> tensor<2x128x1xf16>
+  %5 = tk.binary div %3, %4 : tensor<2x128x8192xf16>, tensor<2x128x1xf16> -> tensor<2x128x8192xf16>
+  %6 = tk.matmul %5, %v : tensor<2x128x8192xf16>, tensor<2x8192x64xf16> -> tensor<2x128x64xf16>
+  return %6 : tensor<2x128x64xf16>
 }

@@ -472,6 +472,15 @@ struct SoundnessCase {
   SmallVector<Partition> partitions;
 };
 
+/// Split-K / split-KV: a first kernel whose grid splits a reduced axis into
+/// `chunks` writes per-block partial results (up to `partialOutputs`), and
+/// a second one combines them, its loop walking the chunks.
+struct SplitCase {
+  unsigned partialOps, partialOutputs, combineOps;
+  ArgDim split;
+  int64_t chunks;
+};
+
 struct SoundnessCounts {
   uint64_t candidates = 0;   // complete graphs verified
   uint64_t equivalent = 0;   // verified equivalent
@@ -500,8 +509,12 @@ public:
     SmallVector<OpDesc, 8> ops;
     growKernel(values, ops, {-1, 0}, /*admitted=*/true);
     for (const Partition &p : c.partitions)
-      runBlock(p);
+      runBlock(p, c.blockOps);
   }
+
+  /// Every partial kernel under `split`'s grid and every combining kernel
+  /// over its partial results.
+  void runSplit(const SplitCase &split);
 
   SoundnessCounts counts;
   /// Equivalent graphs with a value the oracle rejects, or whose output
@@ -520,7 +533,7 @@ private:
   /// reductions over axes the program keeps (`admissible`) admits every op.
   void growKernel(SmallVectorImpl<ValueInfo> &values,
                   SmallVectorImpl<OpDesc> &ops, Key last, bool admitted);
-  void runBlock(const Partition &p);
+  void runBlock(const Partition &p, unsigned ops);
   void growBlock(BlockGraph &g, Key last, int accumKind, bool admitted);
   std::optional<BlockOutput> blockOutput(const BlockGraph &g,
                                          int accumKind) const;
@@ -542,6 +555,19 @@ private:
   FunctionType type;
   OwningOpRef<ModuleOp> scratch;
   Partition partition;
+  unsigned blockOps = 0;
+
+  /// The partial kernel's outputs as chunks of partial results, or nothing
+  /// when a value it leaves unused is not after an accumulator or there are
+  /// more than the case allows.
+  std::optional<SmallVector<BlockOutput, 3>>
+  partialOutputs(const BlockGraph &g) const;
+  /// Enumerates the combining kernels over the partial kernel `first`.
+  void runCombine(const BlockGraph &first, bool admitted);
+  /// Set while the combining kernels of a partial kernel are enumerated.
+  const SplitCase *split = nullptr;
+  const BlockGraph *partialKernel = nullptr;
+  bool partialAdmitted = true;
 };
 
 SmallVector<OpDesc> ExhaustiveEnumeration::propose(ArrayRef<ValueInfo> values,
@@ -636,8 +662,9 @@ void ExhaustiveEnumeration::growKernel(SmallVectorImpl<ValueInfo> &values,
   }
 }
 
-void ExhaustiveEnumeration::runBlock(const Partition &p) {
+void ExhaustiveEnumeration::runBlock(const Partition &p, unsigned ops) {
   partition = p;
+  blockOps = ops;
   BlockGraph g;
   g.forloopRange = p.forloopRange;
   auto axisOf = [&](ArgDim a) {
@@ -710,29 +737,50 @@ void ExhaustiveEnumeration::growBlock(BlockGraph &g, Key last, int accumKind,
                                       bool admitted) {
   size_t numInputs = g.inputs.size();
   unsigned unused = unusedFrom(g.ops, numInputs, g.tiles.size());
-  // Complete: one value left unused, the newest, after the accumulators.
-  if (!g.ops.empty() && unused == 1 && g.post.back()) {
+  if (split && !partialKernel) {
+    // The partial kernel: its unused values are its outputs.
+    if (std::optional<SmallVector<BlockOutput, 3>> outputs =
+            g.ops.empty() ? std::nullopt : partialOutputs(g)) {
+      g.outputs.assign(outputs->begin(), outputs->end());
+      runCombine(g, admitted);
+      g.outputs.clear();
+    }
+  } else if (!g.ops.empty() && unused == 1 && g.post.back()) {
+    // Complete: one value left unused, the newest, after the accumulators.
     if (std::optional<BlockOutput> out = blockOutput(g, accumKind)) {
       KernelGraph k;
       k.tensors.assign(info.arguments.begin(), info.arguments.end());
-      k.tensors.push_back(out->tensor);
-      auto group = std::make_shared<BlockGraphGroup>();
-      group->push_back(g);
-      group->back().outputs = {*out};
-      KernelOp op;
-      op.graphs = group;
-      op.results = {static_cast<int>(info.arguments.size())};
-      k.outputs = op.results;
-      k.ops.push_back(std::move(op));
       SmallVector<const Expr *, 16> terms;
-      for (const ValueInfo &tile : g.tiles)
-        terms.push_back(tile.expr);
-      terms.push_back(out->tensor.expr);
-      check(k, {0}, terms, admitted);
+      auto place = [&](const BlockGraph &kernel) {
+        auto group = std::make_shared<BlockGraphGroup>();
+        group->push_back(kernel);
+        KernelOp op;
+        op.graphs = group;
+        for (const BlockOutput &o : kernel.outputs) {
+          op.results.push_back(static_cast<int>(k.tensors.size()));
+          k.tensors.push_back(o.tensor);
+        }
+        k.ops.push_back(std::move(op));
+        for (const ValueInfo &tile : kernel.tiles)
+          terms.push_back(tile.expr);
+        for (const BlockOutput &o : kernel.outputs)
+          terms.push_back(o.tensor.expr);
+      };
+      if (partialKernel)
+        place(*partialKernel);
+      BlockGraph last = g;
+      last.outputs = {*out};
+      place(last);
+      k.outputs = k.ops.back().results;
+      SmallVector<size_t, 2> choices(k.ops.size(), 0);
+      check(k, choices, terms, admitted && partialAdmitted);
     }
   }
-  unsigned remaining = c.blockOps - g.ops.size();
-  if (remaining == 0 || unused > remaining + 1)
+  // Each op leaves at most one more value unused than it uses; a partial
+  // kernel may leave several (its outputs).
+  unsigned outputs = split && !partialKernel ? split->partialOutputs : 1;
+  unsigned remaining = blockOps - g.ops.size();
+  if (remaining == 0 || unused > remaining + outputs)
     return;
   bool looped = partition.forloopRange > 1;
   for (int t = std::max(last.first, 0); t < static_cast<int>(g.tiles.size());
@@ -743,8 +791,10 @@ void ExhaustiveEnumeration::growBlock(BlockGraph &g, Key last, int accumKind,
     // loop can only be kept and the others only combined; one kind of
     // layout per graph.
     if (!g.post[t]) {
+      // A loop over chunks of partial results (no ArgDim) is walked by
+      // no tile dim: its tiles are combined.
       bool walks =
-          looped &&
+          looped && partition.loop &&
           llvm::is_contained(g.tiles[t].axes,
                              AxisRef{info.arguments[partition.loop->argument]
                                          .axes[partition.loop->dim]
@@ -798,6 +848,77 @@ void ExhaustiveEnumeration::growBlock(BlockGraph &g, Key last, int accumKind,
       g.post.pop_back();
     }
   }
+}
+
+std::optional<SmallVector<BlockOutput, 3>>
+ExhaustiveEnumeration::partialOutputs(const BlockGraph &g) const {
+  int axis =
+      info.arguments[split->split.argument].axes[split->split.dim].axis;
+  SmallVector<bool, 16> used(g.tiles.size(), false);
+  for (const OpDesc &op : g.ops)
+    for (int o : op.operands)
+      used[o] = true;
+  SmallVector<BlockOutput, 3> outputs;
+  SmallVector<bool, 16> shifted = shiftedByPartialMax(ctx, info, g);
+  for (size_t t = g.inputs.size(); t < g.tiles.size(); ++t) {
+    if (used[t])
+      continue;
+    const ValueInfo &tile = g.tiles[t];
+    // Blocks holding the split axis write whole values, not partials.
+    if (!g.post[t] || outputs.size() == split->partialOutputs ||
+        llvm::is_contained(tile.axes, AxisRef{axis, false}))
+      return std::nullopt;
+    // Chunks go along the dim that holds the axis reduced, else the last.
+    auto *it = llvm::find(tile.axes, AxisRef{axis, true});
+    int64_t d = it != tile.axes.end() ? it - tile.axes.begin()
+                                       : tile.axes.size() - 1;
+    BlockOutput out;
+    out.tile = static_cast<int>(t);
+    out.omap[0] = d;
+    out.tensor = tile;
+    out.tensor.shape[d] *= split->chunks;
+    out.tensor.axes[d].partialOf = axis;
+    out.tensor.axes[d].partials = split->chunks;
+    out.tensor.partialShift = shifted[t];
+    outputs.push_back(std::move(out));
+  }
+  if (outputs.empty())
+    return std::nullopt;
+  return outputs;
+}
+
+void ExhaustiveEnumeration::runCombine(const BlockGraph &first,
+                                       bool admitted) {
+  Partition saved = partition;
+  unsigned savedOps = blockOps;
+  partition = Partition{{}, std::nullopt, split->chunks};
+  blockOps = split->combineOps;
+  partialKernel = &first;
+  partialAdmitted = admitted;
+  BlockGraph g;
+  g.forloopRange = split->chunks;
+  for (auto [i, out] : llvm::enumerate(first.outputs)) {
+    BlockInput in;
+    in.tensor = static_cast<int>(info.arguments.size() + i);
+    ValueInfo tile = out.tensor;
+    int64_t d = out.omap[0];
+    in.fmap = d;
+    tile.shape[d] /= split->chunks;
+    tile.axes[d] = AxisRef{tile.axes[d].axis, tile.axes[d].reduced};
+    g.inputs.push_back(in);
+    g.tiles.push_back(std::move(tile));
+    g.post.push_back(false);
+  }
+  growBlock(g, {-1, 0}, -1, /*admitted=*/true);
+  partialKernel = nullptr;
+  partition = saved;
+  blockOps = savedOps;
+}
+
+void ExhaustiveEnumeration::runSplit(const SplitCase &s) {
+  split = &s;
+  runBlock(Partition{{{s.split, s.chunks}}, std::nullopt, 1}, s.partialOps);
+  split = nullptr;
 }
 
 void ExhaustiveEnumeration::check(const KernelGraph &g,
@@ -854,6 +975,30 @@ void ExhaustiveEnumeration::check(const KernelGraph &g,
       kept = false;
       os << "pruned: " << e->str() << "\n";
     }
+  // The search's structural rules on exps shifted by partial maxima: not
+  // added up by sum, mean or rms, and saved only as partial results.
+  for (auto [op, choice] : llvm::zip(
+           llvm::make_filter_range(g.ops,
+                                   [](const KernelOp &op) {
+                                     return op.graphs != nullptr;
+                                   }),
+           choices)) {
+    const BlockGraph &block = (*op.graphs)[choice];
+    for (const OpDesc &accum : block.ops)
+      if (accum.kind == OpKind::Accum &&
+          !combinesShiftsConsistently(ctx, info, block, accum.operands[0],
+                                      static_cast<tb::AccumKind>(accum.sub))) {
+        kept = false;
+        os << "pruned: an accumulator mixes exps shifted by partial "
+              "maxima\n";
+      }
+    SmallVector<bool, 16> shifted = shiftedByPartialMax(ctx, info, block);
+    for (const BlockOutput &out : block.outputs)
+      if (shifted[out.tile] && !isPartial(out.tensor)) {
+        kept = false;
+        os << "pruned: an exp shifted by a partial maximum is saved whole\n";
+      }
+  }
   counts.kept += kept && sameOutput;
   if (kept && sameOutput)
     return;
@@ -916,6 +1061,25 @@ func.func @exp_mul(%X: tensor<4x8xf32>, %Y: tensor<4x8xf32>) -> tensor<4x8xf32> 
 
 class AbstractExprSoundness : public AbstractExprProgram {};
 
+/// Prints the counts of an enumeration and fails on every equivalent graph
+/// the search would lose; every program must have more than
+/// `minEquivalent` equivalent graphs in reach, and the oracle must prune.
+void expectNothingLost(StringRef label,
+                       const ExhaustiveEnumeration &enumeration,
+                       uint64_t minEquivalent) {
+  const SoundnessCounts &n = enumeration.counts;
+  llvm::errs() << label << ": " << n.values << " values built, "
+               << n.prunedValues << " rejected by the oracle; "
+               << n.candidates << " complete graphs, " << n.equivalent
+               << " equivalent, " << n.admitted << " admissible, "
+               << n.sameOutput << " with the program's output term, "
+               << n.kept << " kept\n";
+  for (const std::string &graph : enumeration.lost)
+    ADD_FAILURE() << label.str() << ": the search loses\n" << graph;
+  EXPECT_GT(n.equivalent, minEquivalent) << label.str();
+  EXPECT_GT(n.prunedValues, 0u) << label.str();
+}
+
 TEST_F(AbstractExprSoundness, NoEquivalentGraphIsPruned) {
   parse(kSmallPrograms);
   ArgDim rows{0, 0}, hidden{0, 1}, columns{1, 1};
@@ -970,18 +1134,47 @@ TEST_F(AbstractExprSoundness, NoEquivalentGraphIsPruned) {
     ASSERT_TRUE(succeeded(info)) << c.function.str();
     ExhaustiveEnumeration enumeration(program, ctx, *info, c);
     enumeration.run();
-    const SoundnessCounts &n = enumeration.counts;
-    llvm::errs() << c.function << ": " << n.values << " values built, "
-                 << n.prunedValues << " rejected by the oracle; "
-                 << n.candidates << " complete graphs, " << n.equivalent
-                 << " equivalent, " << n.admitted << " admissible, "
-                 << n.sameOutput << " with the program's output term, "
-                 << n.kept << " kept\n";
-    for (const std::string &graph : enumeration.lost)
-      ADD_FAILURE() << c.function.str() << ": the search loses\n" << graph;
-    // Every program has an equivalent graph in reach, and the oracle prunes.
-    EXPECT_GT(n.equivalent, 1u) << c.function.str();
-    EXPECT_GT(n.prunedValues, 0u) << c.function.str();
+    expectNothingLost(c.function, enumeration, 1);
+  }
+}
+
+// The same for the search's partial results: a kernel whose grid splits a
+// reduced axis writes its blocks' partial results (split-K, split-KV) and a
+// second kernel combines them. Every equivalent pair must have its output
+// term, and every value of both kernels (the partial results included) must
+// be admitted by the oracle (partial sums and maxima, the max-shift).
+TEST_F(AbstractExprSoundness, NoEquivalentSplitIsPruned) {
+  parse(kSmallPrograms);
+  ArgDim hidden{0, 1};
+  struct {
+    SoundnessCase c;
+    SplitCase split;
+  } cases[] = {
+      // Split-K: partial products, summed.
+      {{"matmul",
+        {{UnaryKind::exp}, {ReduceKind::sum}, {BinaryKind::add}},
+        0,
+        0,
+        {}},
+       {3, 1, 2, hidden, 2}},
+      // The stable row sum of exp, split: partial maxima and sums, combined
+      // with a rescaling sum (FlashDecoding's combine).
+      {{"row_sum_exp",
+        {{UnaryKind::exp},
+         {ReduceKind::sum, ReduceKind::max},
+         {BinaryKind::sub}},
+        0,
+        0,
+        {}},
+       {6, 2, 1, hidden, 2}},
+  };
+  for (auto &[c, split] : cases) {
+    func::FuncOp program = lookup(c.function);
+    FailureOr<ProgramInfo> info = modelProgram(program, ctx);
+    ASSERT_TRUE(succeeded(info)) << c.function.str();
+    ExhaustiveEnumeration enumeration(program, ctx, *info, c);
+    enumeration.runSplit(split);
+    expectNothingLost((c.function + " split").str(), enumeration, 0);
   }
 }
 

@@ -61,6 +61,62 @@ func.func @big_matmul_fused(%A: tensor<4096x4096xbf16>,
   return %C : tensor<4096x4096xbf16>
 }
 
+// gqa_decode (Q 2x256x64, K 2x64x4096, V 2x4096x64) as the search finds it
+// with one fused kernel (FlashAttention-style: 16 x 4 blocks walk the keys)
+// and with two (split-KV over 4 x 32 blocks, then a combine over the 32
+// chunks).
+func.func @gqa_flash(%arg0: tensor<2x256x64xf16>, %arg1: tensor<2x64x4096xf16>, %arg2: tensor<2x4096x64xf16>) -> tensor<2x256x64xf16> {
+  %0 = tk.fused grid [16, 4, 1] block [128, 1, 1] forloop 64 (%arg3 = %arg0 : tensor<2x256x64xf16>, %arg4 = %arg1 : tensor<2x64x4096xf16>, %arg5 = %arg2 : tensor<2x4096x64xf16>) -> tensor<2x256x64xf16> {
+    %1 = tb.input_iterator %arg3 imap [1, -1, -1] fmap -1 : tensor<2x256x64xf16> -> !tb.tile<2x16x64xf16>
+    %2 = tb.input_iterator %arg4 imap [-1, -1, -1] fmap 2 : tensor<2x64x4096xf16> -> !tb.tile<2x64x64xf16>
+    %3 = tb.input_iterator %arg5 imap [-1, 2, -1] fmap 1 : tensor<2x4096x64xf16> -> !tb.tile<2x64x16xf16>
+    %4 = tb.matmul %1, %2 : !tb.tile<2x16x64xf16>, !tb.tile<2x64x64xf16> -> !tb.tile<2x16x64xf16>
+    %5 = tb.reduce max %4 dim 2 : !tb.tile<2x16x64xf16> -> !tb.tile<2x16x1xf16>
+    %6 = tb.binary sub %4, %5 : !tb.tile<2x16x64xf16>, !tb.tile<2x16x1xf16> -> !tb.tile<2x16x64xf16>
+    %7 = tb.unary exp %6 : !tb.tile<2x16x64xf16>
+    %8 = tb.matmul %7, %3 : !tb.tile<2x16x64xf16>, !tb.tile<2x64x16xf16> -> !tb.tile<2x16x16xf16>
+    %9 = tb.reduce sum %7 dim 2 : !tb.tile<2x16x64xf16> -> !tb.tile<2x16x1xf16>
+    %10 = tb.forloop_accum sum_rescale %8, %5 : (!tb.tile<2x16x16xf16>, !tb.tile<2x16x1xf16>) -> !tb.tile<2x16x16xf16>
+    %11 = tb.forloop_accum sum_rescale %9, %5 : (!tb.tile<2x16x1xf16>, !tb.tile<2x16x1xf16>) -> !tb.tile<2x16x1xf16>
+    %12 = tb.binary div %10, %11 : !tb.tile<2x16x16xf16>, !tb.tile<2x16x1xf16> -> !tb.tile<2x16x16xf16>
+    %13 = tb.output_saver %12 omap [1, 2, -1] : !tb.tile<2x16x16xf16> -> tensor<2x256x64xf16>
+    tb.yield %13 : tensor<2x256x64xf16>
+  }
+  return %0 : tensor<2x256x64xf16>
+}
+
+func.func @gqa_split(%arg0: tensor<2x256x64xf16>, %arg1: tensor<2x64x4096xf16>, %arg2: tensor<2x4096x64xf16>) -> tensor<2x256x64xf16> {
+  %0:3 = tk.fused grid [4, 32, 1] block [128, 1, 1] forloop 1 (%arg3 = %arg0 : tensor<2x256x64xf16>, %arg4 = %arg1 : tensor<2x64x4096xf16>, %arg5 = %arg2 : tensor<2x4096x64xf16>) -> (tensor<2x256x32xf16>, tensor<2x256x2048xf16>, tensor<2x256x32xf16>) {
+    %2 = tb.input_iterator %arg3 imap [1, -1, -1] fmap -1 : tensor<2x256x64xf16> -> !tb.tile<2x64x64xf16>
+    %3 = tb.input_iterator %arg4 imap [-1, 2, -1] fmap -1 : tensor<2x64x4096xf16> -> !tb.tile<2x64x128xf16>
+    %4 = tb.input_iterator %arg5 imap [-1, 1, -1] fmap -1 : tensor<2x4096x64xf16> -> !tb.tile<2x128x64xf16>
+    %5 = tb.matmul %2, %3 : !tb.tile<2x64x64xf16>, !tb.tile<2x64x128xf16> -> !tb.tile<2x64x128xf16>
+    %6 = tb.reduce max %5 dim 2 : !tb.tile<2x64x128xf16> -> !tb.tile<2x64x1xf16>
+    %7 = tb.binary sub %5, %6 : !tb.tile<2x64x128xf16>, !tb.tile<2x64x1xf16> -> !tb.tile<2x64x128xf16>
+    %8 = tb.forloop_accum none %6 : (!tb.tile<2x64x1xf16>) -> !tb.tile<2x64x1xf16>
+    %9 = tb.unary exp %7 : !tb.tile<2x64x128xf16>
+    %10 = tb.matmul %9, %4 : !tb.tile<2x64x128xf16>, !tb.tile<2x128x64xf16> -> !tb.tile<2x64x64xf16>
+    %11 = tb.reduce sum %9 dim 2 : !tb.tile<2x64x128xf16> -> !tb.tile<2x64x1xf16>
+    %12 = tb.forloop_accum none %10 : (!tb.tile<2x64x64xf16>) -> !tb.tile<2x64x64xf16>
+    %13 = tb.forloop_accum none %11 : (!tb.tile<2x64x1xf16>) -> !tb.tile<2x64x1xf16>
+    %14 = tb.output_saver %8 omap [1, 2, -1] : !tb.tile<2x64x1xf16> -> tensor<2x256x32xf16>
+    %15 = tb.output_saver %12 omap [1, 2, -1] : !tb.tile<2x64x64xf16> -> tensor<2x256x2048xf16>
+    %16 = tb.output_saver %13 omap [1, 2, -1] : !tb.tile<2x64x1xf16> -> tensor<2x256x32xf16>
+    tb.yield %14, %15, %16 : tensor<2x256x32xf16>, tensor<2x256x2048xf16>, tensor<2x256x32xf16>
+  }
+  %1 = tk.fused grid [16, 1, 1] block [128, 1, 1] forloop 32 (%arg3 = %0#0 : tensor<2x256x32xf16>, %arg4 = %0#1 : tensor<2x256x2048xf16>, %arg5 = %0#2 : tensor<2x256x32xf16>) -> tensor<2x256x64xf16> {
+    %2 = tb.input_iterator %arg3 imap [1, -1, -1] fmap 2 : tensor<2x256x32xf16> -> !tb.tile<2x16x1xf16>
+    %3 = tb.input_iterator %arg4 imap [1, -1, -1] fmap 2 : tensor<2x256x2048xf16> -> !tb.tile<2x16x64xf16>
+    %4 = tb.input_iterator %arg5 imap [1, -1, -1] fmap 2 : tensor<2x256x32xf16> -> !tb.tile<2x16x1xf16>
+    %5 = tb.forloop_accum sum_rescale %3, %2 : (!tb.tile<2x16x64xf16>, !tb.tile<2x16x1xf16>) -> !tb.tile<2x16x64xf16>
+    %6 = tb.forloop_accum sum_rescale %4, %2 : (!tb.tile<2x16x1xf16>, !tb.tile<2x16x1xf16>) -> !tb.tile<2x16x1xf16>
+    %7 = tb.binary div %5, %6 : !tb.tile<2x16x64xf16>, !tb.tile<2x16x1xf16> -> !tb.tile<2x16x64xf16>
+    %8 = tb.output_saver %7 omap [1, -1, -1] : !tb.tile<2x16x64xf16> -> tensor<2x256x64xf16>
+    tb.yield %8 : tensor<2x256x64xf16>
+  }
+  return %1 : tensor<2x256x64xf16>
+}
+
 // A GEMV: padding M from 1 to 16 would waste more than tensor cores gain.
 func.func @gemv(%x: tensor<1x4096xf16>, %W: tensor<4096x6144xf16>)
     -> tensor<1x6144xf16> {
@@ -338,6 +394,20 @@ TEST_F(CostModelTest, OneBlockIsMuchSlowerThanAGrid) {
   // One tile per block; double-buffered when the loop walks the tiles.
   EXPECT_EQ(wide.sharedMemoryBytes, 3 * 32768);
   EXPECT_EQ(narrow.sharedMemoryBytes, 4 * 32768);
+}
+
+// Why the search prefers split-KV at decode sizes: the FlashAttention form
+// has 64 blocks for 132 SMs (each SM's tensor cores and port to L2 carry
+// 1/64 of the work), the split form 128 blocks, at the price of a second
+// launch and the partial results' round trip through device memory.
+TEST_F(CostModelTest, SplitKVBeatsTooFewBlocks) {
+  ProgramCost flash = cost("gqa_flash"), split = cost("gqa_split");
+  ASSERT_EQ(flash.kernels.size(), 1u);
+  ASSERT_EQ(split.kernels.size(), 2u);
+  EXPECT_EQ(flash.kernels[0].blocks, 64);
+  EXPECT_EQ(split.kernels[0].blocks, 128);
+  EXPECT_EQ(split.kernels[1].blocks, 16);
+  EXPECT_LT(split.seconds, flash.seconds / 2);
 }
 
 TEST_F(CostModelTest, ReshapeIsFreeTransposeIsACopy) {

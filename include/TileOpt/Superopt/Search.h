@@ -26,9 +26,12 @@ struct SearchOptions {
   /// Compute ops and accumulators in one block graph (iterators and savers
   /// are not counted).
   unsigned maxBlockOps = 11;
-  unsigned maxFusedKernels = 1;
+  /// Two: a kernel of partial results and the one that combines them
+  /// (split-K, split-KV), or two fusions side by side.
+  unsigned maxFusedKernels = 2;
   unsigned maxBlockInputs = 3;
-  unsigned maxBlockOutputs = 2;
+  /// Three: split-KV attention writes partial maxima, sums and products.
+  unsigned maxBlockOutputs = 3;
   /// Grid dims a block graph partitions (at most 3).
   unsigned maxGridDims = 2;
   /// For-loop ranges tried (1 is always tried).
