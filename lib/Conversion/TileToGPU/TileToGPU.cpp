@@ -717,13 +717,26 @@ bool isElementwiseOnTiles(Operation *op) {
          !isa<arith::ConstantOp>(op);
 }
 
+/// Whether `use` of an mma accumulator needs the tile in the blocked layout:
+/// tile.reduce combines along the rows of that layout, and tile.mma stages
+/// its multiplicands into shared memory from it.
+bool needsBlockedLayout(OpOperand &use) {
+  if (isa<tile::ReduceOp>(use.getOwner()))
+    return true;
+  auto mma = dyn_cast<tile::MmaOp>(use.getOwner());
+  return mma && &use != &mma.getAccMutable();
+}
+
 /// Gives the accumulators and results of the tile.mma ops in `kernel`, and
 /// everything tied to them (loop-carried values, elementwise ops on them,
 /// splat initial values), the mma.sync accumulator layout, or the wgmma one
 /// with `wgmma`: their types get the kMmaAccumulator or kWgmmaAccumulator
-/// encoding. Reports a use that would need another layout.
+/// encoding. An accumulator that a tile.reduce or a tile.mma multiplicand
+/// takes (needsBlockedLayout) is re-dealt into the blocked layout for them
+/// by a tile.reshape to its own shape, through shared memory
+/// (RelayoutLowering). Reports a use that would need another layout.
 LogicalResult assignMmaLayouts(tile::KernelOp kernel, bool wgmma) {
-  llvm::SetVector<Value> accumulators;
+  llvm::SetVector<Value> accumulators, redealt;
   SmallVector<Value> worklist;
   kernel.walk([&](tile::MmaOp mma) {
     worklist.push_back(mma.getAcc());
@@ -763,10 +776,10 @@ LogicalResult assignMmaLayouts(tile::KernelOp kernel, bool wgmma) {
     }
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
-      if (auto mma = dyn_cast<tile::MmaOp>(user)) {
-        if (use.getOperandNumber() != 2)
-          return user->emitOpError("takes an mma result as a multiplicand; "
-                                   "not supported yet");
+      if (needsBlockedLayout(use)) {
+        redealt.insert(value);
+      } else if (isa<tile::MmaOp>(user)) {
+        // The accumulator of a tile.mma: in the worklist from the start.
       } else if (auto loop = dyn_cast<scf::ForOp>(user)) {
         tiedThroughLoop(loop, use.getOperandNumber() - 3);
       } else if (isa<scf::YieldOp>(user) &&
@@ -777,10 +790,11 @@ LogicalResult assignMmaLayouts(tile::KernelOp kernel, bool wgmma) {
         llvm::append_range(worklist, user->getResults());
         llvm::append_range(worklist, user->getOperands());
       } else if (!isa<tile::StoreOp>(user) && !isRelayout(user)) {
-        return user->emitOpError("uses an mma accumulator; only tile.store, "
-                                 "elementwise ops and scf.for take them for "
-                                 "now (and tile.broadcast, reshape and "
-                                 "permute, through shared memory)");
+        return user->emitOpError(
+            "uses an mma accumulator; only tile.store, elementwise ops and "
+            "scf.for take them for now (and tile.broadcast, reshape, "
+            "permute, tile.reduce and tile.mma multiplicands, through shared "
+            "memory)");
       }
     }
   }
@@ -790,6 +804,14 @@ LogicalResult assignMmaLayouts(tile::KernelOp kernel, bool wgmma) {
         type.getShape(), type.getElementType(),
         StringAttr::get(kernel.getContext(),
                         wgmma ? kWgmmaAccumulator : kMmaAccumulator)));
+  }
+  OpBuilder b(kernel.getContext());
+  for (Value value : redealt) {
+    auto type = cast<RankedTensorType>(value.getType());
+    b.setInsertionPointAfterValue(value);
+    Value blocked = tile::ReshapeOp::create(b, value.getLoc(),
+                                            type.dropEncoding(), value);
+    value.replaceUsesWithIf(blocked, needsBlockedLayout);
   }
   return success();
 }

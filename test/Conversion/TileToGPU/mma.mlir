@@ -40,3 +40,48 @@ tile.kernel @gemm(%a: !tile.view<4096x4096xbf16>, %b: !tile.view<4096x4096xbf16>
   tile.store %out, %c[%i, %j] : tensor<128x128xbf16>, !tile.view<4096x4096xbf16>
   tile.return
 }
+
+// -----
+
+// An mma result that a tile.reduce takes, or a tile.mma as a multiplicand,
+// is re-dealt from the accumulator layout into the blocked one through the
+// f32 scratch (write, barrier, read), as tile.reshape re-deals; the
+// elementwise ops before the re-deal stay in the accumulator layout (32 per
+// thread), and the multiplicand is then staged like any register operand.
+// CHECK-LABEL: gpu.func @scores_softmax_values
+// CHECK-SAME:    workgroup(%[[SCRATCH:.*]] : memref<4096xf32, #gpu.address_space<workgroup>>, %[[STAGE:.*]] : memref<7168xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK-COUNT-16: nvvm.mma.sync
+// CHECK:         gpu.barrier
+// CHECK:         memref.store %{{.*}}, %[[SCRATCH]]
+// CHECK:         gpu.barrier
+// CHECK:         memref.load %[[SCRATCH]]
+// CHECK:         gpu.shuffle xor
+// CHECK:         math.exp %{{.*}} : vector<32xf32>
+// CHECK:         arith.truncf %{{.*}} : vector<32xf32> to vector<32xf16>
+// CHECK:         gpu.barrier
+// CHECK:         memref.store %{{.*}}, %[[SCRATCH]]
+// CHECK:         gpu.barrier
+// CHECK:         memref.load %[[SCRATCH]]
+// CHECK:         gpu.barrier
+// CHECK:         vector.store %{{.*}}, %[[STAGE]]
+// CHECK:         gpu.barrier
+// CHECK:         nvgpu.ldmatrix %[[STAGE]]
+// CHECK:         nvvm.mma.sync
+tile.kernel @scores_softmax_values(%q: !tile.view<?x?xf16>, %k: !tile.view<?x?xf16>,
+                                   %v: !tile.view<?x?xf16>, %o: !tile.view<?x?xf32>,
+                                   %m: !tile.view<?xf32>) {
+  %i = tile.block_id x
+  %tq = tile.load %q[%i, %i] : !tile.view<?x?xf16> -> tensor<64x32xf16>
+  %tk = tile.load %k[%i, %i] : !tile.view<?x?xf16> -> tensor<32x64xf16>
+  %tv = tile.load %v[%i, %i] : !tile.view<?x?xf16> -> tensor<64x32xf16>
+  %zs = arith.constant dense<0.0> : tensor<64x64xf32>
+  %zo = arith.constant dense<0.0> : tensor<64x32xf32>
+  %s = tile.mma %tq, %tk, %zs : tensor<64x32xf16>, tensor<32x64xf16>, tensor<64x64xf32>
+  %max = tile.reduce max %s dim 1 : tensor<64x64xf32> -> tensor<64xf32>
+  %e = math.exp %s : tensor<64x64xf32>
+  %p = arith.truncf %e : tensor<64x64xf32> to tensor<64x64xf16>
+  %out = tile.mma %p, %tv, %zo : tensor<64x64xf16>, tensor<64x32xf16>, tensor<64x32xf32>
+  tile.store %out, %o[%i, %i] : tensor<64x32xf32>, !tile.view<?x?xf32>
+  tile.store %max, %m[%i] : tensor<64xf32>, !tile.view<?xf32>
+  tile.return
+}

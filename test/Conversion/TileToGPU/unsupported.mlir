@@ -99,14 +99,14 @@ tile.kernel @mma_too_small(%a: !tile.view<?x?xf16>, %c: !tile.view<?x?xf32>) {
 
 // -----
 
-tile.kernel @mma_result_reduced(%a: !tile.view<?x?xf16>, %c: !tile.view<?xf32>) {
+tile.kernel @mma_result_scanned(%a: !tile.view<?x?xf16>, %c: !tile.view<?x?xf32>) {
   %i = tile.block_id x
   %ta = tile.load %a[%i, %i] : !tile.view<?x?xf16> -> tensor<64x64xf16>
   %acc = arith.constant dense<0.0> : tensor<64x64xf32>
   %r = tile.mma %ta, %ta, %acc : tensor<64x64xf16>, tensor<64x64xf16>, tensor<64x64xf32>
-  // expected-error @+1 {{'tile.reduce' op uses an mma accumulator; only tile.store, elementwise ops and scf.for take them for now}}
-  %s = tile.reduce sum %r dim 1 : tensor<64x64xf32> -> tensor<64xf32>
-  tile.store %s, %c[%i] : tensor<64xf32>, !tile.view<?xf32>
+  // expected-error @+1 {{'tile.scan' op uses an mma accumulator; only tile.store, elementwise ops and scf.for take them for now (and tile.broadcast, reshape, permute, tile.reduce and tile.mma multiplicands, through shared memory)}}
+  %s = tile.scan sum %r dim 1 : tensor<64x64xf32>
+  tile.store %s, %c[%i, %i] : tensor<64x64xf32>, !tile.view<?x?xf32>
   tile.return
 }
 
