@@ -48,7 +48,7 @@ def peers_of(name, inputs, with_compile):
         x, w = inputs
         eager = lambda: rms_norm(x) @ w
         reference = lambda: rms_norm(x.double()) @ w.double()
-    elif name == "ugraph-gqa_decode":
+    elif name.startswith("ugraph-gqa_decode"):  # the fused form and split-KV
         q, k, v = inputs
         eager = lambda: torch.softmax(q @ k, dim=-1) @ v
         reference = lambda: torch.softmax(q.double() @ k.double(), dim=-1) @ v.double()

@@ -141,6 +141,7 @@ TEST_F(TKToTileTest, PredefinedKernels) {
 TEST_F(TKToTileTest, BlockGraphs) {
   expectEquivalent({"test/Conversion/TKToTile/Inputs/block-graphs.mlir",
                     "examples/ugraph/small/gated_mlp.mlir",
+                    "examples/ugraph/small/gqa_decode_splitkv.mlir",
                     "examples/ugraph/small/rmsnorm_linear_b1.mlir",
                     "examples/ugraph/small/rmsnorm_linear.mlir"});
 }
@@ -150,6 +151,7 @@ TEST_F(TKToTileTest, BlockGraphs) {
 TEST_F(TKToTileTest, FoundUGraphs) {
   expectEquivalent({"examples/ugraph/gated_mlp.mlir",
                     "examples/ugraph/gqa_decode.mlir",
+                    "examples/ugraph/gqa_decode_splitkv.mlir",
                     "examples/ugraph/rmsnorm_linear_b1.mlir",
                     "examples/ugraph/rmsnorm_linear.mlir"});
 }

@@ -65,3 +65,25 @@
 // GQA2: ldmatrix
 // GQA2: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // GQA2: ex2.approx
+
+// gqa_decode as split-KV plus a combine (examples/ugraph/gqa_decode_splitkv.mlir):
+// the first kernel, on 4 warps, reduces S = Q K's rows and multiplies its
+// exponentials by V, both out of the accumulator layout through shared
+// memory; the combine rescales the chunks' partial sums.
+// RUN: tileopt-opt %S/../../../examples/ugraph/gqa_decode_splitkv.mlir --tileopt-lower-ugraph -o %t/gqa_splitkv.mlir
+// RUN: tileopt-compile %t/gqa_splitkv.mlir -o %t/gqa_splitkv 2>/dev/null
+// RUN: FileCheck %s --check-prefix=SPLITKV-PTX --input-file=%t/gqa_splitkv/kernels.ptx
+// RUN: FileCheck %s --check-prefix=SPLITKV --input-file=%t/gqa_splitkv/manifest.json
+// SPLITKV-PTX: .entry gqa_decode_k0(
+// SPLITKV-PTX: ldmatrix.sync.aligned
+// SPLITKV-PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// SPLITKV-PTX: ex2.approx
+// SPLITKV-PTX: ldmatrix.sync.aligned
+// SPLITKV-PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// SPLITKV-PTX: .entry gqa_decode_k1(
+// SPLITKV: "launches": [
+// SPLITKV: "grid": [
+// SPLITKV-NEXT: 4,
+// SPLITKV-NEXT: 32,
+// SPLITKV-NEXT: 2
+// SPLITKV: "kernel": 1
