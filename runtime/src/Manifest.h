@@ -39,7 +39,7 @@ struct KernelDesc {
   std::string cubin; // file name relative to the artifact directory
   std::string symbol;
   std::array<uint32_t, 3> block;
-  uint32_t staticSharedBytes;  // informational: the cubin knows its own
+  uint32_t staticSharedBytes;  // the cubin's own; decides the opt-in
   uint32_t dynamicSharedBytes; // passed to cuLaunchKernel
   std::vector<ParamType> params;
 };

@@ -154,8 +154,10 @@ tileopt_status loadKernels(tileopt_artifact &a,
       return fail(TILEOPT_ERROR_CUDA, where + "symbol \"" + k.symbol +
                                           "\" in \"" + k.cubin + "\": " +
                                           describeError(cu, "cuModuleGetFunction", r));
-    // Beyond 48 KiB a kernel must opt in to dynamic shared memory.
-    if (k.dynamicSharedBytes > 48 * 1024) {
+    // Beyond 48 KiB of static and dynamic shared memory together, a kernel
+    // must opt in to its dynamic shared memory: by default the driver allows
+    // 48 KiB less the static bytes.
+    if (k.staticSharedBytes + k.dynamicSharedBytes > 48 * 1024) {
       r = cu.cuFuncSetAttribute(function,
                                 CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                 static_cast<int>(k.dynamicSharedBytes));

@@ -1,6 +1,6 @@
-// The launch path of TMA tensor maps, over the stand-in libcuda.so.1 of
-// fake-driver/FakeCuda.cpp (its "device memory" is host memory, and its
-// tensor_map_probe kernel writes out the map it gets): run with that
+// The launch path of TMA tensor maps and the shared-memory opt-in, over the
+// stand-in libcuda.so.1 of fake-driver/FakeCuda.cpp (its "device memory" is
+// host memory, and its tensor_map_probe kernel writes out the map it gets): run with that
 // driver first on LD_LIBRARY_PATH (runtime/tests/CMakeLists.txt).
 #include "tileopt/runtime.h"
 
@@ -81,6 +81,35 @@ TEST_F(TensorMapLaunch, RefusesAMisalignedBuffer) {
       << tileopt_last_error();
   EXPECT_NE(std::string(tileopt_last_error()).find("is not 16-byte aligned"),
             std::string::npos);
+}
+
+// A kernel with 32 KiB of static shared memory and 20 KiB of dynamic: over
+// 48 KiB together, so it launches only once opted in to its dynamic bytes.
+const char *kStaticSharedManifest = R"({
+  "format": "tileopt-artifact", "version": 1,
+  "source_hash": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+  "target": {"arch": "sm_90a"},
+  "buffers": [
+    {"name": "out", "role": "output", "dtype": "i64", "shape": [1], "strides": [1]}],
+  "kernels": [{"name": "probe", "cubin": "probe.cubin", "symbol": "static_shared_probe",
+               "block": [128, 1, 1], "shared_memory": {"static": 32768, "dynamic": 20480},
+               "params": ["ptr"]}],
+  "launches": [{"kernel": 0, "grid": [1, 1, 1], "args": [{"buffer": 0}]}]
+})";
+
+TEST(SharedMemoryLaunch, OptsInWhenStaticAndDynamicExceed48KiB) {
+  ArtifactDir dir;
+  dir.write("manifest.json", kStaticSharedManifest);
+  dir.write("probe.cubin", std::string("\x7f" "ELF", 4));
+  tileopt_artifact *artifact = nullptr;
+  ASSERT_EQ(tileopt_artifact_load(dir.path.c_str(), &artifact), TILEOPT_OK)
+      << tileopt_last_error();
+  alignas(16) uint64_t out = 0;
+  uint64_t buffers[] = {reinterpret_cast<uint64_t>(&out)};
+  EXPECT_EQ(tileopt_artifact_launch(artifact, buffers, 1, nullptr), TILEOPT_OK)
+      << tileopt_last_error();
+  EXPECT_EQ(out, 1u);
+  tileopt_artifact_destroy(artifact);
 }
 
 } // namespace

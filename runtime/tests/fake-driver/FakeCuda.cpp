@@ -24,7 +24,9 @@ using tileopt::run::floatToBFloat16;
 struct Kernel {
   const char *symbol;
   void (*run)(unsigned gridX, void **params);
-  int maxDynamicShared; // set through cuFuncSetAttribute
+  // As on a GPU: 48 KiB of shared memory in all unless the kernel opts in
+  // (cuFuncSetAttribute).
+  int maxDynamicShared;
 };
 
 void rowSoftmax(unsigned rows, void **params) {
@@ -52,8 +54,15 @@ void tensorMapProbe(unsigned, void **params) {
   std::memcpy(&out[1], reinterpret_cast<const void *>(map), sizeof out[1]);
 }
 
+// Params (out: u64[1]): out[0] = 1. Its cubin would hold 32 KiB of static
+// shared memory.
+void staticSharedProbe(unsigned, void **params) {
+  **static_cast<uint64_t **>(params[0]) = 1;
+}
+
 Kernel kernels[] = {{"row_softmax", rowSoftmax, 48 * 1024},
-                    {"tensor_map_probe", tensorMapProbe, 48 * 1024}};
+                    {"tensor_map_probe", tensorMapProbe, 48 * 1024},
+                    {"static_shared_probe", staticSharedProbe, 16 * 1024}};
 
 int fakeContext, fakeModule;
 thread_local std::vector<CUcontext> contextStack;
