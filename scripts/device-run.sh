@@ -9,13 +9,14 @@
 # benchmarks against torch in one process (bench/tile/bench.py). Logs go to
 # $OUT (or ./device-logs).
 #
-#   scripts/device-run.sh [--no-compile] [name...]
+#   scripts/device-run.sh [--no-compile] [--cuda-graph] [name...]
 #
 # Names pick artifacts (examples, or bench/tile/gemm-sweep.sh variants):
 # only those are checked and timed; the interpreter check and the sanitizers
 # run on their -small twins, tileopt-run's full-size CPU check on the four
 # examples alone, and the code generator checks are left out. --no-compile
-# leaves torch.compile out of the peers.
+# leaves torch.compile out of the peers; --cuda-graph times both sides
+# replayed from CUDA graphs (bench/tile/bench.py).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 artifacts=$root/build/device-artifacts
@@ -28,7 +29,7 @@ bench_flags=()
 names=()
 for arg in "$@"; do
   case $arg in
-    --no-compile) bench_flags+=("$arg") ;;
+    --no-compile|--cuda-graph) bench_flags+=("$arg") ;;
     *) names+=("$arg") ;;
   esac
 done

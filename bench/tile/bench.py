@@ -1,11 +1,15 @@
 """Tile examples against their torch peers on one GPU, in one process, on
-the same inputs. Usage: bench.py <artifact-dir> [--no-compile] [name...]
+the same inputs. Usage:
+bench.py <artifact-dir> [--no-compile] [--cuda-graph] [name...]
 (scripts/device-run.sh). Names are artifact directories (default: the five
 examples); a name starting with "gemm" is a GEMM (bench/tile/gemm-sweep.sh
 makes variants), one starting with "ugraph-" a lowered µGraph of a
 BENCHMARKS.md workload (scripts/prepare-device-run.sh), in its own dtype,
 whose first output is the result. --no-compile leaves torch.compile out of
-the peers.
+the peers. --cuda-graph times every side, ours and the peers, replayed from
+a CUDA graph (triton.testing.do_bench_cudagraph), as BENCHMARKS.md's best
+peers are: programs of a few microseconds are otherwise timed as much by
+their launches from Python as by their kernels.
 
 Times are medians from triton.testing.do_bench (CUDA events, L2 flushed).
 Bandwidth counts every input read once and every output written once;
@@ -16,7 +20,7 @@ import sys
 
 import torch
 import torch.nn.functional as F
-from triton.testing import do_bench
+from triton.testing import do_bench, do_bench_cudagraph
 
 from tileopt.runtime import Artifact
 
@@ -81,8 +85,10 @@ def peers_of(name, inputs, with_compile):
 
 def main():
     root = sys.argv[1]
+    flags = ("--no-compile", "--cuda-graph")
     with_compile = "--no-compile" not in sys.argv[2:]
-    names = [a for a in sys.argv[2:] if a != "--no-compile"] or \
+    bench = do_bench_cudagraph if "--cuda-graph" in sys.argv[2:] else do_bench
+    names = [a for a in sys.argv[2:] if a not in flags] or \
         ["softmax", "rms_norm", "elementwise", "gemm", "gemm-wgmma"]
     torch.manual_seed(0)
     rows = []
@@ -106,8 +112,8 @@ def main():
         err = rel_err(output, reference())
         nans = torch.isnan(output).sum().item()
         ok &= err < 1e-2 and nans == 0
-        ours = do_bench(run, return_mode="median") * 1e3
-        theirs = {p: do_bench(f, return_mode="median") * 1e3 for p, f in peers.items()}
+        ours = bench(run, return_mode="median") * 1e3
+        theirs = {p: bench(f, return_mode="median") * 1e3 for p, f in peers.items()}
         best = min(theirs, key=theirs.get)
         nbytes = sum(t.numel() * t.element_size() for t in inputs) + \
             output.numel() * output.element_size()
