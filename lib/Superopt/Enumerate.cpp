@@ -152,52 +152,52 @@ bool superopt::shiftedByMax(const Expr *e) {
   });
 }
 
-SmallVector<bool, 16> superopt::shiftedByPartialMax(ExprContext &ctx,
-                                                    const ProgramInfo &program,
-                                                    const BlockGraph &g) {
+bool superopt::shiftsByPartialMax(ExprContext &ctx, const ProgramInfo &program,
+                                  const BlockGraph &g, const OpDesc &op,
+                                  ArrayRef<bool> shifted) {
   // A maximum the program computes is over the whole axis; any other one
   // the oracle admitted is a part of one.
   auto partial = [&](const Expr *max) {
     return !program.subtermSet.contains(max);
   };
+  if (op.kind == OpKind::Accum &&
+      static_cast<tb::AccumKind>(op.sub) == tb::AccumKind::sum_rescale)
+    // Rescaled to the running maximum of the scales.
+    return partial(ctx.max(g.forloopRange, g.tiles[op.operands[1]].expr));
+  if (llvm::any_of(op.operands, [&](int o) { return shifted[o]; }))
+    return true;
+  // exp(x - m), m a partial maximum (read off the argument's term: the
+  // shift is there before exp forgets it).
+  const Expr *arg = g.tiles[op.operands[0]].expr;
+  if (op.kind != OpKind::Unary ||
+      static_cast<UnaryKind>(op.sub) != UnaryKind::exp ||
+      arg->getKind() != ExprKind::Add)
+    return false;
+  return llvm::any_of(arg->getOperands(), [&](const Expr *term) {
+    return term->getKind() == ExprKind::Mul && term->getValue() < 0 &&
+           term->getOperands().size() == 1 &&
+           term->getOperands()[0]->getKind() == ExprKind::Max &&
+           partial(term->getOperands()[0]);
+  });
+}
+
+SmallVector<bool, 16> superopt::shiftedByPartialMax(ExprContext &ctx,
+                                                    const ProgramInfo &program,
+                                                    const BlockGraph &g) {
   SmallVector<bool, 16> shifted;
   for (size_t i = 0; i < g.inputs.size(); ++i)
     shifted.push_back(g.tiles[i].partialShift);
-  for (const OpDesc &op : g.ops) {
-    bool any = llvm::any_of(op.operands, [&](int o) { return shifted[o]; });
-    if (op.kind == OpKind::Accum &&
-        static_cast<tb::AccumKind>(op.sub) == tb::AccumKind::sum_rescale) {
-      // Rescaled to the running maximum of the scales.
-      shifted.push_back(
-          partial(ctx.max(g.forloopRange, g.tiles[op.operands[1]].expr)));
-      continue;
-    }
-    // exp(x - m), m a partial maximum (read off the argument's term: the
-    // shift is there before exp forgets it).
-    bool shifts = false;
-    const Expr *arg = g.tiles[op.operands[0]].expr;
-    if (op.kind == OpKind::Unary &&
-        static_cast<UnaryKind>(op.sub) == UnaryKind::exp &&
-        arg->getKind() == ExprKind::Add)
-      shifts = llvm::any_of(arg->getOperands(), [&](const Expr *term) {
-        return term->getKind() == ExprKind::Mul && term->getValue() < 0 &&
-               term->getOperands().size() == 1 &&
-               term->getOperands()[0]->getKind() == ExprKind::Max &&
-               partial(term->getOperands()[0]);
-      });
-    shifted.push_back(any || shifts);
-  }
+  for (const OpDesc &op : g.ops)
+    shifted.push_back(shiftsByPartialMax(ctx, program, g, op, shifted));
   return shifted;
 }
 
-bool superopt::combinesShiftsConsistently(ExprContext &ctx,
-                                          const ProgramInfo &program,
-                                          const BlockGraph &g, int tile,
+bool superopt::combinesShiftsConsistently(ArrayRef<bool> shifted, int tile,
                                           tb::AccumKind kind) {
   if (kind != tb::AccumKind::sum && kind != tb::AccumKind::mean &&
       kind != tb::AccumKind::rms)
     return true;
-  return !shiftedByPartialMax(ctx, program, g)[tile];
+  return !shifted[tile];
 }
 
 bool superopt::admissible(const ProgramInfo &program, const OpDesc &op,
@@ -367,6 +367,9 @@ private:
   BlockConfig config;
   BlockGraph graph;
   SmallVector<unsigned, 16> uses;
+  /// Per tile: whether it holds an exp shifted by a partial maximum
+  /// (shiftedByPartialMax), kept as ops are pushed and popped.
+  SmallVector<bool, 16> shifted;
   SmallVector<OpKey, 12> keys;
   int accumKind = -1; // the kind of the first accumulator
   std::vector<BlockGraph> *found = nullptr;
@@ -385,6 +388,7 @@ bool BlockSearch::setUp(const BlockConfig &c) {
   for (auto [i, part] : llvm::enumerate(c.grid))
     graph.grid[i] = part.second;
   uses.clear();
+  shifted.clear();
   keys.clear();
   accumKind = -1;
   sharedMemoryElements = 0;
@@ -419,6 +423,7 @@ bool BlockSearch::setUp(const BlockConfig &c) {
     sharedMemoryElements +=
         tile.numElements() * (in.fmap >= 0 && c.forloopRange > 1 ? 2 : 1);
     graph.inputs.push_back(in);
+    shifted.push_back(tile.partialShift);
     graph.tiles.push_back(std::move(tile));
     graph.post.push_back(false);
     uses.push_back(0);
@@ -444,6 +449,7 @@ void BlockSearch::push(const OpDesc &op, ValueInfo result, bool post) {
     accumKind = op.sub;
   for (int o : op.operands)
     ++uses[o];
+  shifted.push_back(shiftsByPartialMax(ctx, program, graph, op, shifted));
   graph.tiles.push_back(std::move(result));
   graph.post.push_back(post);
   graph.ops.push_back(op);
@@ -453,6 +459,7 @@ void BlockSearch::push(const OpDesc &op, ValueInfo result, bool post) {
 void BlockSearch::pop() {
   OpDesc op = graph.ops.pop_back_val();
   uses.pop_back();
+  shifted.pop_back();
   graph.post.pop_back();
   graph.tiles.pop_back();
   for (int o : op.operands)
@@ -558,13 +565,12 @@ bool BlockSearch::accumulatorAllowed(const OpDesc &op) const {
     const Expr *scale = graph.tiles[op.operands[1]].expr;
     return scale->getKind() == ExprKind::Max;
   }
-  return combinesShiftsConsistently(ctx, program, graph, op.operands[0], kind);
+  return combinesShiftsConsistently(shifted, op.operands[0], kind);
 }
 
 std::optional<SmallVector<BlockOutput, 2>>
 BlockSearch::completeOutputs() const {
   SmallVector<BlockOutput, 2> outputs;
-  SmallVector<bool, 16> shifted;
   for (auto [t, tile] : llvm::enumerate(graph.tiles)) {
     if (uses[t] > 0)
       continue;
@@ -577,8 +583,6 @@ BlockSearch::completeOutputs() const {
       return std::nullopt;
     // An exp shifted by a partial maximum is right only as a partial
     // result, which the combining kernel rescales.
-    if (shifted.empty())
-      shifted = shiftedByPartialMax(ctx, program, graph);
     if (shifted[t] && !isPartial(out->tensor))
       return std::nullopt;
     out->tensor.partialShift = shifted[t];

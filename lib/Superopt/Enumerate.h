@@ -121,11 +121,17 @@ SmallVector<bool, 16> shiftedByPartialMax(ExprContext &ctx,
                                           const ProgramInfo &program,
                                           const BlockGraph &g);
 
-/// Whether an accumulator of `kind` may combine the iterations of `tile`
-/// of `g`: `sum`, `mean` and `rms` must not add up exps shifted by
-/// different partial maxima.
-bool combinesShiftsConsistently(ExprContext &ctx, const ProgramInfo &program,
-                                const BlockGraph &g, int tile,
+/// One step of shiftedByPartialMax: whether `op`'s value holds such an exp,
+/// given `shifted` for every tile of `g` before it (the block search keeps
+/// that vector as it pushes and pops ops).
+bool shiftsByPartialMax(ExprContext &ctx, const ProgramInfo &program,
+                        const BlockGraph &g, const OpDesc &op,
+                        ArrayRef<bool> shifted);
+
+/// Whether an accumulator of `kind` may combine the iterations of `tile`,
+/// given `shifted` (shiftedByPartialMax): `sum`, `mean` and `rms` must not
+/// add up exps shifted by different partial maxima.
+bool combinesShiftsConsistently(ArrayRef<bool> shifted, int tile,
                                 tb::AccumKind kind);
 
 /// Whether the search may add `op` with `result` next to `existing`

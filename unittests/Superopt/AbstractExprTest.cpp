@@ -984,15 +984,15 @@ void ExhaustiveEnumeration::check(const KernelGraph &g,
                                    }),
            choices)) {
     const BlockGraph &block = (*op.graphs)[choice];
+    SmallVector<bool, 16> shifted = shiftedByPartialMax(ctx, info, block);
     for (const OpDesc &accum : block.ops)
       if (accum.kind == OpKind::Accum &&
-          !combinesShiftsConsistently(ctx, info, block, accum.operands[0],
+          !combinesShiftsConsistently(shifted, accum.operands[0],
                                       static_cast<tb::AccumKind>(accum.sub))) {
         kept = false;
         os << "pruned: an accumulator mixes exps shifted by partial "
               "maxima\n";
       }
-    SmallVector<bool, 16> shifted = shiftedByPartialMax(ctx, info, block);
     for (const BlockOutput &out : block.outputs)
       if (shifted[out.tile] && !isPartial(out.tensor)) {
         kept = false;
