@@ -16,7 +16,10 @@
 # run on their -small twins, tileopt-run's full-size CPU check on the four
 # examples alone, and the code generator checks are left out. --no-compile
 # leaves torch.compile out of the peers; --cuda-graph times both sides
-# replayed from CUDA graphs (bench/tile/bench.py).
+# replayed from CUDA graphs (bench/tile/bench.py). A name candidates-WORKLOAD
+# times the superoptimizer's candidates of a workload instead
+# (bench/superopt/time_candidates.py; scripts/rank-candidates.sh) and writes
+# their times to $OUT/candidates-WORKLOAD.times.json.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 artifacts=$root/build/device-artifacts
@@ -27,14 +30,18 @@ failed=0
 step() { echo; echo "== $*"; }
 bench_flags=()
 names=()
+candidate_sets=()
 for arg in "$@"; do
   case $arg in
     --no-compile|--cuda-graph) bench_flags+=("$arg") ;;
+    candidates-*) candidate_sets+=("$arg") ;;
     *) names+=("$arg") ;;
   esac
 done
 examples=(softmax rms_norm elementwise gemm gemm-wgmma)
-[ ${#names[@]} -eq 0 ] && selected=("${examples[@]}") || selected=("${names[@]}")
+# No names at all: every example, and the code generator checks.
+everything=$(( ${#names[@]} + ${#candidate_sets[@]} == 0 ))
+[ $everything -eq 1 ] && selected=("${examples[@]}") || selected=("${names[@]}")
 
 step "GPU"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
@@ -73,17 +80,26 @@ for example in "${selected[@]}"; do
   done
 done
 
-if [ ${#names[@]} -eq 0 ]; then
+if [ $everything -eq 1 ]; then
   step "code generator checks against torch"
   PYTHONPATH="$root/python" TILEOPT_RUNTIME_LIB="$rt_build/lib/libtileopt_runtime.so" \
     python3 "$root/bench/tile/checks.py" "$artifacts/checks" 2>&1 | tee "$logs/checks.log" ||
     failed=1
 fi
 
-step "benchmark against torch"
-PYTHONPATH="$root/python" TILEOPT_RUNTIME_LIB="$rt_build/lib/libtileopt_runtime.so" \
-  python3 "$root/bench/tile/bench.py" "$artifacts" "${bench_flags[@]}" "${names[@]}" \
-  2>&1 | tee "$logs/bench.log" || failed=1
+for set in "${candidate_sets[@]}"; do
+  step "time the candidates: $set"
+  PYTHONPATH="$root/python" TILEOPT_RUNTIME_LIB="$rt_build/lib/libtileopt_runtime.so" \
+    python3 "$root/bench/superopt/time_candidates.py" "$artifacts/$set" \
+    --out "$logs/$set.times.json" 2>&1 | tee "$logs/$set.log" || failed=1
+done
+
+if [ ${#selected[@]} -gt 0 ]; then
+  step "benchmark against torch"
+  PYTHONPATH="$root/python" TILEOPT_RUNTIME_LIB="$rt_build/lib/libtileopt_runtime.so" \
+    python3 "$root/bench/tile/bench.py" "$artifacts" "${bench_flags[@]}" "${selected[@]}" \
+    2>&1 | tee "$logs/bench.log" || failed=1
+fi
 echo
 echo "== $([ $failed -eq 0 ] && echo "all passed" || echo "FAILED (see above)")"
 exit $failed

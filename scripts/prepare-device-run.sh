@@ -12,7 +12,9 @@
 # through tileopt-lower-ugraph (bench/tile/bench.py checks it against torch
 # in float64 and times it against torch's peers), and its small variant
 # examples/ugraph/small/NAME.mlir, if there is one, with the interpreter's
-# reference.
+# reference. A name candidates-WORKLOAD searches examples/linalg/WORKLOAD.mlir
+# and compiles every ranked candidate (scripts/rank-candidates.sh search), for
+# the device run to time them.
 # Usage:
 #   scripts/prepare-device-run.sh [example...]   (default: all tile
 #                                                 examples, and the code
@@ -30,6 +32,11 @@ if [ ${#examples[@]} -eq 0 ]; then
 fi
 mkdir -p "$out"
 for example in "${examples[@]}"; do
+  if [[ $example == candidates-* ]]; then
+    "$TILEOPT_ROOT/scripts/rank-candidates.sh" search "${example#candidates-}" \
+      "$out/$example"
+    continue
+  fi
   if [[ $example == ugraph-* ]]; then
     rm -rf "$out/$example" "$out/$example-small"
     for variant in "" small/; do

@@ -15,8 +15,10 @@
 #include "TileOpt/Verifier/Verifier.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/xxhash.h"
 
 #include <condition_variable>
 #include <thread>
@@ -39,6 +41,44 @@ std::string SearchOptions::fingerprint() const {
   os << " threads-per-block=" << blockThreads << " seed=" << seed
      << " target=" << target.name << " keep=" << keep;
   return text;
+}
+
+std::string superopt::canonicalText(func::FuncOp func) {
+  OpBuilder b(func.getContext());
+  auto clone = cast<func::FuncOp>(b.clone(*func));
+  clone.setSymName("program");
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  clone.print(os, OpPrintingFlags().printGenericOpForm().enableDebugInfo(
+                      /*enable=*/false));
+  clone.erase();
+  return text;
+}
+
+std::string superopt::candidateKey(func::FuncOp func) {
+  return llvm::utohexstr(llvm::xxh3_64bits(canonicalText(func)),
+                         /*LowerCase=*/true, /*Width=*/16);
+}
+
+unsigned superopt::rankByMeasurement(
+    SearchResult &result, const llvm::StringMap<double> &secondsByKey) {
+  unsigned measured = 0;
+  for (RankedCandidate &c : result.ranked) {
+    auto it = secondsByKey.find(candidateKey(c.function));
+    if (it == secondsByKey.end())
+      continue;
+    c.measuredSeconds = it->second;
+    ++measured;
+  }
+  // Stable: unmeasured candidates keep the cost model's order behind the
+  // measured ones.
+  llvm::stable_sort(result.ranked, [](const RankedCandidate &x,
+                                      const RankedCandidate &y) {
+    if (x.measuredSeconds.has_value() != y.measuredSeconds.has_value())
+      return x.measuredSeconds.has_value();
+    return x.measuredSeconds && *x.measuredSeconds < *y.measuredSeconds;
+  });
+  return measured;
 }
 
 void SearchStatistics::print(raw_ostream &os) const {

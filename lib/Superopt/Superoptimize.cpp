@@ -7,6 +7,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
@@ -22,18 +24,44 @@ using namespace mlir::tileopt::superopt;
 
 namespace {
 
-/// The program as text with a fixed name: two functions that differ only in
-/// their names share a cache entry.
-std::string canonicalText(func::FuncOp func) {
-  OpBuilder b(func.getContext());
-  auto clone = cast<func::FuncOp>(b.clone(*func));
-  clone.setSymName("program");
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  clone.print(os, OpPrintingFlags().printGenericOpForm().enableDebugInfo(
-                      /*enable=*/false));
-  clone.erase();
-  return text;
+/// Run times measured on a GPU, as `bench/superopt/time_candidates.py`
+/// writes them: {"gpu": "...", "times_us": {"<candidate key>": us, ...}}.
+struct MeasuredTimes {
+  std::string gpu;
+  llvm::StringMap<double> secondsByKey;
+  /// Of the file's text: a new measurement is a new cache entry.
+  uint64_t hash = 0;
+};
+
+FailureOr<MeasuredTimes> readMeasuredTimes(StringRef path, Operation *op) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return op->emitError("cannot read the measured times ")
+           << path << ": " << buffer.getError().message();
+  llvm::Expected<llvm::json::Value> json =
+      llvm::json::parse((*buffer)->getBuffer());
+  if (!json)
+    return op->emitError("the measured times ")
+           << path << " are not JSON: " << llvm::toString(json.takeError());
+  const llvm::json::Object *root = json->getAsObject();
+  const llvm::json::Object *times =
+      root ? root->getObject("times_us") : nullptr;
+  if (!times)
+    return op->emitError("the measured times ")
+           << path << " have no \"times_us\" object";
+  MeasuredTimes measured;
+  measured.hash = llvm::xxh3_64bits((*buffer)->getBuffer());
+  if (std::optional<StringRef> gpu = root->getString("gpu"))
+    measured.gpu = gpu->str();
+  for (const auto &[key, value] : *times) {
+    std::optional<double> us = value.getAsNumber();
+    if (!us || !(*us > 0))
+      return op->emitError("the measured time of candidate ")
+             << key.str() << " in " << path
+             << " is not a positive number of microseconds";
+    measured.secondsByKey[key.str()] = *us * 1e-6;
+  }
+  return measured;
 }
 
 struct SuperoptimizePass
@@ -57,10 +85,13 @@ struct SuperoptimizePass
   }
 
   /// `<cache-dir>/<hash>.mlir`, or empty without a cache.
-  std::string cachePath(func::FuncOp func, const SearchOptions &options) {
+  std::string cachePath(func::FuncOp func, const SearchOptions &options,
+                        const std::optional<MeasuredTimes> &measured) {
     if (cacheDir.empty())
       return "";
     std::string key = canonicalText(func) + "\n" + options.fingerprint();
+    if (measured)
+      key += " measured=" + llvm::utohexstr(measured->hash);
     SmallString<128> path(cacheDir);
     llvm::sys::path::append(
         path, llvm::utohexstr(llvm::xxh3_64bits(key), /*LowerCase=*/true) +
@@ -86,28 +117,112 @@ struct SuperoptimizePass
     return true;
   }
 
-  void store(StringRef path, func::FuncOp best) {
-    if (path.empty())
-      return;
-    if (std::error_code ec =
-            llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path))) {
-      best.emitWarning("cannot create the superoptimizer cache: ")
-          << ec.message();
-      return;
+  /// Writes `func`, renamed `name`, as a module of its own to `path`
+  /// (creating its directory); a warning names `what` on failure.
+  static bool writeFunction(StringRef path, func::FuncOp func, StringRef name,
+                            StringRef what) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(
+            llvm::sys::path::parent_path(path))) {
+      func.emitWarning("cannot create the directory of the ")
+          << what << " " << path << ": " << ec.message();
+      return false;
     }
-    OpBuilder b(best.getContext());
-    OwningOpRef<ModuleOp> module = ModuleOp::create(best.getLoc());
+    OpBuilder b(func.getContext());
+    OwningOpRef<ModuleOp> module = ModuleOp::create(func.getLoc());
     b.setInsertionPointToEnd(module->getBody());
-    auto clone = cast<func::FuncOp>(b.clone(*best));
-    clone.setSymName("program");
+    auto clone = cast<func::FuncOp>(b.clone(*func));
+    clone.setSymName(name);
     std::error_code ec;
     llvm::raw_fd_ostream os(path, ec);
     if (ec) {
-      best.emitWarning("cannot write the superoptimizer cache: ")
-          << ec.message();
-      return;
+      func.emitWarning("cannot write the ") << what << " " << path << ": "
+                                            << ec.message();
+      return false;
     }
     module->print(os, OpPrintingFlags().enableDebugInfo(false));
+    return true;
+  }
+
+  void store(StringRef path, func::FuncOp best) {
+    if (!path.empty())
+      writeFunction(path, best, "program", "superoptimizer cache");
+  }
+
+  /// `<candidates-dir>/<function>/<rank>.mlir` for every ranked candidate,
+  /// under the function's own name (so that its lowering's host function
+  /// has it), and candidates.json, which lists them with their keys.
+  void writeCandidates(func::FuncOp func, const SearchResult &result) {
+    SmallString<128> dir(candidatesDir);
+    llvm::sys::path::append(dir, func.getSymName());
+    std::string inputName = (func.getSymName() + "_input").str();
+    std::string listing;
+    llvm::raw_string_ostream os(listing);
+    llvm::json::OStream json(os, /*IndentSize=*/2);
+    json.object([&] {
+      json.attribute("function", func.getSymName());
+      json.attributeArray("candidates", [&] {
+        for (auto [rank, c] : llvm::enumerate(result.ranked)) {
+          func::FuncOp candidate = c.function;
+          std::string file = std::to_string(rank) + ".mlir";
+          SmallString<128> path(dir);
+          llvm::sys::path::append(path, file);
+          if (!writeFunction(path, candidate, func.getSymName(), "candidate"))
+            return;
+          json.object([&] {
+            json.attribute("rank", int64_t(rank));
+            json.attribute("file", file);
+            json.attribute("key", candidateKey(candidate));
+            json.attribute("model_us", c.cost.seconds * 1e6);
+            json.attribute("kernels", int64_t(c.cost.kernels.size()));
+            json.attribute("input", candidate.getSymName() == inputName);
+          });
+        }
+      });
+    });
+    SmallString<128> path(dir);
+    llvm::sys::path::append(path, "candidates.json");
+    std::error_code ec;
+    llvm::raw_fd_ostream file(path, ec);
+    if (ec) {
+      func.emitWarning("cannot write ") << path << ": " << ec.message();
+      return;
+    }
+    file << listing << "\n";
+  }
+
+  /// Re-ranks by `measured`; says which candidate the times chose and what
+  /// the cost model's choice measured.
+  void applyMeasurement(func::FuncOp func, SearchResult &result,
+                        const MeasuredTimes &measured) {
+    func::FuncOp modelChoice = result.ranked.front().function;
+    unsigned count = rankByMeasurement(result, measured.secondsByKey);
+    if (count == 0) {
+      func.emitWarning("none of the ")
+          << result.ranked.size()
+          << " candidates has a measured time in " << measuredTimes
+          << " (measured for another search?); ranked by the cost model";
+      return;
+    }
+    const RankedCandidate &best = result.ranked.front();
+    auto us = [](double seconds) {
+      return llvm::formatv("{0:F2}", seconds * 1e6).str();
+    };
+    InFlightDiagnostic remark = func.emitRemark();
+    remark << "ranked by measured time (" << count << " of "
+           << result.ranked.size() << " candidates measured"
+           << (measured.gpu.empty() ? "" : " on " + measured.gpu)
+           << "): the fastest takes " << us(*best.measuredSeconds)
+           << " us (cost model " << us(best.cost.seconds) << " us)";
+    if (best.function == modelChoice)
+      remark << " and is the cost model's choice too";
+    else if (const RankedCandidate *c = llvm::find_if(
+                 result.ranked,
+                 [&](const RankedCandidate &c) {
+                   return c.function == modelChoice;
+                 });
+             c->measuredSeconds)
+      remark << "; the cost model's choice takes " << us(*c->measuredSeconds)
+             << " us";
   }
 
   void runOnOperation() override {
@@ -115,13 +230,26 @@ struct SuperoptimizePass
     if (func.isExternal())
       return;
     SearchOptions options = searchOptions();
-    std::string path = cachePath(func, options);
-    if (!path.empty() && answerFromCache(func, path))
+    std::optional<MeasuredTimes> measured;
+    if (!measuredTimes.empty()) {
+      FailureOr<MeasuredTimes> read = readMeasuredTimes(measuredTimes, func);
+      if (failed(read))
+        return signalPassFailure();
+      measured = std::move(*read);
+    }
+    std::string path = cachePath(func, options, measured);
+    // Writing the candidates needs the search: the cache holds only the
+    // answer.
+    if (!path.empty() && candidatesDir.empty() && answerFromCache(func, path))
       return;
 
     FailureOr<SearchResult> result = superoptimize(func, options);
     if (failed(result))
       return; // A remark says why; the function keeps its form.
+    if (!candidatesDir.empty())
+      writeCandidates(func, *result);
+    if (measured)
+      applyMeasurement(func, *result, *measured);
     if (progress) {
       llvm::errs() << "[superopt] @" << func.getSymName() << ": ";
       result->stats.print(llvm::errs());
@@ -130,10 +258,15 @@ struct SuperoptimizePass
     for (auto [i, candidate] : llvm::enumerate(result->ranked)) {
       if (i >= printTop)
         break;
-      llvm::errs() << "// candidate " << i << ": "
-                   << llvm::format("%.3f", candidate.cost.seconds * 1e6)
-                   << " us, " << candidate.cost.kernels.size()
-                   << " kernel(s)\n";
+      llvm::errs() << "// candidate " << i << " (" << candidateKey(
+                                                      candidate.function)
+                   << "): " << llvm::format("%.3f", candidate.cost.seconds * 1e6)
+                   << " us";
+      if (candidate.measuredSeconds)
+        llvm::errs() << " (measured "
+                     << llvm::format("%.3f", *candidate.measuredSeconds * 1e6)
+                     << " us)";
+      llvm::errs() << ", " << candidate.cost.kernels.size() << " kernel(s)\n";
       candidate.cost.print(llvm::errs());
       candidate.function.print(llvm::errs());
       llvm::errs() << "\n";
@@ -142,7 +275,10 @@ struct SuperoptimizePass
     func::FuncOp best = result->ranked.front().function;
     std::string inputName = (func.getSymName() + "_input").str();
     if (best.getSymName() == inputName) {
-      func.emitRemark("no cheaper equivalent µGraph found; kept as it is (")
+      func.emitRemark(measured ? "the input program measured fastest; kept as "
+                                 "it is ("
+                               : "no cheaper equivalent µGraph found; kept as "
+                                 "it is (")
           << result->stats.equivalent << " of " << result->stats.verified
           << " verified candidates were equivalent)";
       store(path, best);

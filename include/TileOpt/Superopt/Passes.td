@@ -25,7 +25,11 @@ def Superoptimize : Pass<"tileopt-superoptimize", "::mlir::func::FuncOp"> {
     - it runs on `threads` workers, stops at `time-budget` seconds or
       `graph-budget` partial graphs, prints progress with `progress`, and
       caches its answer under `cache-dir`, keyed by the program and the
-      options.
+      options;
+    - a cost model is a guess: `candidates-dir` writes the ranked candidates
+      out to be compiled and timed on a GPU, and `measured-times` ranks them
+      by those times instead (scripts/rank-candidates.sh does both; the GPU
+      need not be on the machine that searches).
 
     The function keeps its form, with a remark that says why, when the
     search cannot model it (an op without an abstract expression, mixed
@@ -56,7 +60,13 @@ def Superoptimize : Pass<"tileopt-superoptimize", "::mlir::func::FuncOp"> {
     Option<"printTop", "print-top", "unsigned", "0",
            "Print the N cheapest verified candidates with their costs">,
     Option<"cacheDir", "cache-dir", "std::string", "\"\"",
-           "Directory of cached results (empty: no cache)">
+           "Directory of cached results (empty: no cache)">,
+    Option<"candidatesDir", "candidates-dir", "std::string", "\"\"",
+           "Write the ranked candidates to <dir>/<function>/, one module "
+           "each, and candidates.json (to time them on a GPU)">,
+    Option<"measuredTimes", "measured-times", "std::string", "\"\"",
+           "JSON file of the candidates' measured run times: rank by them "
+           "rather than by the cost model">
   ];
   let dependentDialects = ["::mlir::tileopt::tk::TKDialect",
                            "::mlir::tileopt::tb::TBDialect"];

@@ -15,7 +15,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringMap.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::tileopt::superopt {
@@ -77,6 +79,8 @@ struct SearchStatistics {
 struct RankedCandidate {
   func::FuncOp function; // lives in SearchResult::module
   ProgramCost cost;
+  /// Its run time on a GPU, when `rankByMeasurement` was given one.
+  std::optional<double> measuredSeconds;
 };
 
 struct SearchResult {
@@ -86,6 +90,22 @@ struct SearchResult {
   SmallVector<RankedCandidate> ranked;
   SearchStatistics stats;
 };
+
+/// `func` in generic form with its name replaced by "program": two functions
+/// that differ only in their names and locations print the same.
+std::string canonicalText(func::FuncOp func);
+
+/// Names a µGraph in measured run times (docs/superoptimizer.md, "Measured
+/// ranking"): 16 hex digits of the xxh3 hash of its canonical text.
+std::string candidateKey(func::FuncOp func);
+
+/// Orders `result.ranked` by measured run time: the candidates whose
+/// `candidateKey` has an entry in `secondsByKey` first, fastest first, then
+/// the others in the cost model's order (a candidate that could not be timed
+/// is not assumed faster or slower than one that was). Returns how many
+/// candidates were measured; with none, the order is unchanged.
+unsigned rankByMeasurement(SearchResult &result,
+                           const llvm::StringMap<double> &secondsByKey);
 
 /// Searches µGraphs equivalent to `program`. Fails, with a remark at the op
 /// responsible, on programs it cannot model (an op without an abstract

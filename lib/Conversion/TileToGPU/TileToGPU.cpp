@@ -734,9 +734,11 @@ bool needsBlockedLayout(OpOperand &use) {
 /// encoding. An accumulator that a tile.reduce or a tile.mma multiplicand
 /// takes (needsBlockedLayout) is re-dealt into the blocked layout for them
 /// by a tile.reshape to its own shape, through shared memory
-/// (RelayoutLowering). Reports a use that would need another layout.
+/// (RelayoutLowering); a tile.load that gives an accumulator (a partial result
+/// added to an mma's) loads in the blocked layout and is re-dealt the other
+/// way. Reports a use that would need another layout.
 LogicalResult assignMmaLayouts(tile::KernelOp kernel, bool wgmma) {
-  llvm::SetVector<Value> accumulators, redealt;
+  llvm::SetVector<Value> accumulators, redealt, loaded;
   SmallVector<Value> worklist;
   kernel.walk([&](tile::MmaOp mma) {
     worklist.push_back(mma.getAcc());
@@ -767,11 +769,13 @@ LogicalResult assignMmaLayouts(tile::KernelOp kernel, bool wgmma) {
         if (!isa<SplatElementsAttr>(constant.getValue()))
           return producer->emitOpError("initializes an mma accumulator; only "
                                        "splat constants can");
+      } else if (isa<tile::LoadOp>(producer)) {
+        loaded.insert(value);
       } else if (!isa<tile::MmaOp>(producer) && !isRelayout(producer)) {
         return producer->emitOpError(
-            "produces an mma accumulator; only tile.mma, splat constants, "
-            "scf.for and elementwise ops can for now (and tile.broadcast, "
-            "reshape and permute, through shared memory)");
+            "produces an mma accumulator; only tile.mma, tile.load, splat "
+            "constants, scf.for and elementwise ops can for now (and "
+            "tile.broadcast, reshape and permute, through shared memory)");
       }
     }
     for (OpOperand &use : value.getUses()) {
@@ -812,6 +816,13 @@ LogicalResult assignMmaLayouts(tile::KernelOp kernel, bool wgmma) {
     Value blocked = tile::ReshapeOp::create(b, value.getLoc(),
                                             type.dropEncoding(), value);
     value.replaceUsesWithIf(blocked, needsBlockedLayout);
+  }
+  for (Value value : loaded) {
+    auto type = cast<RankedTensorType>(value.getType());
+    value.setType(type.dropEncoding());
+    b.setInsertionPointAfterValue(value);
+    auto redeal = tile::ReshapeOp::create(b, value.getLoc(), type, value);
+    value.replaceAllUsesExcept(redeal, redeal);
   }
   return success();
 }

@@ -85,3 +85,35 @@ tile.kernel @scores_softmax_values(%q: !tile.view<?x?xf16>, %k: !tile.view<?x?xf
   tile.store %max, %m[%i] : tensor<64xf32>, !tile.view<?xf32>
   tile.return
 }
+
+// -----
+
+// A loaded tile added to an mma result (a partial result from an earlier
+// kernel, as the superoptimizer's two-kernel LoRA does) is loaded in the
+// blocked layout and re-dealt into the accumulator layout through the f32
+// scratch, the way tile.reshape re-deals; the add then runs in the
+// accumulator layout.
+// CHECK-LABEL: gpu.func @mma_plus_loaded
+// CHECK-SAME:    workgroup(%[[SCRATCH:.*]] : memref<{{[0-9]+}}xf32, #gpu.address_space<workgroup>>
+// CHECK:         gpu.barrier
+// CHECK:         memref.store %{{.*}}, %[[SCRATCH]]
+// CHECK:         gpu.barrier
+// CHECK:         memref.load %[[SCRATCH]]
+// CHECK:         arith.extf %{{.*}} : vector<32xf16> to vector<32xf32>
+// CHECK:         nvvm.mma.sync
+// CHECK:         arith.addf %{{.*}} : vector<32xf32>
+tile.kernel @mma_plus_loaded(%x: !tile.view<?x?xf16>, %w: !tile.view<?x?xf16>,
+                             %p: !tile.view<?x?xf16>, %o: !tile.view<?x?xf16>) {
+  %i = tile.block_id x
+  %c0 = arith.constant 0 : index
+  %tx = tile.load %x[%c0, %c0] : !tile.view<?x?xf16> -> tensor<64x64xf16>
+  %tw = tile.load %w[%c0, %i] : !tile.view<?x?xf16> -> tensor<64x64xf16>
+  %tp = tile.load %p[%c0, %i] : !tile.view<?x?xf16> -> tensor<64x64xf16>
+  %wide = arith.extf %tp : tensor<64x64xf16> to tensor<64x64xf32>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %s = tile.mma %tx, %tw, %z : tensor<64x64xf16>, tensor<64x64xf16>, tensor<64x64xf32>
+  %sum = arith.addf %wide, %s : tensor<64x64xf32>
+  %out = arith.truncf %sum : tensor<64x64xf32> to tensor<64x64xf16>
+  tile.store %out, %o[%c0, %i] : tensor<64x64xf16>, !tile.view<?x?xf16>
+  tile.return
+}
