@@ -362,6 +362,8 @@ private:
     int64_t iterations = graph.getForloopRange();
     for (size_t group = 0; group < blocks.size(); group += lanes) {
       Launch launch{ArrayRef<GridPoint>(blocks).slice(group, lanes), 0};
+      if (Operation *op = runSteps(invariantSteps, launch))
+        return op;
       for (; launch.iteration < iterations; ++launch.iteration)
         if (Operation *op = runSteps(loopSteps, launch))
           return op;
@@ -395,12 +397,19 @@ private:
 
   T &slot(Value v) { return slots[slotOf.lookup(v)]; }
 
-  /// A value is per-iteration from its input iterator until a reducing
-  /// accumulator; a `none` accumulator keeps it so.
+  /// Where a step runs: once before the loop, in it, or once after it.
+  enum class Stage { Invariant, Loop, Post };
+
+  /// A value is per-iteration from an input iterator that the loop walks
+  /// until a reducing accumulator; a `none` accumulator keeps it so. A
+  /// value computed from tiles the loop does not walk alone is invariant.
   bool isPerIteration(Value v) { return perIteration.contains(v); }
 
-  void addStep(Operation *op, bool inLoop, Action action) {
-    (inLoop ? loopSteps : postSteps).push_back({op, std::move(action)});
+  void addStep(Operation *op, Stage stage, Action action) {
+    std::vector<Step> &steps = stage == Stage::Invariant ? invariantSteps
+                               : stage == Stage::Loop    ? loopSteps
+                                                         : postSteps;
+    steps.push_back({op, std::move(action)});
   }
 
   LogicalResult compile() {
@@ -460,15 +469,24 @@ private:
     return success();
   }
 
-  /// A compute op runs in the loop when its operands are per-iteration.
+  /// A compute op runs in the loop when an operand is per-iteration, else
+  /// after it when an operand is accumulated, else before it.
   LogicalResult compileCompute(Operation *op, Action action) {
-    bool inLoop = llvm::any_of(op->getOperands(),
-                               [&](Value v) { return isPerIteration(v); });
-    if (inLoop)
-      for (Value result : op->getResults())
-        perIteration.insert(result);
-    addStep(op, inLoop, std::move(action));
+    Stage stage = stageOf(op->getOperands());
+    if (stage == Stage::Loop)
+      perIteration.insert(op->result_begin(), op->result_end());
+    else if (stage == Stage::Post)
+      accumulated.insert(op->result_begin(), op->result_end());
+    addStep(op, stage, std::move(action));
     return checkDomain(d, op);
+  }
+
+  Stage stageOf(ValueRange values) {
+    if (llvm::any_of(values, [&](Value v) { return isPerIteration(v); }))
+      return Stage::Loop;
+    if (llvm::any_of(values, [&](Value v) { return accumulated.contains(v); }))
+      return Stage::Post;
+    return Stage::Invariant;
   }
 
   LogicalResult compileElementwiseStep(Operation *op) {
@@ -507,8 +525,11 @@ private:
     TilePlacement placement =
         placeTile(tileShape, it.getImap(), it.getFmap(),
                   [&](int64_t dim) { return copy.srcStride(dim); });
-    perIteration.insert(it.getResult());
-    addStep(it, /*inLoop=*/true,
+    // A tile the loop does not walk is read once.
+    bool walked = it.getFmapAttr().getInt() != -1;
+    if (walked)
+      perIteration.insert(it.getResult());
+    addStep(it, walked ? Stage::Loop : Stage::Invariant,
             ReadTile{std::move(copy), placement, numElements(tileShape), tensor,
                      &slot(it.getResult())});
     return success();
@@ -525,7 +546,7 @@ private:
     TilePlacement placement =
         placeTile(tileShape, saver.getOmap(), saver.getFmap().value_or(-1),
                   [&](int64_t dim) { return copy.dstStride(dim); });
-    addStep(saver, isPerIteration(saver.getInput()),
+    addStep(saver, stageOf(saver.getInput()),
             WriteTile{std::move(copy), placement, numElements(tileShape), tile,
                       std::move(targets)});
     return success();
@@ -537,12 +558,14 @@ private:
     tb::AccumKind kind = acc.getKind();
     if (kind == tb::AccumKind::none)
       perIteration.insert(acc.getResult());
+    else
+      accumulated.insert(acc.getResult());
     if (kind == tb::AccumKind::sum_rescale)
       compileSumRescale(acc, x, r);
     else
-      addStep(acc, true, Accumulate{kind, x, r});
+      addStep(acc, Stage::Loop, Accumulate{kind, x, r});
     if (kind == tb::AccumKind::mean || kind == tb::AccumKind::rms)
-      addStep(acc, false,
+      addStep(acc, Stage::Post,
               FinishAccumulate{kind == tb::AccumKind::rms,
                                d.inverseCount(graph.getForloopRange()), r});
     return checkDomain(d, acc);
@@ -561,7 +584,7 @@ private:
                     BroadcastPlan(x->getShape(), {scaleShape})};
     for (T *t : {&step.m, &step.alpha, &step.beta})
       t->resize(scaleShape);
-    addStep(acc, true, std::move(step));
+    addStep(acc, Stage::Loop, std::move(step));
   }
 
   Domain &d;
@@ -571,8 +594,8 @@ private:
   int64_t lanes;
   llvm::DenseMap<Value, unsigned> slotOf;
   std::vector<T> slots;
-  llvm::DenseSet<Value> perIteration;
-  std::vector<Step> loopSteps, postSteps;
+  llvm::DenseSet<Value> perIteration, accumulated;
+  std::vector<Step> invariantSteps, loopSteps, postSteps;
 };
 
 //===----------------------------------------------------------------------===//

@@ -262,7 +262,8 @@ FailureOr<KernelCost> fusedCost(tk::FusedOp kernel, const GpuTarget &target) {
   double tensorCoreFlops = 0, cudaCoreFlops = 0, sharedMemoryTraffic = 0;
   int64_t accumulatorElements = 0;
   // Values that change every for-loop iteration: an op on one of them runs
-  // once per iteration, an op after a reducing accumulator once per block.
+  // once per iteration; an op after a reducing accumulator, or on tiles the
+  // loop does not walk alone, once per block.
   llvm::DenseSet<Value> perIteration;
   auto variesPerIteration = [&](Operation *op) {
     return llvm::any_of(op->getOperands(),
@@ -296,7 +297,8 @@ FailureOr<KernelCost> fusedCost(tk::FusedOp kernel, const GpuTarget &target) {
               else
                 cost.dramBytes += reReads;
               sharedMemoryTraffic += perBlock;
-              perIteration.insert(iterator.getResult());
+              if (walksForloop(iterator))
+                perIteration.insert(iterator.getResult());
               return success();
             })
             .Case([&](tb::ForloopAccumOp accum) {

@@ -244,10 +244,11 @@ struct Proposal {
 };
 
 /// The compute ops (not accumulators) on `values` whose key exceeds `last`:
-/// ops whose newest operand is value `newest`.
+/// ops whose newest operand is value `newest`. `meet(u, t)` says whether
+/// values u and t may be operands of one op.
 void proposeComputeOps(const ProgramInfo &program, ArrayRef<ValueInfo> values,
-                       ArrayRef<bool> phase, int newest, bool allowRmsNorm,
-                       SmallVectorImpl<Proposal> &out) {
+                       llvm::function_ref<bool(int, int)> meet, int newest,
+                       bool allowRmsNorm, SmallVectorImpl<Proposal> &out) {
   auto push = [&](OpKind kind, int sub, double scalar, int64_t dim,
                   SmallVector<int, 2> operands, int64_t scalarIndex) {
     int other = operands.size() > 1 ? std::min(operands[0], operands[1])
@@ -275,7 +276,7 @@ void proposeComputeOps(const ProgramInfo &program, ArrayRef<ValueInfo> values,
     for (ReduceKind kind : {ReduceKind::sum, ReduceKind::max, ReduceKind::mean})
       push(OpKind::Reduce, static_cast<int>(kind), 0, d, {t}, 0);
   for (int u = 0; u <= t; ++u) {
-    if (phase[u] != phase[t])
+    if (!meet(u, t))
       continue;
     for (BinaryKind kind : {BinaryKind::add, BinaryKind::mul})
       push(OpKind::Binary, static_cast<int>(kind), 0, 0, {u, t}, 0);
@@ -351,6 +352,12 @@ private:
   void grow();
   void tryComplete();
   bool accumulatorAllowed(const OpDesc &op) const;
+  /// Whether `op` comes after the accumulators: an accumulator, or an op on
+  /// a value after one (its other operands loop-invariant).
+  bool isPost(const OpDesc &op) const {
+    return op.kind == OpKind::Accum ||
+           llvm::any_of(op.operands, [&](int o) { return graph.post[o]; });
+  }
 
   ExprContext &ctx;
   const ProgramInfo &program;
@@ -370,6 +377,11 @@ private:
   /// Per tile: whether it holds an exp shifted by a partial maximum
   /// (shiftedByPartialMax), kept as ops are pushed and popped.
   SmallVector<bool, 16> shifted;
+  /// Per tile: whether it is the same in every iteration (an input the loop
+  /// does not walk, or computed from such tiles alone). Such a tile may
+  /// also be an operand after the accumulators: LoRA's B multiplies the
+  /// accumulated X A, and the lowering loads it once before the loop.
+  SmallVector<bool, 16> invariant;
   SmallVector<OpKey, 12> keys;
   int accumKind = -1; // the kind of the first accumulator
   std::vector<BlockGraph> *found = nullptr;
@@ -389,6 +401,7 @@ bool BlockSearch::setUp(const BlockConfig &c) {
     graph.grid[i] = part.second;
   uses.clear();
   shifted.clear();
+  invariant.clear();
   keys.clear();
   accumKind = -1;
   sharedMemoryElements = 0;
@@ -424,6 +437,7 @@ bool BlockSearch::setUp(const BlockConfig &c) {
         tile.numElements() * (in.fmap >= 0 && c.forloopRange > 1 ? 2 : 1);
     graph.inputs.push_back(in);
     shifted.push_back(tile.partialShift);
+    invariant.push_back(in.fmap < 0);
     graph.tiles.push_back(std::move(tile));
     graph.post.push_back(false);
     uses.push_back(0);
@@ -450,6 +464,9 @@ void BlockSearch::push(const OpDesc &op, ValueInfo result, bool post) {
   for (int o : op.operands)
     ++uses[o];
   shifted.push_back(shiftsByPartialMax(ctx, program, graph, op, shifted));
+  invariant.push_back(op.kind != OpKind::Accum &&
+                      llvm::all_of(op.operands,
+                                   [&](int o) { return invariant[o]; }));
   graph.tiles.push_back(std::move(result));
   graph.post.push_back(post);
   graph.ops.push_back(op);
@@ -460,6 +477,7 @@ void BlockSearch::pop() {
   OpDesc op = graph.ops.pop_back_val();
   uses.pop_back();
   shifted.pop_back();
+  invariant.pop_back();
   graph.post.pop_back();
   graph.tiles.pop_back();
   for (int o : op.operands)
@@ -479,7 +497,7 @@ std::optional<BlockGraph> BlockSearch::instantiate(const BlockGraph &shape,
         applyOp(ctx, op, operands, config.forloopRange, &terms);
     if (!result)
       return std::nullopt;
-    bool post = op.kind == OpKind::Accum || graph.post[op.operands[0]];
+    bool post = isPost(op);
     std::optional<int64_t> elements =
         sharedMemoryAfter(*result, post, operands);
     if (!elements)
@@ -685,12 +703,15 @@ void BlockSearch::grow() {
     return;
   unsigned remaining = depthLimit - graph.ops.size();
   SmallVector<Proposal, 64> proposals;
-  SmallVector<bool, 16> phase(graph.post.begin(), graph.post.end());
+  // Values meet within their phase; a loop-invariant tile meets any value.
+  auto meet = [&](int u, int t) {
+    return graph.post[u] == graph.post[t] || invariant[u] || invariant[t];
+  };
   int64_t minNewest = keys.empty() ? 0 : keys.back()[0];
   for (int t = static_cast<int>(minNewest);
        t < static_cast<int>(graph.tiles.size()); ++t) {
     proposals.clear();
-    proposeComputeOps(program, graph.tiles, phase, t,
+    proposeComputeOps(program, graph.tiles, meet, t,
                       /*allowRmsNorm=*/true, proposals);
     if (!graph.post[t]) {
       for (tb::AccumKind kind :
@@ -715,14 +736,10 @@ void BlockSearch::grow() {
         continue;
       if (p.op.kind == OpKind::Accum && !accumulatorAllowed(p.op))
         continue;
-      bool mixed = llvm::any_of(p.op.operands, [&](int o) {
-        return graph.post[o] != graph.post[p.op.operands[0]];
-      });
-      if (mixed && p.op.kind != OpKind::Accum)
-        continue;
+      bool post = isPost(p.op);
       // After a `none` accumulator (or without a loop) an op computes the
       // same before or after it: only the order with the op first is built.
-      if (graph.post[t] && p.op.kind != OpKind::Accum &&
+      if (post && p.op.kind != OpKind::Accum &&
           accumKind == static_cast<int>(tb::AccumKind::none))
         continue;
       SmallVector<const ValueInfo *, 2> operands =
@@ -734,7 +751,6 @@ void BlockSearch::grow() {
       ++explored;
       if (!progress.tick())
         return;
-      bool post = p.op.kind == OpKind::Accum || graph.post[t];
       // Values are compared within their phase.
       if (!admissible(program, p.op, operands, *result, graph.tiles,
                       graph.post, post) ||
@@ -1095,9 +1111,17 @@ KernelSearch::fusedKernels(ArrayRef<int> inputs) {
 void KernelSearch::growFused(int t) {
   if (fusedCount >= options.maxFusedKernels || !readable(t))
     return;
-  unsigned maxInputs = std::min<unsigned>(options.maxBlockInputs, t + 1);
   // Larger input sets first: a kernel over more of the program fuses more.
-  for (unsigned n = maxInputs; n >= 1; --n) {
+  // A kernel may also read every argument of the program, however many: it
+  // computes the whole program in one launch (LoRA reads X, W, A and B).
+  SmallVector<unsigned, 4> sizes;
+  if (t + 1 == static_cast<int>(program.arguments.size()) &&
+      program.arguments.size() > options.maxBlockInputs)
+    sizes.push_back(t + 1);
+  for (unsigned n = std::min<unsigned>(options.maxBlockInputs, t + 1); n >= 1;
+       --n)
+    sizes.push_back(n);
+  for (unsigned n : sizes) {
     // Subsets of {0..t-1} of size n-1, plus t, newest tensors first (the
     // order of exploration; the keys decide which graphs exist).
     SmallVector<int, 3> pick; // descending
@@ -1162,7 +1186,6 @@ void KernelSearch::grow() {
     return;
   int64_t minNewest = keys.empty() ? 0 : keys.back()[0];
   int numTensors = static_cast<int>(graph.tensors.size());
-  SmallVector<bool, 16> phase(numTensors, false);
   SmallVector<Proposal, 64> proposals;
   // Newest tensors first, and graph-defined kernels before predefined ones:
   // kernels over more of the program are what the search is for, and a
@@ -1173,7 +1196,8 @@ void KernelSearch::grow() {
     if (progress.stop.load())
       return;
     proposals.clear();
-    proposeComputeOps(program, graph.tensors, phase, t, /*allowRmsNorm=*/true,
+    proposeComputeOps(program, graph.tensors, [](int, int) { return true; },
+                      t, /*allowRmsNorm=*/true,
                       proposals);
     for (Proposal &p : proposals) {
       if (!keys.empty() && !(keys.back() < p.key))

@@ -152,6 +152,7 @@ TEST_F(TKToTileTest, FoundUGraphs) {
   expectEquivalent({"examples/ugraph/gated_mlp.mlir",
                     "examples/ugraph/gqa_decode.mlir",
                     "examples/ugraph/gqa_decode_splitkv.mlir",
+                    "examples/ugraph/lora.mlir",
                     "examples/ugraph/rmsnorm_linear_b1.mlir",
                     "examples/ugraph/rmsnorm_linear.mlir"});
 }

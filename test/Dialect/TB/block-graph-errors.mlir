@@ -206,7 +206,7 @@ func.func @saver_of_iteration(%X: tensor<16x64xf32>) -> tensor<16x64xf32> {
       (%x = %X : tensor<16x64xf32>) -> tensor<16x64xf32> {
     %xt = tb.input_iterator %x imap [-1, -1, -1] fmap -1
             : tensor<16x64xf32> -> !tb.tile<16x64xf32>
-    // expected-error @+1 {{'tb.output_saver' op input is a per-iteration tile (not yet accumulated): a path from an input to an output crosses exactly one tb.forloop_accum before its tb.output_saver}}
+    // expected-error @+1 {{'tb.output_saver' op input is a tile the for-loop does not walk: a path from an input to an output crosses exactly one tb.forloop_accum before its tb.output_saver}}
     %o = tb.output_saver %xt omap [-1, -1, -1]
            : !tb.tile<16x64xf32> -> tensor<16x64xf32>
     tb.yield %o : tensor<16x64xf32>
@@ -339,7 +339,7 @@ func.func @mix_reduced_and_iteration(%X: tensor<16x256xf32>)
     %xt = tb.input_iterator %x imap [-1, -1, -1] fmap 1
             : tensor<16x256xf32> -> !tb.tile<16x64xf32>
     %a = tb.forloop_accum sum %xt : (!tb.tile<16x64xf32>) -> !tb.tile<16x64xf32>
-    // expected-error @+1 {{'tb.binary' op mixes a tile reduced over the for-loop with a per-iteration tile (not yet accumulated) (operand #1): every path from an input to an output crosses exactly one tb.forloop_accum}}
+    // expected-error @+1 {{'tb.binary' op mixes a tile reduced over the for-loop with a per-iteration tile (not yet accumulated) (operand #1): every path from an input the loop walks to an output crosses exactly one tb.forloop_accum}}
     %b = tb.binary add %a, %xt
            : !tb.tile<16x64xf32>, !tb.tile<16x64xf32> -> !tb.tile<16x64xf32>
     %o = tb.output_saver %b omap [-1, -1, -1]
@@ -400,7 +400,7 @@ func.func @mix_kept_and_reduced(%X: tensor<16x256xf32>) -> tensor<16x256xf32> {
     %m = tb.reduce max %xt dim 1 : !tb.tile<16x64xf32> -> !tb.tile<16x1xf32>
     %k = tb.forloop_accum none %xt : (!tb.tile<16x64xf32>) -> !tb.tile<16x64xf32>
     %mx = tb.forloop_accum max %m : (!tb.tile<16x1xf32>) -> !tb.tile<16x1xf32>
-    // expected-error @+1 {{'tb.binary' op mixes a tile kept per iteration by a `none` accumulator with a tile reduced over the for-loop (operand #1): every path from an input to an output crosses exactly one tb.forloop_accum}}
+    // expected-error @+1 {{'tb.binary' op mixes a tile kept per iteration by a `none` accumulator with a tile reduced over the for-loop (operand #1): every path from an input the loop walks to an output crosses exactly one tb.forloop_accum}}
     %d = tb.binary sub %k, %mx
            : !tb.tile<16x64xf32>, !tb.tile<16x1xf32> -> !tb.tile<16x64xf32>
     %o = tb.output_saver %d omap [-1, -1, -1] fmap 1
@@ -432,14 +432,14 @@ func.func @mix_reduced_and_kept(%X: tensor<16x256xf32>) -> tensor<16x64xf32> {
 // -----
 
 func.func @mix_kept_and_iteration(%X: tensor<16x256xf32>,
-                                  %Y: tensor<64x64xf32>) -> tensor<16x256xf32> {
+                                  %Y: tensor<64x256xf32>) -> tensor<16x256xf32> {
   %r = tk.fused grid [1, 1, 1] block [128, 1, 1] forloop 4
-      (%x = %X : tensor<16x256xf32>, %y = %Y : tensor<64x64xf32>)
+      (%x = %X : tensor<16x256xf32>, %y = %Y : tensor<64x256xf32>)
       -> tensor<16x256xf32> {
     %xt = tb.input_iterator %x imap [-1, -1, -1] fmap 1
             : tensor<16x256xf32> -> !tb.tile<16x64xf32>
-    %yt = tb.input_iterator %y imap [-1, -1, -1] fmap -1
-            : tensor<64x64xf32> -> !tb.tile<64x64xf32>
+    %yt = tb.input_iterator %y imap [-1, -1, -1] fmap 1
+            : tensor<64x256xf32> -> !tb.tile<64x64xf32>
     %k = tb.forloop_accum none %xt : (!tb.tile<16x64xf32>) -> !tb.tile<16x64xf32>
     // expected-error @+1 {{'tb.matmul' op mixes a tile kept per iteration by a `none` accumulator with a per-iteration tile (not yet accumulated)}}
     %p = tb.matmul %k, %yt

@@ -144,6 +144,39 @@ func.func @forloop_accum_kinds(%X: tensor<16x256xf32>)
 
 // -----
 
+// A tile the loop does not walk (fmap -1) is the same in every iteration:
+// ops after the accumulators may use it (LoRA's B times the accumulated
+// X A).
+// CHECK-LABEL: func.func @invariant_after_loop
+// CHECK: %[[B:.*]] = tb.input_iterator %{{.*}} imap [-1, -1, -1] fmap -1
+// CHECK: %[[XA:.*]] = tb.forloop_accum sum
+// CHECK: tb.matmul %[[XA]], %[[B]]
+func.func @invariant_after_loop(%X: tensor<16x256xf32>, %A: tensor<256x16xf32>,
+                                %B: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %r = tk.fused grid [1, 1, 1] block [128, 1, 1] forloop 4
+      (%x = %X : tensor<16x256xf32>, %a = %A : tensor<256x16xf32>,
+       %b = %B : tensor<16x64xf32>) -> tensor<16x64xf32> {
+    %xt = tb.input_iterator %x imap [-1, -1, -1] fmap 1
+            : tensor<16x256xf32> -> !tb.tile<16x64xf32>
+    %at = tb.input_iterator %a imap [-1, -1, -1] fmap 0
+            : tensor<256x16xf32> -> !tb.tile<64x16xf32>
+    %bt = tb.input_iterator %b imap [-1, -1, -1] fmap -1
+            : tensor<16x64xf32> -> !tb.tile<16x64xf32>
+    %p = tb.matmul %xt, %at
+           : !tb.tile<16x64xf32>, !tb.tile<64x16xf32> -> !tb.tile<16x16xf32>
+    %xa = tb.forloop_accum sum %p
+            : (!tb.tile<16x16xf32>) -> !tb.tile<16x16xf32>
+    %y = tb.matmul %xa, %bt
+           : !tb.tile<16x16xf32>, !tb.tile<16x64xf32> -> !tb.tile<16x64xf32>
+    %o = tb.output_saver %y omap [-1, -1, -1]
+           : !tb.tile<16x64xf32> -> tensor<16x64xf32>
+    tb.yield %o : tensor<16x64xf32>
+  }
+  return %r : tensor<16x64xf32>
+}
+
+// -----
+
 // Savers with an fmap after a `none` accumulator (forloop > 1), along the
 // same dim the input walked and along another one.
 // CHECK-LABEL: func.func @output_saver_fmap

@@ -5,7 +5,11 @@
 // accumulated tiles) -> output saver -> yield, and never skips or repeats a
 // stage. The check walks the graph once in order and gives every value the
 // stage it has reached; an op whose operands are at the wrong stage, or at
-// different stages, is the error.
+// different stages, is the error. A tile the loop does not walk (an input
+// iterator with fmap -1, and what is computed from such tiles alone) is the
+// same in every iteration: it is at no stage yet and may meet tiles of any
+// stage, as Mirage's loop-invariant inputs may be used after the loop (LoRA's
+// B multiplies the accumulated X A).
 //
 //===----------------------------------------------------------------------===//
 #include "TileOpt/Dialect/TB/IR/TBOps.h"
@@ -19,6 +23,8 @@ namespace {
 enum class Stage {
   /// A device tensor: an argument of the block graph.
   KernelInput,
+  /// A tile the for-loop does not walk: the same in every iteration.
+  Invariant,
   /// A tile of one for-loop iteration.
   Iteration,
   /// A tile combined over all iterations by a reducing accumulator.
@@ -33,6 +39,8 @@ StringRef describe(Stage stage) {
   switch (stage) {
   case Stage::KernelInput:
     return "a kernel input";
+  case Stage::Invariant:
+    return "a tile the for-loop does not walk";
   case Stage::Iteration:
     return "a per-iteration tile (not yet accumulated)";
   case Stage::Reduced:
@@ -59,8 +67,10 @@ LogicalResult mlir::tileopt::tb::verifyBlockGraph(BlockGraphOpInterface op) {
 
     auto stageOf = [&](Value v) { return stages.lookup(v); };
 
-    if (isa<InputIteratorOp>(nested)) {
-      stages[nested.getResult(0)] = Stage::Iteration;
+    if (auto iterator = dyn_cast<InputIteratorOp>(nested)) {
+      stages[iterator.getResult()] = iterator.getFmapAttr().getInt() == -1
+                                         ? Stage::Invariant
+                                         : Stage::Iteration;
       continue;
     }
 
@@ -75,7 +85,8 @@ LogicalResult mlir::tileopt::tb::verifyBlockGraph(BlockGraphOpInterface op) {
 
     if (auto accum = dyn_cast<ForloopAccumOp>(nested)) {
       for (auto [i, operand] : llvm::enumerate(accum->getOperands()))
-        if (stageOf(operand) != Stage::Iteration)
+        if (stageOf(operand) != Stage::Iteration &&
+            stageOf(operand) != Stage::Invariant)
           return accum.emitOpError("operand #")
                  << i << " is " << describe(stageOf(operand))
                  << ": a path from an input to an output crosses exactly one "
@@ -104,18 +115,23 @@ LogicalResult mlir::tileopt::tb::verifyBlockGraph(BlockGraphOpInterface op) {
       continue;
     }
 
-    // A compute op: all operands at one stage, which its results inherit.
-    // Its operands are tiles (ODS), so they come from iterators,
-    // accumulators or other compute ops, never from savers or kernel inputs.
-    Stage stage = stageOf(nested.getOperand(0));
+    // A compute op: all operands at one stage, which its results inherit;
+    // invariant tiles join any stage. Its operands are tiles (ODS), so they
+    // come from iterators, accumulators or other compute ops, never from
+    // savers or kernel inputs.
+    auto variant = llvm::find_if(nested.getOperands(), [&](Value operand) {
+      return stageOf(operand) != Stage::Invariant;
+    });
+    Stage stage = variant == nested.operand_end() ? Stage::Invariant
+                                                  : stageOf(*variant);
     for (auto [i, operand] : llvm::enumerate(nested.getOperands())) {
       Stage operandStage = stageOf(operand);
-      if (operandStage != stage)
+      if (operandStage != stage && operandStage != Stage::Invariant)
         return nested.emitOpError("mixes ")
                << describe(stage) << " with " << describe(operandStage)
                << " (operand #" << i
-               << "): every path from an input to an output crosses exactly "
-                  "one tb.forloop_accum";
+               << "): every path from an input the loop walks to an output "
+                  "crosses exactly one tb.forloop_accum";
     }
     for (Value result : nested.getResults())
       stages[result] = stage;

@@ -25,8 +25,11 @@ def TB_Dialect : Dialect {
 
     Every path from a kernel input to a kernel output crosses exactly one
     input iterator, one accumulator and one output saver, in that order; the
-    enclosing op's verifier enforces it. This is the block level of Mirage's
-    µGraphs.
+    enclosing op's verifier enforces it. A tile the loop does not walk (an
+    iterator with `fmap` -1, and what is computed from such tiles alone) is
+    the same in every iteration and may also be used after the accumulators
+    (a loop-invariant operand of the epilogue). This is the block level of
+    Mirage's µGraphs.
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
