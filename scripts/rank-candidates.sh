@@ -37,8 +37,11 @@ source_file=$workload
 name=$(basename "$source_file" .mlir)
 opt=$BUILD_DIR/bin/tileopt-opt
 
+# Candidates verified and timed besides the input program ($KEEP, default 8).
+keep=${KEEP:-8}
+
 search() { # options of tileopt-superoptimize
-  "$opt" "$source_file" --pass-pipeline="builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=1 $1}))"
+  "$opt" "$source_file" --pass-pipeline="builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=1 keep=$keep $1}))"
 }
 
 case $command in

@@ -80,7 +80,7 @@ struct SuperoptimizePass
     options.blockGraphBudget = blockGraphBudget;
     options.seed = seed;
     options.progress = progress;
-    options.keep = std::max(5u, unsigned(printTop));
+    options.keep = std::max(unsigned(keep), unsigned(printTop));
     return options;
   }
 

@@ -57,6 +57,9 @@ def Superoptimize : Pass<"tileopt-superoptimize", "::mlir::func::FuncOp"> {
            "Seed of the verifier's random tests">,
     Option<"progress", "progress", "bool", "false",
            "Print progress and statistics to stderr">,
+    Option<"keep", "keep", "unsigned", "5",
+           "Verified candidates to keep, cheapest first (the input program "
+           "comes on top): what print-top and candidates-dir can show">,
     Option<"printTop", "print-top", "unsigned", "0",
            "Print the N cheapest verified candidates with their costs">,
     Option<"cacheDir", "cache-dir", "std::string", "\"\"",
