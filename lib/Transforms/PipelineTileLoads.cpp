@@ -1,6 +1,8 @@
 //===- PipelineTileLoads.cpp - Loads issued ahead by their latency --------===//
 #include "TileOpt/Transforms/Passes.h"
 
+#include "TileOpt/Transforms/MmaStaging.h"
+
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -18,22 +20,27 @@ using namespace mlir::tileopt;
 
 namespace {
 
-/// Whether `load` feeds only multiplicands of tile.mma ops: the code
-/// generator pipelines those through shared memory (cp.async) itself.
-bool feedsOnlyMma(tile::LoadOp load) {
-  return llvm::all_of(load->getUses(), [](OpOperand &use) {
-    return isa<tile::MmaOp>(use.getOwner()) && use.getOperandNumber() < 2;
-  });
+/// Whether the code generator pipelines `load` itself, through shared memory
+/// with cp.async or TMA: it is a multiplicand of a tile.mma whose loop has
+/// the structure of that pipeline (mmaStagingObstacle). Other loads that
+/// feed mmas (one feeding two, a loop that also normalizes) are pipelined
+/// here, in registers.
+bool stagedByCodeGenerator(tile::LoadOp load) {
+  if (!load->hasOneUse())
+    return false;
+  auto mma = dyn_cast<tile::MmaOp>(*load->user_begin());
+  return mma && load->use_begin()->getOperandNumber() < 2 &&
+         mmaStagingObstacle(mma).empty();
 }
 
 /// How many iterations ahead `load` in `loop` should be issued, or 0 when it
-/// is not pipelined: its latency minus one, if it does not feed a tile.mma,
-/// its view comes from outside the loop and its indices from side-effect-free
+/// is not pipelined: its latency minus one, if the code generator does not
+/// stage it (stagedByCodeGenerator), its view comes from outside the loop and its indices from side-effect-free
 /// ops on the induction variable.
 int64_t prefetchDistance(scf::ForOp loop, tile::LoadOp load,
                          SetVector<Operation *> &indexSlice) {
   IntegerAttr latency = load.getLatencyAttr();
-  if (!latency || latency.getInt() < 2 || feedsOnlyMma(load) ||
+  if (!latency || latency.getInt() < 2 || stagedByCodeGenerator(load) ||
       !loop.isDefinedOutsideOfLoop(load.getView()))
     return 0;
   BackwardSliceOptions options;

@@ -46,9 +46,13 @@ def PipelineTileLoads : Pass<"tileopt-pipeline-tile-loads"> {
     Only loads whose view is defined outside the loop and whose indices are
     computed from the induction variable by side-effect-free ops are
     pipelined; others are left alone. Loads with latency 1 (or none) are
-    left alone, and so are loads that only feed `tile.mma` multiplicands:
-    `tileopt-lower-tile` pipelines those through shared memory with
-    cp.async, without holding the tiles in registers.
+    left alone, and so are the multiplicands of a loop's only `tile.mma`
+    when each is loaded for it alone: `tileopt-lower-tile` pipelines those
+    through shared memory with cp.async (or TMA), without holding the tiles
+    in registers. Loads that feed several mmas, or one of several mmas in a
+    loop (a lowered µGraph's gated MLP: X shared by X W1 and X W2), are
+    pipelined here in registers, which the code generator then stages for
+    the mma like any register tile.
   }];
 }
 

@@ -12,6 +12,7 @@
 
 #include "TileOpt/Conversion/TileToGPU/FragmentLayout.h"
 #include "TileOpt/Dialect/Tile/IR/TileOps.h"
+#include "TileOpt/Transforms/MmaStaging.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -396,11 +397,6 @@ Value scratchOf(Operation *op) {
   return workgroupBuffer(op, Float32Type::get(op->getContext()));
 }
 
-bool hasTensorType(Operation *op) {
-  auto isTensor = [](Type t) { return isa<RankedTensorType>(t); };
-  return llvm::any_of(op->getOperandTypes(), isTensor) ||
-         llvm::any_of(op->getResultTypes(), isTensor);
-}
 
 //===----------------------------------------------------------------------===//
 // cp.async pipelines for tile.mma operands
@@ -498,23 +494,9 @@ std::optional<StagedMmaLoop> stagedMmaLoop(tile::MmaOp mma, int64_t numThreads,
     return std::nullopt;
   };
 
-  auto loop = dyn_cast<scf::ForOp>(mma->getParentOp());
-  if (!loop || !lhsLoad || !rhsLoad || lhsLoad->getParentOp() != loop ||
-      rhsLoad->getParentOp() != loop)
-    return reject("both operands of the tile.mma must be loaded in the "
-                  "scf.for around it");
-  if (lhsLoad == rhsLoad || !lhsLoad->hasOneUse() || !rhsLoad->hasOneUse())
-    return reject("the loaded tiles must feed the tile.mma alone");
-  if (loop.getNumRegionIterArgs() != 1 ||
-      mma.getAcc() != loop.getRegionIterArgs().front() ||
-      loop.getBody()->getTerminator()->getOperand(0) != mma.getResult())
-    return reject("the loop must carry the accumulator alone, from one "
-                  "tile.mma to the next");
-  for (Operation &op : loop.getBody()->without_terminator())
-    if (&op != mma && &op != lhsLoad && &op != rhsLoad &&
-        (!isPure(&op) || op.getNumRegions() > 0 || hasTensorType(&op)))
-      return reject("the loop body may hold only the loads, the tile.mma "
-                    "and scalar index arithmetic");
+  if (std::string why = mmaStagingObstacle(mma); !why.empty())
+    return reject(why);
+  auto loop = cast<scf::ForOp>(mma->getParentOp());
   for (tile::LoadOp load : {lhsLoad, rhsLoad}) {
     if (!loop.isDefinedOutsideOfLoop(load.getView()))
       return reject("the views must come from outside the loop");
