@@ -1196,9 +1196,10 @@ void KernelSearch::grow() {
     if (progress.stop.load())
       return;
     proposals.clear();
-    proposeComputeOps(program, graph.tensors, [](int, int) { return true; },
-                      t, /*allowRmsNorm=*/true,
-                      proposals);
+    // Kernel-level values have one phase: any two may meet.
+    proposeComputeOps(
+        program, graph.tensors, [](int, int) { return true; }, t,
+        /*allowRmsNorm=*/true, proposals);
     for (Proposal &p : proposals) {
       if (!keys.empty() && !(keys.back() < p.key))
         continue;

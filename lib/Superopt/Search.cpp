@@ -462,7 +462,7 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
         quietly(context, [&] { return estimateCost(original, opts.target); });
     if (failed(cost))
       return program.emitRemark("the cost model cannot model the program");
-    result.ranked.push_back({original, *cost});
+    result.ranked.push_back({original, *cost, /*isInput=*/true});
     llvm::stable_sort(result.ranked, [](const RankedCandidate &x,
                                         const RankedCandidate &y) {
       return x.cost.seconds < y.cost.seconds;

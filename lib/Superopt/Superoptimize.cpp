@@ -154,7 +154,6 @@ struct SuperoptimizePass
   void writeCandidates(func::FuncOp func, const SearchResult &result) {
     SmallString<128> dir(candidatesDir);
     llvm::sys::path::append(dir, func.getSymName());
-    std::string inputName = (func.getSymName() + "_input").str();
     std::string listing;
     llvm::raw_string_ostream os(listing);
     llvm::json::OStream json(os, /*IndentSize=*/2);
@@ -174,7 +173,7 @@ struct SuperoptimizePass
             json.attribute("key", candidateKey(candidate));
             json.attribute("model_us", c.cost.seconds * 1e6);
             json.attribute("kernels", int64_t(c.cost.kernels.size()));
-            json.attribute("input", candidate.getSymName() == inputName);
+            json.attribute("input", c.isInput);
           });
         }
       });
@@ -273,8 +272,7 @@ struct SuperoptimizePass
     }
 
     func::FuncOp best = result->ranked.front().function;
-    std::string inputName = (func.getSymName() + "_input").str();
-    if (best.getSymName() == inputName) {
+    if (result->ranked.front().isInput) {
       func.emitRemark(measured ? "the input program measured fastest; kept as "
                                  "it is ("
                                : "no cheaper equivalent µGraph found; kept as "

@@ -35,8 +35,8 @@ bool stagedByCodeGenerator(tile::LoadOp load) {
 
 /// How many iterations ahead `load` in `loop` should be issued, or 0 when it
 /// is not pipelined: its latency minus one, if the code generator does not
-/// stage it (stagedByCodeGenerator), its view comes from outside the loop and its indices from side-effect-free
-/// ops on the induction variable.
+/// stage it (stagedByCodeGenerator), its view comes from outside the loop
+/// and its indices from side-effect-free ops on the induction variable.
 int64_t prefetchDistance(scf::ForOp loop, tile::LoadOp load,
                          SetVector<Operation *> &indexSlice) {
   IntegerAttr latency = load.getLatencyAttr();

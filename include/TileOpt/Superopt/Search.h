@@ -79,6 +79,8 @@ struct SearchStatistics {
 struct RankedCandidate {
   func::FuncOp function; // lives in SearchResult::module
   ProgramCost cost;
+  /// The input program itself (the search always ranks it too).
+  bool isInput = false;
   /// Its run time on a GPU, when `rankByMeasurement` was given one.
   std::optional<double> measuredSeconds;
 };

@@ -397,7 +397,6 @@ Value scratchOf(Operation *op) {
   return workgroupBuffer(op, Float32Type::get(op->getContext()));
 }
 
-
 //===----------------------------------------------------------------------===//
 // cp.async pipelines for tile.mma operands
 //===----------------------------------------------------------------------===//
