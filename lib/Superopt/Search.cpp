@@ -14,8 +14,10 @@
 #include "TileOpt/Superopt/Abstraction.h"
 #include "TileOpt/Verifier/Verifier.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/xxhash.h"
@@ -332,20 +334,18 @@ auto quietly(MLIRContext *context, Fn &&fn) {
 
 } // namespace
 
-FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
-                                                const SearchOptions &options) {
-  auto start = std::chrono::steady_clock::now();
+/// The search proper: the candidates of `program` verified equivalent to
+/// `reference`, at most `opts.keep`, cheapest first, in `result.module`
+/// named `<name>_candidate<i>` from `firstIndex` on.
+static FailureOr<SearchResult>
+searchCandidates(func::FuncOp program, const SearchOptions &opts,
+                 StringRef name, unsigned firstIndex,
+                 std::chrono::steady_clock::time_point start) {
   MLIRContext *context = program.getContext();
   ExprContext ctx;
   FailureOr<ProgramInfo> info = modelProgram(program, ctx);
   if (failed(info))
     return failure();
-
-  SearchOptions opts = options;
-  if (opts.numThreads == 0)
-    opts.numThreads = std::max(1u, std::thread::hardware_concurrency());
-  if (!context->isMultithreadingEnabled())
-    opts.numThreads = 1;
 
   SearchProgress progress;
   progress.deadline =
@@ -437,8 +437,8 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
       break;
     func::FuncOp f =
         materialize(result.module.get(),
-                    (program.getSymName() + "_candidate" +
-                     std::to_string(result.ranked.size()))
+                    (name + "_candidate" +
+                     std::to_string(firstIndex + result.ranked.size()))
                         .str(),
                     type, *c.graph, c.choices, info->elementType,
                     opts.blockThreads);
@@ -453,8 +453,204 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
     FailureOr<ProgramCost> cost = estimateCost(f, opts.target);
     result.ranked.push_back({f, *cost});
   }
+  return result;
+}
+
+namespace {
+
+/// The program with its argument prologues taken out (docs/superoptimizer.md,
+/// "Argument prologues"): the ops whose values depend on one argument alone
+/// (qknorm_attention's rms_norm(Q) and rms_norm(K)) stay kernels of their
+/// own, and the rest, whose arguments are the program's other arguments
+/// and the prologues' values, is searched as a program of its own.
+struct PrologueSplit {
+  SmallVector<Operation *> prologue;
+  /// The rest; its arguments are `restArguments`, values of the program.
+  func::FuncOp rest;
+  SmallVector<Value> restArguments;
+};
+
+} // namespace
+
+/// Splits `program`, building the rest in `scratch`; nothing when it has no
+/// prologue, or when a prologue value is a result (the rest would return an
+/// argument).
+static std::optional<PrologueSplit> splitArgumentPrologues(func::FuncOp program,
+                                                          ModuleOp scratch) {
+  Block &body = program.getBody().front();
+  if (body.getNumArguments() > 64)
+    return std::nullopt;
+  llvm::DenseMap<Value, uint64_t> reads;
+  for (BlockArgument arg : body.getArguments())
+    reads[arg] = uint64_t(1) << arg.getArgNumber();
+  PrologueSplit split;
+  llvm::SmallPtrSet<Operation *, 8> inPrologue;
+  for (Operation &op : body.without_terminator()) {
+    uint64_t mask = 0;
+    for (Value operand : op.getOperands())
+      mask |= reads.lookup(operand);
+    for (Value result : op.getResults())
+      reads[result] = mask;
+    if (llvm::popcount(mask) == 1) {
+      split.prologue.push_back(&op);
+      inPrologue.insert(&op);
+    }
+  }
+  Operation *ret = body.getTerminator();
+  if (split.prologue.empty() ||
+      llvm::any_of(ret->getOperands(), [&](Value v) {
+        return v.getDefiningOp() && inPrologue.contains(v.getDefiningOp());
+      }))
+    return std::nullopt;
+  // The rest reads the arguments its ops use, then the prologue values they
+  // use, in program order.
+  auto usedByRest = [&](Value v) {
+    return llvm::any_of(v.getUsers(), [&](Operation *user) {
+      return user != ret && !inPrologue.contains(user);
+    });
+  };
+  for (BlockArgument arg : body.getArguments())
+    if (usedByRest(arg))
+      split.restArguments.push_back(arg);
+  for (Operation *op : split.prologue)
+    for (Value result : op->getResults())
+      if (usedByRest(result))
+        split.restArguments.push_back(result);
+
+  OpBuilder b(program.getContext());
+  b.setInsertionPointToEnd(scratch.getBody());
+  SmallVector<Type> types;
+  for (Value v : split.restArguments)
+    types.push_back(v.getType());
+  split.rest = func::FuncOp::create(
+      b, program.getLoc(), (program.getSymName() + "_rest").str(),
+      b.getFunctionType(types, program.getFunctionType().getResults()));
+  Block *restBody = split.rest.addEntryBlock();
+  IRMapping mapping;
+  for (auto [value, arg] :
+       llvm::zip_equal(split.restArguments, restBody->getArguments()))
+    mapping.map(value, arg);
+  b.setInsertionPointToEnd(restBody);
+  for (Operation &op : body.without_terminator())
+    if (!inPrologue.contains(&op))
+      b.clone(op, mapping);
+  b.clone(*ret, mapping);
+  return split;
+}
+
+/// `candidate`, a µGraph of `split.rest`, after the prologue kernels: a
+/// µGraph of the whole program, as `name` in `module`.
+static func::FuncOp spliceAfterPrologue(func::FuncOp program,
+                                        const PrologueSplit &split,
+                                        func::FuncOp candidate,
+                                        ModuleOp module, StringRef name) {
+  OpBuilder b(program.getContext());
+  b.setInsertionPointToEnd(module.getBody());
+  auto f = func::FuncOp::create(b, program.getLoc(), name,
+                                program.getFunctionType());
+  Block *body = f.addEntryBlock();
+  IRMapping mapping;
+  mapping.map(program.getArguments(), body->getArguments());
+  b.setInsertionPointToEnd(body);
+  for (Operation *op : split.prologue)
+    b.clone(*op, mapping);
+  for (auto [arg, value] :
+       llvm::zip_equal(candidate.getArguments(), split.restArguments))
+    mapping.map(arg, mapping.lookup(value));
+  for (Operation &op : candidate.getBody().front())
+    b.clone(op, mapping);
+  return f;
+}
+
+FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
+                                                const SearchOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  MLIRContext *context = program.getContext();
+  SearchOptions opts = options;
+  if (opts.numThreads == 0)
+    opts.numThreads = std::max(1u, std::thread::hardware_concurrency());
+  if (!context->isMultithreadingEnabled())
+    opts.numThreads = 1;
+
+  FailureOr<SearchResult> found = searchCandidates(
+      program, opts, program.getSymName(), /*firstIndex=*/0, start);
+  if (failed(found))
+    return failure();
+  SearchResult result = std::move(*found);
+
+  // The program after its argument prologues, searched on its own with
+  // what is left of the time budget: a smaller program, whose search the
+  // budgets let finish (or get further) where the whole program's did not.
+  // Its candidates run after the prologue kernels and are verified against
+  // the whole program like any other.
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(context));
+  double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  std::optional<PrologueSplit> split =
+      splitArgumentPrologues(program, scratch.get());
+  if (split && elapsed < opts.timeBudgetSeconds) {
+    if (opts.progress)
+      llvm::errs() << "[superopt] @" << program.getSymName() << ": searching "
+                   << "after its argument prologues (" << split->prologue.size()
+                   << " kernel(s) kept)\n";
+    SearchOptions restOptions = opts;
+    restOptions.timeBudgetSeconds -= elapsed;
+    FailureOr<SearchResult> rest = quietly(context, [&] {
+      return searchCandidates(split->rest, restOptions,
+                              split->rest.getSymName(), 0,
+                              std::chrono::steady_clock::now());
+    });
+    if (succeeded(rest)) {
+      result.stats.explored += rest->stats.explored;
+      result.stats.pruned += rest->stats.pruned;
+      result.stats.complete += rest->stats.complete;
+      result.stats.budgetExhausted |= rest->stats.budgetExhausted;
+      llvm::StringSet<> known;
+      for (const RankedCandidate &c : result.ranked)
+        known.insert(candidateKey(c.function));
+      verifier::VerifierOptions verifierOptions;
+      verifierOptions.seed = opts.seed;
+      verifier::EquivalenceChecker checker(program, verifierOptions);
+      for (const RankedCandidate &c : rest->ranked) {
+        func::FuncOp f = spliceAfterPrologue(
+            program, *split, c.function, result.module.get(),
+            (program.getSymName() + "_candidate" +
+             std::to_string(result.ranked.size()))
+                .str());
+        if (!known.insert(candidateKey(f)).second) {
+          f.erase();
+          continue;
+        }
+        ++result.stats.verified;
+        FailureOr<verifier::VerificationResult> verdict =
+            quietly(context, [&] { return checker.check(f); });
+        FailureOr<ProgramCost> cost =
+            quietly(context, [&] { return estimateCost(f, opts.target); });
+        if (failed(verdict) || !verdict->equivalent || failed(cost)) {
+          f.erase();
+          continue;
+        }
+        ++result.stats.equivalent;
+        result.ranked.push_back({f, *cost});
+      }
+      llvm::stable_sort(result.ranked, [](const RankedCandidate &x,
+                                          const RankedCandidate &y) {
+        return x.cost.seconds < y.cost.seconds;
+      });
+      while (result.ranked.size() > opts.keep) {
+        result.ranked.back().function.erase();
+        result.ranked.pop_back();
+      }
+      for (auto [i, c] : llvm::enumerate(result.ranked))
+        c.function.setSymName(
+            (program.getSymName() + "_candidate" + std::to_string(i)).str());
+    }
+  }
+
   // The program itself, placed by its cost.
   {
+    OpBuilder b(context);
     b.setInsertionPointToEnd(result.module->getBody());
     auto original = cast<func::FuncOp>(b.clone(*program));
     original.setSymName((program.getSymName() + "_input").str());

@@ -1,0 +1,51 @@
+// Argument prologues: ops whose values depend on one argument alone stay
+// kernels of their own, and the rest of the program is searched as a
+// program of its own (docs/superoptimizer.md, "Argument prologues").
+//
+// RUN: tileopt-opt %S/../../examples/linalg/qknorm_attention.mlir \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2}))' \
+// RUN:   | FileCheck %s --check-prefix=QKNORM
+// RUN: tileopt-opt %s -split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=2 progress=1 graph-budget=1000000}))' \
+// RUN:   2>&1 | FileCheck %s
+
+// softmax(rms_norm(Q) @ rms_norm(K)) @ V at decode size: the search of the
+// whole program spends its budget on fused kernels over the raw inputs and
+// completes no graph. After the two rms_norm kernels, what is left is
+// gqa_decode's attention, which the search splits over the keys (as
+// FlashDecoding) plus a combine that rescales the partial results.
+// QKNORM-LABEL: func.func @qknorm_attention
+// QKNORM: %[[QN:.*]] = tk.rms_norm %arg0
+// QKNORM: %[[KN:.*]] = tk.rms_norm %arg1
+// QKNORM: %[[PART:.*]]:3 = tk.fused grid [{{[0-9]+}}, [[CHUNKS:[0-9]+]], 1] block [128, 1, 1] forloop 1 ({{.*}} = %arg2 : tensor<2x4096x64xf16>, {{.*}} = %[[QN]] : tensor<2x256x64xf16>, {{.*}} = %[[KN]] : tensor<2x64x4096xf16>)
+// QKNORM: tb.matmul
+// QKNORM: tb.reduce max
+// QKNORM: tb.unary exp
+// QKNORM-COUNT-3: tb.output_saver %{{.*}} omap [1, 2, -1]
+// QKNORM: tk.fused grid [{{[0-9]+}}, 1, 1] block [128, 1, 1] forloop [[CHUNKS]] (%{{.*}} = %[[PART]]#0
+// QKNORM-COUNT-2: tb.forloop_accum sum_rescale
+// QKNORM: tb.binary div
+// QKNORM: tb.output_saver %{{.*}} omap [1, -1, -1]
+// QKNORM-NOT: tk.
+// QKNORM: return
+
+// CHECK: [superopt] @two_prologues: searching after its argument prologues (2 kernel(s) kept)
+// CHECK: [superopt] @two_prologues: explored
+func.func @two_prologues(%x: tensor<16x64xf16>, %w: tensor<64x32xf16>) -> tensor<16x32xf16> {
+  %xn = tk.rms_norm %x {epsilon = 1.0e-5 : f32} : tensor<16x64xf16>
+  %we = tk.unary exp %w : tensor<64x32xf16>
+  %y = tk.matmul %xn, %we : tensor<16x64xf16>, tensor<64x32xf16> -> tensor<16x32xf16>
+  return %y : tensor<16x32xf16>
+}
+
+// -----
+
+// A prologue value the program returns: the rest would return one of its
+// arguments, so the program is searched whole only.
+// CHECK-NOT: @prologue_returned: searching after
+// CHECK: [superopt] @prologue_returned: explored
+func.func @prologue_returned(%x: tensor<16x64xf16>, %w: tensor<64x32xf16>) -> (tensor<16x64xf16>, tensor<16x32xf16>) {
+  %xn = tk.rms_norm %x {epsilon = 1.0e-5 : f32} : tensor<16x64xf16>
+  %y = tk.matmul %xn, %w : tensor<16x64xf16>, tensor<64x32xf16> -> tensor<16x32xf16>
+  return %xn, %y : tensor<16x64xf16>, tensor<16x32xf16>
+}
