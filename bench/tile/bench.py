@@ -56,6 +56,11 @@ def peers_of(name, inputs, with_compile):
         q, k, v = inputs
         eager = lambda: torch.softmax(q @ k, dim=-1) @ v
         reference = lambda: torch.softmax(q.double() @ k.double(), dim=-1) @ v.double()
+    elif name.startswith("ugraph-qknorm_attention"):
+        q, k, v = inputs
+        eager = lambda: torch.softmax(rms_norm(q) @ rms_norm(k), dim=-1) @ v
+        reference = lambda: torch.softmax(
+            rms_norm(q.double()) @ rms_norm(k.double()), dim=-1) @ v.double()
     elif name == "softmax":
         eager = lambda: torch.softmax(x, dim=-1)
         reference = lambda: torch.softmax(x.double(), dim=-1)

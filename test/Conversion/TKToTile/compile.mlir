@@ -87,3 +87,18 @@
 // SPLITKV-NEXT: 32,
 // SPLITKV-NEXT: 2
 // SPLITKV: "kernel": 1
+
+// qknorm_attention (examples/ugraph/qknorm_attention.mlir): the two
+// predefined rms_norm kernels, then the split-KV kernel over V, Q and K
+// normalized, then the combine.
+// RUN: tileopt-opt %S/../../../examples/ugraph/qknorm_attention.mlir --tileopt-lower-ugraph -o %t/qknorm.mlir
+// RUN: tileopt-compile %t/qknorm.mlir -o %t/qknorm 2>/dev/null
+// RUN: FileCheck %s --check-prefix=QKNORM-PTX --input-file=%t/qknorm/kernels.ptx
+// QKNORM-PTX: .entry qknorm_attention_k0(
+// QKNORM-PTX: sqrt.approx.f32
+// QKNORM-PTX: .entry qknorm_attention_k1(
+// QKNORM-PTX: sqrt.approx.f32
+// QKNORM-PTX: .entry qknorm_attention_k2(
+// QKNORM-PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// QKNORM-PTX: ex2.approx
+// QKNORM-PTX: .entry qknorm_attention_k3(

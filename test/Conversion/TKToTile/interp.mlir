@@ -10,3 +10,14 @@
 // RUN: diff %t.ugraph %t.tile
 // RUN: FileCheck %s --input-file=%t.tile
 // CHECK: tensor 8x64
+
+// qknorm_attention: rms_norm kernels before split-KV and its combine. The
+// tile program also returns the tensors between its kernels; its first
+// output is the result.
+// RUN: tileopt-interp %S/../../../examples/ugraph/small/qknorm_attention.mlir --seed=7 \
+// RUN:   | sed 1d > %t.qk.ugraph
+// RUN: tileopt-opt %S/../../../examples/ugraph/small/qknorm_attention.mlir --tileopt-lower-ugraph \
+// RUN:   | tileopt-interp --seed=7 | awk '/^# output #1 /{done = 1} NR > 1 && !done' > %t.qk.tile
+// RUN: diff %t.qk.ugraph %t.qk.tile
+// RUN: FileCheck %s --check-prefix=QKNORM --input-file=%t.qk.tile
+// QKNORM: tensor 2x64x16
