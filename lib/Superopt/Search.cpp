@@ -335,8 +335,8 @@ auto quietly(MLIRContext *context, Fn &&fn) {
 } // namespace
 
 /// The search proper: the candidates of `program` verified equivalent to
-/// `reference`, at most `opts.keep`, cheapest first, in `result.module`
-/// named `<name>_candidate<i>` from `firstIndex` on.
+/// it, at most `opts.keep`, cheapest first, in `result.module` named
+/// `<name>_candidate<i>` from `firstIndex` on.
 static FailureOr<SearchResult>
 searchCandidates(func::FuncOp program, const SearchOptions &opts,
                  StringRef name, unsigned firstIndex,
@@ -346,6 +346,31 @@ searchCandidates(func::FuncOp program, const SearchOptions &opts,
   FailureOr<ProgramInfo> info = modelProgram(program, ctx);
   if (failed(info))
     return failure();
+
+  // Every candidate must pass the verifier, so a program it cannot check
+  // (docs/verifier.md: an exp of a value that already depends on one, such
+  // as silu(exp(x))) is refused before the search, not after it with every
+  // candidate rejected.
+  std::optional<std::string> unverifiable;
+  {
+    std::string reason;
+    ScopedDiagnosticHandler handler(context, [&](Diagnostic &diagnostic) {
+      if (reason.empty())
+        reason = diagnostic.str();
+      return success();
+    });
+    verifier::VerifierOptions verifierOptions;
+    verifierOptions.seed = opts.seed;
+    verifier::EquivalenceChecker checker(program, verifierOptions);
+    FailureOr<verifier::VerificationResult> self = checker.check(program);
+    if (failed(self))
+      unverifiable = reason;
+    else if (!self->equivalent)
+      unverifiable = self->explanation;
+  }
+  if (unverifiable)
+    return program.emitRemark("the verifier cannot check this program (")
+           << *unverifiable << "); the function is left as it is";
 
   SearchProgress progress;
   progress.deadline =

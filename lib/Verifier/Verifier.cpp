@@ -1,7 +1,10 @@
 //===- Verifier.cpp - Probabilistic equivalence of kernel graphs ----------===//
 #include "TileOpt/Verifier/Verifier.h"
 
+#include "TileOpt/Dialect/TB/IR/TBOps.h"
+#include "TileOpt/Dialect/TK/IR/TKOps.h"
 #include "TileOpt/Interpreter/Interpreter.h"
+#include "llvm/Support/MathExtras.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/Support/raw_ostream.h"
@@ -261,6 +264,13 @@ EquivalenceChecker::check(func::FuncOp candidate) {
            << candidate.getFunctionType() << " but @" << reference.getSymName()
            << " has " << reference.getFunctionType()
            << ": only functions of one signature can be equivalent";
+  FunctionType type = candidate.getFunctionType();
+  for (Type t : llvm::concat<const Type>(type.getInputs(), type.getResults()))
+    if (auto tensor = dyn_cast<RankedTensorType>(t);
+        !tensor || !tensor.hasStaticShape())
+      return candidate.emitOpError("takes or returns ")
+             << t << ": the verifier compares functions of statically "
+                     "shaped tensors only";
 
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(candidate.getLoc());
   func::FuncOp reducedReference = reference;
@@ -272,6 +282,13 @@ EquivalenceChecker::check(func::FuncOp candidate) {
     reducedReference = (*shrunk)[0];
     candidate = (*shrunk)[1];
   }
+  for (func::FuncOp f : {reducedReference, candidate})
+    if (int64_t work = estimatedWork(f); work > options.maxWork)
+      return f.emitOpError("needs about ")
+             << work << " element operations per trial"
+             << (options.shrink ? " on its reduced instance" : "")
+             << ", more than the verifier's limit of " << options.maxWork
+             << " (its grid and loop divisions keep it large)";
   ReducedReference &kept = lookupOrAdd(reducedReference);
 
   VerificationResult result;
@@ -295,6 +312,42 @@ EquivalenceChecker::check(func::FuncOp candidate) {
   }
   result.equivalent = true;
   return result;
+}
+
+int64_t verifier::estimatedWork(func::FuncOp func) {
+  auto saturatingMul = [](int64_t a, int64_t b) {
+    int64_t product;
+    return llvm::MulOverflow(a, b, product) ? INT64_MAX : product;
+  };
+  auto saturatingAdd = [](int64_t a, int64_t b) {
+    int64_t sum;
+    return llvm::AddOverflow(a, b, sum) ? INT64_MAX : sum;
+  };
+  int64_t work = 0;
+  func.walk([&](Operation *op) {
+    int64_t repeat = 1;
+    auto fused = op->getParentOfType<tk::FusedOp>();
+    // A saver writes its tile, counted where it was computed.
+    if (fused && isa<tb::OutputSaverOp>(op))
+      return;
+    if (fused) {
+      for (int64_t blocks : fused.getGridDims())
+        repeat = saturatingMul(repeat, blocks);
+      repeat = saturatingMul(repeat, fused.getForloopRange());
+    }
+    for (Type type : op->getResultTypes()) {
+      auto shaped = dyn_cast<ShapedType>(type);
+      if (!shaped || !shaped.hasStaticShape())
+        continue;
+      int64_t elements = shaped.getNumElements();
+      if (isa<tk::MatmulOp, tb::MatmulOp>(op))
+        elements = saturatingMul(
+            elements,
+            cast<ShapedType>(op->getOperand(0).getType()).getShape().back());
+      work = saturatingAdd(work, saturatingMul(elements, repeat));
+    }
+  });
+  return work;
 }
 
 FailureOr<VerificationResult>

@@ -41,3 +41,17 @@ func.func @scalar_argument(%x: tensor<8x16xf32>, %s: f32) -> tensor<8x16xf32> {
   %0 = tk.unary exp %x : tensor<8x16xf32>
   return %0 : tensor<8x16xf32>
 }
+
+// -----
+
+// The verifier's field models at most one exp on a path, and silu holds
+// one: no candidate of silu(exp(x)) could be verified, so none is searched.
+// CHECK-LABEL: func.func @unverifiable
+// CHECK: tk.unary exp
+// CHECK: tk.unary silu
+// expected-remark @+1 {{the verifier cannot check this program ('tk.unary' op exp of a value that already depends on an exp: the finite-field domain models at most one exp on a path); the function is left as it is}}
+func.func @unverifiable(%x: tensor<16x64xf16>) -> tensor<16x64xf16> {
+  %0 = tk.unary exp %x : tensor<16x64xf16>
+  %1 = tk.unary silu %0 : tensor<16x64xf16>
+  return %1 : tensor<16x64xf16>
+}

@@ -244,6 +244,50 @@ TEST_F(VerifierTest, RefusesWhatItCannotShrink) {
   EXPECT_TRUE(check("a", "a", options).equivalent);
 }
 
+TEST_F(VerifierTest, RefusesReducedInstancesTooLargeToTest) {
+  // Shrinking keeps the partition: 512 x 512 blocks and 256 loop steps keep
+  // M and N at 1024 and K at 512 (tiles of 2), 2^29 multiply-adds a trial.
+  module = parseSourceString<ModuleOp>(R"(
+    func.func @a(%x: tensor<65536x16384xf16>, %w: tensor<16384x65536xf16>) -> tensor<65536x65536xf16> {
+      %y = tk.fused grid [512, 512, 1] block [128, 1, 1] forloop 256 (%xi = %x : tensor<65536x16384xf16>, %wi = %w : tensor<16384x65536xf16>) -> tensor<65536x65536xf16> {
+        %a = tb.input_iterator %xi imap [0, -1, -1] fmap 1 : tensor<65536x16384xf16> -> !tb.tile<128x64xf16>
+        %b = tb.input_iterator %wi imap [-1, 1, -1] fmap 0 : tensor<16384x65536xf16> -> !tb.tile<64x128xf16>
+        %c = tb.matmul %a, %b : !tb.tile<128x64xf16>, !tb.tile<64x128xf16> -> !tb.tile<128x128xf16>
+        %d = tb.forloop_accum sum %c : (!tb.tile<128x128xf16>) -> !tb.tile<128x128xf16>
+        %e = tb.output_saver %d omap [0, 1, -1] : !tb.tile<128x128xf16> -> tensor<65536x65536xf16>
+        tb.yield %e : tensor<65536x65536xf16>
+      }
+      return %y : tensor<65536x65536xf16>
+    })", &context);
+  ASSERT_TRUE(module);
+  func::FuncOp a = lookup("a");
+  // The tiles' elements (the matmul's times K), times the blocks and loop
+  // steps, and the kernel's result.
+  int64_t perStep = 128 * 64 + 64 * 128 + 128 * 128 * 64 + 128 * 128;
+  EXPECT_EQ(estimatedWork(a),
+            perStep * int64_t(512) * 512 * 256 + int64_t(65536) * 65536);
+  std::string errors = diagnosticsOf(
+      [&] { EXPECT_TRUE(failed(checkEquivalence(a, a))); });
+  EXPECT_NE(errors.find("more than the verifier's limit"), std::string::npos)
+      << errors;
+}
+
+TEST_F(VerifierTest, RefusesNonTensorArguments) {
+  module = parseSourceString<ModuleOp>(R"(
+    func.func @a(%x: tensor<8x16xf32>, %s: f32) -> tensor<8x16xf32> {
+      %0 = tk.unary exp %x : tensor<8x16xf32>
+      return %0 : tensor<8x16xf32>
+    })", &context);
+  ASSERT_TRUE(module);
+  std::string errors = diagnosticsOf([&] {
+    EXPECT_TRUE(failed(checkEquivalence(lookup("a"), lookup("a"))));
+  });
+  EXPECT_NE(errors.find("takes or returns 'f32': the verifier compares "
+                        "functions of statically shaped tensors only"),
+            std::string::npos)
+      << errors;
+}
+
 TEST_F(VerifierTest, RefusesMismatchedSignatures) {
   std::string errors = diagnosticsOf([&] {
     EXPECT_TRUE(failed(checkEquivalence(lookup("split_k"), lookup("mm_left"))));

@@ -35,6 +35,12 @@ struct VerifierOptions {
   uint64_t seed = 0;
   /// Test reduced instances (the default) or the functions as they are.
   bool shrink = true;
+  /// The most element operations a trial of either reduced function may
+  /// take (`estimatedWork`): a candidate whose partition keeps its reduced
+  /// instance larger is refused, since testing it would take minutes (a
+  /// grid of 512 blocks keeps a dim at 1024 or more, and a matmul of three
+  /// such dims is 10^9 multiply-adds per trial).
+  int64_t maxWork = int64_t(1) << 28;
   ShrinkOptions shrinkOptions;
 };
 
@@ -92,6 +98,12 @@ private:
   VerifierOptions options;
   std::vector<std::unique_ptr<ReducedReference>> reduced;
 };
+
+/// The element operations one interpretation of `func` takes, roughly:
+/// every value's elements (a matmul's times its contracted extent), those
+/// of a block graph's values times the blocks and loop iterations that
+/// compute them. Saturates at INT64_MAX.
+int64_t estimatedWork(func::FuncOp func);
 
 /// Compares `a` (the reference) and `b` once: a fresh EquivalenceChecker.
 FailureOr<VerificationResult>
