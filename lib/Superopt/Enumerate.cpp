@@ -218,13 +218,18 @@ bool superopt::admissible(const ProgramInfo &program, const OpDesc &op,
       static_cast<UnaryKind>(op.sub) == UnaryKind::exp &&
       !shiftedByMax(operands[0]->expr))
     return false;
+  // A value equal to another up to a constant factor adds nothing, unless
+  // the factor is the point: a scaling by one of the program's factors, or
+  // a value the program computes (-max(x) when max(x) is there already).
   bool scaling = op.kind == OpKind::Unary &&
                  static_cast<UnaryKind>(op.sub) == UnaryKind::mul_scalar;
   if (scaling)
     return true;
+  bool programValue = program.subtermSet.contains(result.expr);
   for (auto [i, v] : llvm::enumerate(existing))
     if ((existingPost.empty() || existingPost[i] == post) &&
-        v.shape == result.shape && equalUpToCoefficient(v.expr, result.expr))
+        v.shape == result.shape && equalUpToCoefficient(v.expr, result.expr) &&
+        (v.expr == result.expr || !programValue))
       return false;
   return true;
 }
@@ -1211,7 +1216,11 @@ void KernelSearch::growFused(int t) {
         }
         return;
       }
-      for (int i = below - 1; i >= 0; --i) {
+      // Only as low as leaves enough tensors below for the rest of the
+      // set: without this bound, a kernel over all of 70 arguments walked
+      // every smaller subset of them first.
+      int stillNeeded = static_cast<int>(n - 1 - pick.size());
+      for (int i = below - 1; i >= stillNeeded - 1; --i) {
         if (!readable(i))
           continue;
         pick.push_back(i);

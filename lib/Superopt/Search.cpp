@@ -296,6 +296,9 @@ FailureOr<ProgramInfo> superopt::modelProgram(func::FuncOp program,
         info.addends.push_back(unary.getScalar()->convertToDouble());
       if (unary.getKind() == UnaryKind::mul_scalar)
         info.factors.push_back(unary.getScalar()->convertToDouble());
+      // The search scales by the program's factors; a negation is one.
+      if (unary.getKind() == UnaryKind::neg)
+        info.factors.push_back(-1);
     }
   });
   SmallVector<tk::UnaryOp> exps;

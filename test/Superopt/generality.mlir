@@ -62,3 +62,21 @@ func.func @decode_attention_128x8192(%q: tensor<2x128x64xf16>, %k: tensor<2x64x8
   %6 = tk.matmul %5, %v : tensor<2x128x8192xf16>, tensor<2x8192x64xf16> -> tensor<2x128x64xf16>
   return %6 : tensor<2x128x64xf16>
 }
+
+// -----
+
+// A negation (torch-mlir writes -x as one) is a scaling by -1: the search
+// scales by it, and -max(x) is not dropped for equalling max(x) up to a
+// constant factor, as it is the program's value.
+// CHECK-LABEL: func.func @negated_row_max
+// CHECK-NOT: tk.reduce
+// CHECK: tk.fused
+// CHECK: tb.reduce max
+// CHECK: tb.unary mul_scalar(-1.000000e+00)
+// CHECK-NOT: tk.
+// CHECK: return
+func.func @negated_row_max(%x: tensor<16x64xf16>) -> tensor<16x1xf16> {
+  %y = tk.reduce max %x dim 1 : tensor<16x64xf16> -> tensor<16x1xf16>
+  %z = tk.unary neg %y : tensor<16x1xf16>
+  return %z : tensor<16x1xf16>
+}
