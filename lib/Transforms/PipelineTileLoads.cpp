@@ -86,7 +86,16 @@ Value iterationAhead(OpBuilder &b, Location loc, Value base, Value step,
                                arith::MulIOp::create(b, loc, step, count));
 }
 
-void pipelineLoop(scf::ForOp loop) {
+/// 32-bit registers per thread that one tile of `load` takes on `threads`
+/// threads (rounded up).
+int64_t registersPerThread(tile::LoadOp load, int64_t threads) {
+  auto type = cast<ShapedType>(load.getResult().getType());
+  int64_t bits = type.getNumElements() *
+                 static_cast<int64_t>(type.getElementTypeBitWidth());
+  return llvm::divideCeil(bits, 32 * threads);
+}
+
+void pipelineLoop(scf::ForOp loop, int64_t numWarps, int64_t registerBudget) {
   struct Pipelined {
     tile::LoadOp load;
     int64_t distance;
@@ -100,6 +109,30 @@ void pipelineLoop(scf::ForOp loop) {
   }
   if (pipelined.empty())
     return;
+
+  // The tiles in flight, carried as loop values, stay in registers.
+  auto registersInFlight = [&] {
+    int64_t registers = 0;
+    for (Pipelined &p : pipelined)
+      registers += p.distance * registersPerThread(p.load, 32 * numWarps);
+    return registers;
+  };
+  if (int64_t asked = registersInFlight(); asked > registerBudget) {
+    for (Pipelined &p : pipelined)
+      p.distance = 1;
+    int64_t doubleBuffered = registersInFlight();
+    InFlightDiagnostic remark = loop.emitRemark()
+                                << "tiles in flight would take " << asked
+                                << " registers per thread, over the budget of "
+                                << registerBudget << ": ";
+    if (doubleBuffered > registerBudget) {
+      remark << "the loads are not pipelined (" << doubleBuffered
+             << " even one iteration ahead)";
+      return;
+    }
+    remark << "the loads are issued one iteration ahead (" << doubleBuffered
+           << " registers)";
+  }
 
   Location loc = loop.getLoc();
   IRRewriter rewriter(loop.getContext());
@@ -149,6 +182,7 @@ void pipelineLoop(scf::ForOp loop) {
 
 struct PipelineTileLoadsPass
     : public tileopt::impl::PipelineTileLoadsBase<PipelineTileLoadsPass> {
+  using PipelineTileLoadsBase::PipelineTileLoadsBase;
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
     getOperation()->walk([&](scf::ForOp loop) {
@@ -156,7 +190,7 @@ struct PipelineTileLoadsPass
         loops.push_back(loop);
     });
     for (scf::ForOp loop : loops)
-      pipelineLoop(loop);
+      pipelineLoop(loop, numWarps, registerBudget);
   }
 };
 

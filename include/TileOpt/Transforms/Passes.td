@@ -53,7 +53,24 @@ def PipelineTileLoads : Pass<"tileopt-pipeline-tile-loads"> {
     loop (a lowered µGraph's gated MLP: X shared by X W1 and X W2), are
     pipelined here in registers, which the code generator then stages for
     the mma like any register tile.
+
+    Tiles in flight live in registers, and a thread has at most 255: a
+    lowered µGraph whose loop streams two 1024x16 weight tiles and an
+    8x1024 activation tile three deep (80 KiB a step on 128 threads) spilled
+    6 KB per thread and ran 30x slower. So the tiles a loop keeps in flight
+    may take at most `register-budget` 32-bit registers per thread (on
+    `num-warps` warps): over it, every load of the loop is issued one
+    iteration ahead instead (double buffering), and when even that is over
+    it, the loop is left alone; a remark says which.
   }];
+  let options = [
+    Option<"numWarps", "num-warps", "int64_t", /*default=*/"4",
+           "Warps per thread block: how many threads share the tiles in "
+           "flight">,
+    Option<"registerBudget", "register-budget", "int64_t", /*default=*/"128",
+           "32-bit registers per thread the tiles in flight of one loop may "
+           "take">,
+  ];
 }
 
 #endif // TILEOPT_TRANSFORMS_PASSES_TD

@@ -22,7 +22,9 @@ std::string tileopt::findCudaToolkit(StringRef requested) {
 
 void tileopt::buildTileLoweringPipeline(OpPassManager &pm,
                                         const TileToCubinOptions &options) {
-  pm.addPass(createPipelineTileLoads());
+  PipelineTileLoadsOptions pipelining;
+  pipelining.numWarps = options.numWarps;
+  pm.addPass(createPipelineTileLoads(pipelining));
   LowerTileToGPUOptions lowering;
   lowering.numWarps = options.numWarps;
   lowering.swizzleStaging = options.swizzleStaging;
