@@ -41,7 +41,9 @@ opt=$BUILD_DIR/bin/tileopt-opt
 keep=${KEEP:-8}
 
 search() { # options of tileopt-superoptimize
-  "$opt" "$source_file" --pass-pipeline="builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=1 keep=$keep $1}))"
+  # One thread and no binding time budget: the graph budgets end the
+  # searches, so the candidates do not depend on the machine's load.
+  "$opt" "$source_file" --pass-pipeline="builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=1 time-budget=900 keep=$keep $1}))"
 }
 
 case $command in

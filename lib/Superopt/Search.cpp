@@ -530,11 +530,11 @@ static std::optional<PrologueSplit> splitArgumentPrologues(func::FuncOp program,
         return v.getDefiningOp() && inPrologue.contains(v.getDefiningOp());
       }))
     return std::nullopt;
-  // The rest reads the arguments its ops use, then the prologue values they
-  // use, in program order.
+  // The rest reads the arguments its ops use or returns, then the prologue
+  // values its ops use, in program order.
   auto usedByRest = [&](Value v) {
     return llvm::any_of(v.getUsers(), [&](Operation *user) {
-      return user != ret && !inPrologue.contains(user);
+      return !inPrologue.contains(user);
     });
   };
   for (BlockArgument arg : body.getArguments())

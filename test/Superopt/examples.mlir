@@ -2,17 +2,19 @@
 // workloads, imported from examples/linalg. The checks are on structure:
 // how many kernels, and what the fused kernel's block graph holds.
 //
+// The graph budgets end these searches, not the clock (time-budget=900):
+// on a busy machine a 60 s time budget could cut them short.
 // RUN: tileopt-opt %S/../../examples/linalg/gated_mlp.mlir \
-// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2 time-budget=900}))' \
 // RUN:   | FileCheck %s --check-prefix=GATED
 // RUN: tileopt-opt %S/../../examples/linalg/rmsnorm_linear.mlir \
-// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2 time-budget=900}))' \
 // RUN:   | FileCheck %s --check-prefix=RMSNORM
 // RUN: tileopt-opt %S/../../examples/linalg/lora.mlir \
-// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2 print-top=8}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2 time-budget=900 print-top=8}))' \
 // RUN:   2>&1 | FileCheck %s --check-prefix=LORA
 // RUN: tileopt-opt %S/../../examples/linalg/gqa_decode.mlir \
-// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2 time-budget=900}))' \
 // RUN:   | FileCheck %s --check-prefix=GQA
 
 // silu(X @ W1) * (X @ W2): one kernel; each block owns a column tile of both
