@@ -337,6 +337,31 @@ auto quietly(MLIRContext *context, Fn &&fn) {
 
 } // namespace
 
+/// Why the verifier cannot check `program` (it is checked against itself),
+/// or nothing. Every candidate must pass the verifier, so a program it
+/// cannot check (docs/verifier.md: an exp of a value that already depends
+/// on one, as in silu(exp(x)); a reshape that merges dims) gets no search,
+/// instead of one whose every candidate is then rejected.
+static std::optional<std::string> whyUnverifiable(func::FuncOp program,
+                                                  uint64_t seed) {
+  std::string reason;
+  ScopedDiagnosticHandler handler(program.getContext(),
+                                  [&](Diagnostic &diagnostic) {
+                                    if (reason.empty())
+                                      reason = diagnostic.str();
+                                    return success();
+                                  });
+  verifier::VerifierOptions options;
+  options.seed = seed;
+  verifier::EquivalenceChecker checker(program, options);
+  FailureOr<verifier::VerificationResult> self = checker.check(program);
+  if (failed(self))
+    return reason;
+  if (!self->equivalent)
+    return self->explanation;
+  return std::nullopt;
+}
+
 /// The search proper: the candidates of `program` verified equivalent to
 /// it, at most `opts.keep`, cheapest first, in `result.module` named
 /// `<name>_candidate<i>` from `firstIndex` on.
@@ -349,31 +374,6 @@ searchCandidates(func::FuncOp program, const SearchOptions &opts,
   FailureOr<ProgramInfo> info = modelProgram(program, ctx);
   if (failed(info))
     return failure();
-
-  // Every candidate must pass the verifier, so a program it cannot check
-  // (docs/verifier.md: an exp of a value that already depends on one, such
-  // as silu(exp(x))) is refused before the search, not after it with every
-  // candidate rejected.
-  std::optional<std::string> unverifiable;
-  {
-    std::string reason;
-    ScopedDiagnosticHandler handler(context, [&](Diagnostic &diagnostic) {
-      if (reason.empty())
-        reason = diagnostic.str();
-      return success();
-    });
-    verifier::VerifierOptions verifierOptions;
-    verifierOptions.seed = opts.seed;
-    verifier::EquivalenceChecker checker(program, verifierOptions);
-    FailureOr<verifier::VerificationResult> self = checker.check(program);
-    if (failed(self))
-      unverifiable = reason;
-    else if (!self->equivalent)
-      unverifiable = self->explanation;
-  }
-  if (unverifiable)
-    return program.emitRemark("the verifier cannot check this program (")
-           << *unverifiable << "); the function is left as it is";
 
   SearchProgress progress;
   progress.deadline =
@@ -486,11 +486,13 @@ searchCandidates(func::FuncOp program, const SearchOptions &opts,
 
 namespace {
 
-/// The program with its argument prologues taken out (docs/superoptimizer.md,
-/// "Argument prologues"): the ops whose values depend on one argument alone
-/// (qknorm_attention's rms_norm(Q) and rms_norm(K)) stay kernels of their
-/// own, and the rest, whose arguments are the program's other arguments
-/// and the prologues' values, is searched as a program of its own.
+/// The program with its prologues taken out (docs/superoptimizer.md,
+/// "Prologues"): the ops whose values depend on one argument alone
+/// (qknorm_attention's rms_norm(Q) and rms_norm(K)) and the ops that lead
+/// to a layout change (mla_decode's projections, reshaped and transposed
+/// into K and V) stay kernels of their own, and the rest, whose arguments
+/// are the program's other arguments and the prologues' values, is searched
+/// as a program of its own.
 struct PrologueSplit {
   SmallVector<Operation *> prologue;
   /// The rest; its arguments are `restArguments`, values of the program.
@@ -503,8 +505,8 @@ struct PrologueSplit {
 /// Splits `program`, building the rest in `scratch`; nothing when it has no
 /// prologue, or when a prologue value is a result (the rest would return an
 /// argument).
-static std::optional<PrologueSplit> splitArgumentPrologues(func::FuncOp program,
-                                                          ModuleOp scratch) {
+static std::optional<PrologueSplit> splitPrologues(func::FuncOp program,
+                                                  ModuleOp scratch) {
   Block &body = program.getBody().front();
   if (body.getNumArguments() > 64)
     return std::nullopt;
@@ -513,13 +515,29 @@ static std::optional<PrologueSplit> splitArgumentPrologues(func::FuncOp program,
     reads[arg] = uint64_t(1) << arg.getArgNumber();
   PrologueSplit split;
   llvm::SmallPtrSet<Operation *, 8> inPrologue;
+  // Layout changes, and every op they depend on: the search builds no
+  // reshape or transpose, so what leads to one is computed as the program
+  // does.
+  llvm::SmallPtrSet<Operation *, 8> beforeLayoutChange;
+  SmallVector<Operation *> worklist;
+  for (Operation &op : body.without_terminator())
+    if (isa<tk::ReshapeOp, tk::TransposeOp>(op))
+      worklist.push_back(&op);
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (!beforeLayoutChange.insert(op).second)
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *producer = operand.getDefiningOp())
+        worklist.push_back(producer);
+  }
   for (Operation &op : body.without_terminator()) {
     uint64_t mask = 0;
     for (Value operand : op.getOperands())
       mask |= reads.lookup(operand);
     for (Value result : op.getResults())
       reads[result] = mask;
-    if (llvm::popcount(mask) == 1) {
+    if (llvm::popcount(mask) == 1 || beforeLayoutChange.contains(&op)) {
       split.prologue.push_back(&op);
       inPrologue.insert(&op);
     }
@@ -600,31 +618,49 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
   if (!context->isMultithreadingEnabled())
     opts.numThreads = 1;
 
-  FailureOr<SearchResult> found = searchCandidates(
-      program, opts, program.getSymName(), /*firstIndex=*/0, start);
-  if (failed(found))
-    return failure();
-  SearchResult result = std::move(*found);
+  // A program the verifier cannot check gets no search of its own; the
+  // rest after its prologues may still be checkable (see below).
+  std::optional<std::string> unverifiable;
+  SearchResult result;
+  {
+    ExprContext ctx;
+    if (failed(modelProgram(program, ctx)))
+      return failure();
+  }
+  unverifiable = whyUnverifiable(program, opts.seed);
+  if (unverifiable) {
+    result.module = ModuleOp::create(UnknownLoc::get(context));
+  } else {
+    FailureOr<SearchResult> found = searchCandidates(
+        program, opts, program.getSymName(), /*firstIndex=*/0, start);
+    if (failed(found))
+      return failure();
+    result = std::move(*found);
+  }
 
-  // The program after its argument prologues, searched on its own with
-  // what is left of the time budget: a smaller program, whose search the
-  // budgets let finish (or get further) where the whole program's did not.
-  // Its candidates run after the prologue kernels and are verified against
-  // the whole program like any other.
+  // The program after its prologues, searched on its own with what is left
+  // of the time budget: a smaller program, whose search the budgets let
+  // finish (or get further) where the whole program's did not. Its
+  // candidates run after the prologue kernels and are verified against the
+  // whole program like any other; when the verifier cannot check the whole
+  // program, their verification against the rest stands for it (the
+  // prologue ops are the program's own: equal rests make equal programs).
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(context));
   double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
   std::optional<PrologueSplit> split =
-      splitArgumentPrologues(program, scratch.get());
+      splitPrologues(program, scratch.get());
   if (split && elapsed < opts.timeBudgetSeconds) {
     if (opts.progress)
       llvm::errs() << "[superopt] @" << program.getSymName() << ": searching "
-                   << "after its argument prologues (" << split->prologue.size()
+                   << "after its prologues (" << split->prologue.size()
                    << " kernel(s) kept)\n";
     SearchOptions restOptions = opts;
     restOptions.timeBudgetSeconds -= elapsed;
     FailureOr<SearchResult> rest = quietly(context, [&] {
+      if (whyUnverifiable(split->rest, opts.seed))
+        return FailureOr<SearchResult>(failure());
       return searchCandidates(split->rest, restOptions,
                               split->rest.getSymName(), 0,
                               std::chrono::steady_clock::now());
@@ -651,11 +687,15 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
           continue;
         }
         ++result.stats.verified;
-        FailureOr<verifier::VerificationResult> verdict =
-            quietly(context, [&] { return checker.check(f); });
+        bool equivalent = true;
+        if (!unverifiable) {
+          FailureOr<verifier::VerificationResult> verdict =
+              quietly(context, [&] { return checker.check(f); });
+          equivalent = succeeded(verdict) && verdict->equivalent;
+        }
         FailureOr<ProgramCost> cost =
             quietly(context, [&] { return estimateCost(f, opts.target); });
-        if (failed(verdict) || !verdict->equivalent || failed(cost)) {
+        if (!equivalent || failed(cost)) {
           f.erase();
           continue;
         }
@@ -675,6 +715,10 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
             (program.getSymName() + "_candidate" + std::to_string(i)).str());
     }
   }
+
+  if (unverifiable && result.ranked.empty())
+    return program.emitRemark("the verifier cannot check this program (")
+           << *unverifiable << "); the function is left as it is";
 
   // The program itself, placed by its cost.
   {

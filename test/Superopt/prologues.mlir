@@ -1,6 +1,7 @@
-// Argument prologues: ops whose values depend on one argument alone stay
-// kernels of their own, and the rest of the program is searched as a
-// program of its own (docs/superoptimizer.md, "Argument prologues").
+// Prologues: ops whose values depend on one argument alone, and ops that
+// lead to a reshape or transpose, stay kernels of their own, and the rest
+// of the program is searched as a program of its own (docs/superoptimizer.md,
+// "Prologues").
 //
 // The graph budgets end both searches (the time budget is left generous:
 // the rest gets what the whole program's search leaves of it, and on a
@@ -8,6 +9,9 @@
 // RUN: tileopt-opt %S/../../examples/linalg/qknorm_attention.mlir \
 // RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2 time-budget=900}))' \
 // RUN:   | FileCheck %s --check-prefix=QKNORM
+// RUN: tileopt-opt %S/../../examples/linalg/mla_decode.mlir \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2 time-budget=900}))' \
+// RUN:   | FileCheck %s --check-prefix=MLA
 // RUN: tileopt-opt %s -split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=2 progress=1 graph-budget=1000000}))' \
 // RUN:   2>&1 | FileCheck %s
@@ -32,7 +36,24 @@
 // QKNORM-NOT: tk.
 // QKNORM: return
 
-// CHECK: [superopt] @two_prologues: searching after its argument prologues (2 kernel(s) kept)
+// mla_decode: the verifier cannot check the whole program (its reshapes
+// merge the heads into the projections' columns, which shrinking cannot
+// follow), and the search builds no reshape or transpose. The projections
+// and the layout changes that make K and V are kept as imported; the rest,
+// attention over K and V per head, is split over the keys, and its
+// candidates' verification against the rest stands for the whole.
+// MLA-LABEL: func.func @mla_decode
+// MLA-COUNT-2: tk.matmul %arg1
+// MLA: %[[PART:.*]]:3 = tk.fused grid [{{[0-9]+}}, 1, 1] block [128, 1, 1] forloop 1 (%{{.*}} = %arg0 : tensor<16x1x128xf16>, %{{.*}} : tensor<16x4096x128xf16>, %{{.*}} : tensor<16x128x4096xf16>)
+// MLA: tb.reduce max
+// MLA-COUNT-3: tb.output_saver
+// MLA: tk.fused grid [{{[0-9]+}}, 1, 1] block [128, 1, 1] forloop {{[0-9]+}} (%{{.*}} = %[[PART]]#0
+// MLA-COUNT-2: tb.forloop_accum sum_rescale
+// MLA: tb.binary div
+// MLA-NOT: tk.
+// MLA: return
+
+// CHECK: [superopt] @two_prologues: searching after its prologues (2 kernel(s) kept)
 // CHECK: [superopt] @two_prologues: explored
 func.func @two_prologues(%x: tensor<16x64xf16>, %w: tensor<64x32xf16>) -> tensor<16x32xf16> {
   %xn = tk.rms_norm %x {epsilon = 1.0e-5 : f32} : tensor<16x64xf16>
@@ -57,7 +78,7 @@ func.func @prologue_returned(%x: tensor<16x64xf16>, %w: tensor<64x32xf16>) -> (t
 
 // The rest returns one of its arguments (the prologue op is dead): the rest
 // takes that argument too.
-// CHECK: [superopt] @returns_argument: searching after its argument prologues (1 kernel(s) kept)
+// CHECK: [superopt] @returns_argument: searching after its prologues (1 kernel(s) kept)
 // CHECK-LABEL: func.func @returns_argument
 // CHECK: return %arg0
 func.func @returns_argument(%x: tensor<16x64xf16>, %y: tensor<16x64xf16>) -> tensor<16x64xf16> {
