@@ -364,11 +364,10 @@ static std::optional<std::string> whyUnverifiable(func::FuncOp program,
 
 /// The search proper: the candidates of `program` verified equivalent to
 /// it, at most `opts.keep`, cheapest first, in `result.module` named
-/// `<name>_candidate<i>` from `firstIndex` on.
+/// `<name>_candidate<i>`.
 static FailureOr<SearchResult>
 searchCandidates(func::FuncOp program, const SearchOptions &opts,
-                 StringRef name, unsigned firstIndex,
-                 std::chrono::steady_clock::time_point start) {
+                 StringRef name, std::chrono::steady_clock::time_point start) {
   MLIRContext *context = program.getContext();
   ExprContext ctx;
   FailureOr<ProgramInfo> info = modelProgram(program, ctx);
@@ -463,13 +462,10 @@ searchCandidates(func::FuncOp program, const SearchOptions &opts,
   for (const Candidate &c : candidates) {
     if (result.ranked.size() >= opts.keep)
       break;
-    func::FuncOp f =
-        materialize(result.module.get(),
-                    (name + "_candidate" +
-                     std::to_string(firstIndex + result.ranked.size()))
-                        .str(),
-                    type, *c.graph, c.choices, info->elementType,
-                    opts.blockThreads);
+    func::FuncOp f = materialize(
+        result.module.get(),
+        (name + "_candidate" + std::to_string(result.ranked.size())).str(),
+        type, *c.graph, c.choices, info->elementType, opts.blockThreads);
     ++result.stats.verified;
     FailureOr<verifier::VerificationResult> verdict =
         quietly(context, [&] { return checker.check(f); });
@@ -506,7 +502,7 @@ struct PrologueSplit {
 /// prologue, or when a prologue value is a result (the rest would return an
 /// argument).
 static std::optional<PrologueSplit> splitPrologues(func::FuncOp program,
-                                                  ModuleOp scratch) {
+                                                   ModuleOp scratch) {
   Block &body = program.getBody().front();
   if (body.getNumArguments() > 64)
     return std::nullopt;
@@ -543,8 +539,7 @@ static std::optional<PrologueSplit> splitPrologues(func::FuncOp program,
     }
   }
   Operation *ret = body.getTerminator();
-  if (split.prologue.empty() ||
-      llvm::any_of(ret->getOperands(), [&](Value v) {
+  if (split.prologue.empty() || llvm::any_of(ret->getOperands(), [&](Value v) {
         return v.getDefiningOp() && inPrologue.contains(v.getDefiningOp());
       }))
     return std::nullopt;
@@ -588,8 +583,8 @@ static std::optional<PrologueSplit> splitPrologues(func::FuncOp program,
 /// µGraph of the whole program, as `name` in `module`.
 static func::FuncOp spliceAfterPrologue(func::FuncOp program,
                                         const PrologueSplit &split,
-                                        func::FuncOp candidate,
-                                        ModuleOp module, StringRef name) {
+                                        func::FuncOp candidate, ModuleOp module,
+                                        StringRef name) {
   OpBuilder b(program.getContext());
   b.setInsertionPointToEnd(module.getBody());
   auto f = func::FuncOp::create(b, program.getLoc(), name,
@@ -618,21 +613,21 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
   if (!context->isMultithreadingEnabled())
     opts.numThreads = 1;
 
-  // A program the verifier cannot check gets no search of its own; the
-  // rest after its prologues may still be checkable (see below).
-  std::optional<std::string> unverifiable;
-  SearchResult result;
+  // What the search cannot model keeps its form; a remark says why.
   {
     ExprContext ctx;
     if (failed(modelProgram(program, ctx)))
       return failure();
   }
-  unverifiable = whyUnverifiable(program, opts.seed);
+  // A program the verifier cannot check gets no search of its own; the
+  // rest after its prologues may still be checkable (see below).
+  std::optional<std::string> unverifiable = whyUnverifiable(program, opts.seed);
+  SearchResult result;
   if (unverifiable) {
     result.module = ModuleOp::create(UnknownLoc::get(context));
   } else {
-    FailureOr<SearchResult> found = searchCandidates(
-        program, opts, program.getSymName(), /*firstIndex=*/0, start);
+    FailureOr<SearchResult> found =
+        searchCandidates(program, opts, program.getSymName(), start);
     if (failed(found))
       return failure();
     result = std::move(*found);
@@ -649,8 +644,7 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
   double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  std::optional<PrologueSplit> split =
-      splitPrologues(program, scratch.get());
+  std::optional<PrologueSplit> split = splitPrologues(program, scratch.get());
   if (split && elapsed < opts.timeBudgetSeconds) {
     if (opts.progress)
       llvm::errs() << "[superopt] @" << program.getSymName() << ": searching "
@@ -662,7 +656,7 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
       if (whyUnverifiable(split->rest, opts.seed))
         return FailureOr<SearchResult>(failure());
       return searchCandidates(split->rest, restOptions,
-                              split->rest.getSymName(), 0,
+                              split->rest.getSymName(),
                               std::chrono::steady_clock::now());
     });
     if (succeeded(rest)) {
@@ -702,10 +696,10 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
         ++result.stats.equivalent;
         result.ranked.push_back({f, *cost});
       }
-      llvm::stable_sort(result.ranked, [](const RankedCandidate &x,
-                                          const RankedCandidate &y) {
-        return x.cost.seconds < y.cost.seconds;
-      });
+      llvm::stable_sort(result.ranked,
+                        [](const RankedCandidate &x, const RankedCandidate &y) {
+                          return x.cost.seconds < y.cost.seconds;
+                        });
       while (result.ranked.size() > opts.keep) {
         result.ranked.back().function.erase();
         result.ranked.pop_back();

@@ -4,9 +4,9 @@
 #include "TileOpt/Dialect/TB/IR/TBOps.h"
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
 #include "TileOpt/Interpreter/Interpreter.h"
-#include "llvm/Support/MathExtras.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OperationSupport.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cmath>
 #include <map>
@@ -269,8 +269,9 @@ EquivalenceChecker::check(func::FuncOp candidate) {
     if (auto tensor = dyn_cast<RankedTensorType>(t);
         !tensor || !tensor.hasStaticShape())
       return candidate.emitOpError("takes or returns ")
-             << t << ": the verifier compares functions of statically "
-                     "shaped tensors only";
+             << t
+             << ": the verifier compares functions of statically "
+                "shaped tensors only";
 
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(candidate.getLoc());
   func::FuncOp reducedReference = reference;
