@@ -342,8 +342,8 @@ auto quietly(MLIRContext *context, Fn &&fn) {
 /// cannot check (docs/verifier.md: an exp of a value that already depends
 /// on one, as in silu(exp(x)); a reshape that merges dims) gets no search,
 /// instead of one whose every candidate is then rejected.
-static std::optional<std::string> whyUnverifiable(func::FuncOp program,
-                                                  uint64_t seed) {
+static std::optional<std::string>
+whyUnverifiable(func::FuncOp program, verifier::EquivalenceChecker &checker) {
   std::string reason;
   ScopedDiagnosticHandler handler(program.getContext(),
                                   [&](Diagnostic &diagnostic) {
@@ -351,9 +351,6 @@ static std::optional<std::string> whyUnverifiable(func::FuncOp program,
                                       reason = diagnostic.str();
                                     return success();
                                   });
-  verifier::VerifierOptions options;
-  options.seed = seed;
-  verifier::EquivalenceChecker checker(program, options);
   FailureOr<verifier::VerificationResult> self = checker.check(program);
   if (failed(self))
     return reason;
@@ -362,17 +359,16 @@ static std::optional<std::string> whyUnverifiable(func::FuncOp program,
   return std::nullopt;
 }
 
-/// The search proper: the candidates of `program` verified equivalent to
-/// it, at most `opts.keep`, cheapest first, in `result.module` named
-/// `<name>_candidate<i>`.
-static FailureOr<SearchResult>
-searchCandidates(func::FuncOp program, const SearchOptions &opts,
-                 StringRef name, std::chrono::steady_clock::time_point start) {
+/// The search proper: the candidates of `program` (modeled as `info`, its
+/// terms in `ctx`) that `checker` verifies equivalent to it, at most
+/// `opts.keep`, cheapest first, in `result.module` named
+/// `<program>_candidate<i>`.
+static SearchResult
+searchCandidates(func::FuncOp program, const ProgramInfo &info,
+                 ExprContext &ctx, verifier::EquivalenceChecker &checker,
+                 const SearchOptions &opts,
+                 std::chrono::steady_clock::time_point start) {
   MLIRContext *context = program.getContext();
-  ExprContext ctx;
-  FailureOr<ProgramInfo> info = modelProgram(program, ctx);
-  if (failed(info))
-    return failure();
 
   SearchProgress progress;
   progress.deadline =
@@ -412,7 +408,7 @@ searchCandidates(func::FuncOp program, const SearchOptions &opts,
       return std::nullopt;
     return cost->seconds;
   };
-  enumerateKernelGraphs(ctx, *info, opts, progress, [&](const KernelGraph &g) {
+  enumerateKernelGraphs(ctx, info, opts, progress, [&](const KernelGraph &g) {
     auto shared = std::make_shared<const KernelGraph>(g);
     // Every combination of block graphs of the fused kernels.
     SmallVector<size_t, 2> sizes, choices;
@@ -422,7 +418,7 @@ searchCandidates(func::FuncOp program, const SearchOptions &opts,
     choices.assign(sizes.size(), 0);
     while (true) {
       func::FuncOp f = materialize(scratch.get(), "candidate", type, g, choices,
-                                   info->elementType, opts.blockThreads);
+                                   info.elementType, opts.blockThreads);
       if (std::optional<double> seconds = costOf(f)) {
         candidates.push_back({shared, choices, *seconds, order++});
         std::lock_guard<std::mutex> lock(progressMutex);
@@ -455,17 +451,15 @@ searchCandidates(func::FuncOp program, const SearchOptions &opts,
   llvm::sort(candidates, [](const Candidate &a, const Candidate &b) {
     return std::tie(a.seconds, a.order) < std::tie(b.seconds, b.order);
   });
-  verifier::VerifierOptions verifierOptions;
-  verifierOptions.seed = opts.seed;
-  verifier::EquivalenceChecker checker(program, verifierOptions);
-  OpBuilder b(context);
   for (const Candidate &c : candidates) {
     if (result.ranked.size() >= opts.keep)
       break;
-    func::FuncOp f = materialize(
-        result.module.get(),
-        (name + "_candidate" + std::to_string(result.ranked.size())).str(),
-        type, *c.graph, c.choices, info->elementType, opts.blockThreads);
+    func::FuncOp f = materialize(result.module.get(),
+                                 (program.getSymName() + "_candidate" +
+                                  std::to_string(result.ranked.size()))
+                                     .str(),
+                                 type, *c.graph, c.choices, info.elementType,
+                                 opts.blockThreads);
     ++result.stats.verified;
     FailureOr<verifier::VerificationResult> verdict =
         quietly(context, [&] { return checker.check(f); });
@@ -612,26 +606,26 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
     opts.numThreads = std::max(1u, std::thread::hardware_concurrency());
   if (!context->isMultithreadingEnabled())
     opts.numThreads = 1;
+  auto cheaperFirst = [](const RankedCandidate &x, const RankedCandidate &y) {
+    return x.cost.seconds < y.cost.seconds;
+  };
 
   // What the search cannot model keeps its form; a remark says why.
-  {
-    ExprContext ctx;
-    if (failed(modelProgram(program, ctx)))
-      return failure();
-  }
+  ExprContext ctx;
+  FailureOr<ProgramInfo> info = modelProgram(program, ctx);
+  if (failed(info))
+    return failure();
   // A program the verifier cannot check gets no search of its own; the
   // rest after its prologues may still be checkable (see below).
-  std::optional<std::string> unverifiable = whyUnverifiable(program, opts.seed);
+  verifier::VerifierOptions verifierOptions;
+  verifierOptions.seed = opts.seed;
+  verifier::EquivalenceChecker checker(program, verifierOptions);
+  std::optional<std::string> unverifiable = whyUnverifiable(program, checker);
   SearchResult result;
-  if (unverifiable) {
+  if (unverifiable)
     result.module = ModuleOp::create(UnknownLoc::get(context));
-  } else {
-    FailureOr<SearchResult> found =
-        searchCandidates(program, opts, program.getSymName(), start);
-    if (failed(found))
-      return failure();
-    result = std::move(*found);
-  }
+  else
+    result = searchCandidates(program, *info, ctx, checker, opts, start);
 
   // The program after its prologues, searched on its own with what is left
   // of the time budget: a smaller program, whose search the budgets let
@@ -652,12 +646,15 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
                    << " kernel(s) kept)\n";
     SearchOptions restOptions = opts;
     restOptions.timeBudgetSeconds -= elapsed;
+    ExprContext restCtx;
+    verifier::EquivalenceChecker restChecker(split->rest, verifierOptions);
     FailureOr<SearchResult> rest = quietly(context, [&] {
-      if (whyUnverifiable(split->rest, opts.seed))
+      FailureOr<ProgramInfo> restInfo = modelProgram(split->rest, restCtx);
+      if (failed(restInfo) || whyUnverifiable(split->rest, restChecker))
         return FailureOr<SearchResult>(failure());
-      return searchCandidates(split->rest, restOptions,
-                              split->rest.getSymName(),
-                              std::chrono::steady_clock::now());
+      return FailureOr<SearchResult>(
+          searchCandidates(split->rest, *restInfo, restCtx, restChecker,
+                           restOptions, std::chrono::steady_clock::now()));
     });
     if (succeeded(rest)) {
       result.stats.explored += rest->stats.explored;
@@ -667,9 +664,6 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
       llvm::StringSet<> known;
       for (const RankedCandidate &c : result.ranked)
         known.insert(candidateKey(c.function));
-      verifier::VerifierOptions verifierOptions;
-      verifierOptions.seed = opts.seed;
-      verifier::EquivalenceChecker checker(program, verifierOptions);
       for (const RankedCandidate &c : rest->ranked) {
         func::FuncOp f = spliceAfterPrologue(
             program, *split, c.function, result.module.get(),
@@ -696,10 +690,7 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
         ++result.stats.equivalent;
         result.ranked.push_back({f, *cost});
       }
-      llvm::stable_sort(result.ranked,
-                        [](const RankedCandidate &x, const RankedCandidate &y) {
-                          return x.cost.seconds < y.cost.seconds;
-                        });
+      llvm::stable_sort(result.ranked, cheaperFirst);
       while (result.ranked.size() > opts.keep) {
         result.ranked.back().function.erase();
         result.ranked.pop_back();
@@ -725,10 +716,7 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
     if (failed(cost))
       return program.emitRemark("the cost model cannot model the program");
     result.ranked.push_back({original, *cost, /*isInput=*/true});
-    llvm::stable_sort(result.ranked, [](const RankedCandidate &x,
-                                        const RankedCandidate &y) {
-      return x.cost.seconds < y.cost.seconds;
-    });
+    llvm::stable_sort(result.ranked, cheaperFirst);
   }
   result.stats.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
