@@ -113,22 +113,39 @@ struct Elementwise {
   }
 };
 
-/// Batched matrix product over the last two dims.
+/// Batched matrix product over the last two dims; the batch dims broadcast
+/// as in numpy.matmul.
 template <typename Domain>
 void matmul(Domain &d, const Tensor<typename Domain::Scalar> &a,
             const Tensor<typename Domain::Scalar> &b,
             Tensor<typename Domain::Scalar> &c) {
-  ArrayRef<int64_t> sa = a.getShape(), sb = b.getShape();
-  int64_t rank = sa.size(), m = sa[rank - 2], k = sa[rank - 1],
-          n = sb[rank - 1];
-  int64_t batches = numElements(sa.drop_back(2));
-  for (int64_t batch = 0; batch < batches; ++batch) {
-    const auto *pa = &a[batch * m * k];
-    const auto *pb = &b[batch * k * n];
+  ArrayRef<int64_t> sa = a.getShape(), sb = b.getShape(), sc = c.getShape();
+  int64_t m = sa[sa.size() - 2], k = sa.back(), n = sb.back();
+  ArrayRef<int64_t> batchShape = sc.drop_back(2);
+  // The matrix of each operand that a batch index reads: its batch dims
+  // line up with the result's trailing ones, and a dim of 1 stays at 0.
+  auto matrixOf = [&](ArrayRef<int64_t> operand, ArrayRef<int64_t> index) {
+    ArrayRef<int64_t> batch = operand.drop_back(2);
+    size_t offset = index.size() - batch.size();
+    int64_t linear = 0;
+    for (size_t i = 0; i < batch.size(); ++i)
+      linear = linear * batch[i] + (batch[i] == 1 ? 0 : index[offset + i]);
+    return linear;
+  };
+  SmallVector<int64_t> index(batchShape.size(), 0);
+  for (int64_t batch = 0, e = numElements(batchShape); batch < e; ++batch) {
+    const auto *pa = &a[matrixOf(sa, index) * m * k];
+    const auto *pb = &b[matrixOf(sb, index) * k * n];
     auto *pc = &c[batch * m * n];
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j)
         pc[i * n + j] = d.dot(pa + i * k, 1, pb + j, n, k);
+    for (int64_t dim = static_cast<int64_t>(index.size()) - 1; dim >= 0;
+         --dim) {
+      if (++index[dim] < batchShape[dim])
+        break;
+      index[dim] = 0;
+    }
   }
 }
 

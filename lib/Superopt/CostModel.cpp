@@ -120,10 +120,11 @@ Arithmetic onCudaCores(double flops, unsigned reductionPasses = 0) {
 /// N to 8 and K to 16, so a thin product (a GEMV) can waste more tensor-core
 /// flops than their higher rate wins back. The padded flops are the ones
 /// counted, since the tensor cores execute them.
-Arithmetic matmulArithmetic(ShapedType lhs, ShapedType rhs,
+Arithmetic matmulArithmetic(ShapedType lhs, ShapedType rhs, ShapedType result,
                             const GpuTarget &target) {
   ArrayRef<int64_t> lhsShape = lhs.getShape();
-  double batch = product(lhsShape.drop_back(2));
+  // The result's batch dims: an operand may broadcast over them.
+  double batch = product(result.getShape().drop_back(2));
   int64_t m = lhsShape[lhsShape.size() - 2], k = lhsShape.back(),
           n = rhs.getShape().back();
   double flops = 2 * batch * m * n * k;
@@ -149,6 +150,7 @@ std::optional<Arithmetic> arithmeticOf(Operation *op, const GpuTarget &target) {
       .Case<tk::MatmulOp, tb::MatmulOp>([&](auto matmul) -> Result {
         return matmulArithmetic(cast<ShapedType>(matmul.getLhs().getType()),
                                 cast<ShapedType>(matmul.getRhs().getType()),
+                                cast<ShapedType>(matmul.getResult().getType()),
                                 target);
       })
       .Case<tk::UnaryOp, tb::UnaryOp, tk::BinaryOp, tb::BinaryOp>(

@@ -51,7 +51,8 @@ const Expr *TermCache::get(OpKind kind, int sub, double scalar,
 std::optional<ValueInfo> superopt::applyOp(ExprContext &ctx, const OpDesc &op,
                                            ArrayRef<const ValueInfo *> operands,
                                            int64_t forloopRange,
-                                           TermCache *cache) {
+                                           TermCache *cache,
+                                           bool broadcastBatch) {
   const ValueInfo &x = *operands[0];
   ValueInfo r = x;
   auto term = [&](int64_t extent, llvm::function_ref<const Expr *()> build) {
@@ -114,22 +115,41 @@ std::optional<ValueInfo> superopt::applyOp(ExprContext &ctx, const OpDesc &op,
   }
   case OpKind::Matmul: {
     const ValueInfo &y = *operands[1];
-    size_t rank = x.shape.size();
-    if (rank < 2 || y.shape.size() != rank)
+    int64_t rx = x.shape.size(), ry = y.shape.size();
+    if (rx < 2 || ry < 2 || (rx != ry && !broadcastBatch))
       return std::nullopt;
-    for (size_t d = 0; d + 2 < rank; ++d)
-      if (x.shape[d] != y.shape[d] || x.axes[d] != y.axes[d])
-        return std::nullopt;
+    // Batch dims line up from the right; with broadcastBatch a missing dim
+    // or one of 1 takes the other operand's.
+    int64_t rank = std::max(rx, ry);
+    r.shape.resize(rank);
+    r.axes.resize(rank);
+    for (int64_t d = 0; d + 2 < rank; ++d) {
+      int64_t dx = d - (rank - rx), dy = d - (rank - ry);
+      const ValueInfo *from = dx >= 0 ? &x : &y;
+      int64_t dim = dx >= 0 ? dx : dy;
+      if (dx >= 0 && dy >= 0 &&
+          (x.shape[dx] != y.shape[dy] || x.axes[dx] != y.axes[dy])) {
+        if (!broadcastBatch || (x.shape[dx] != 1 && y.shape[dy] != 1))
+          return std::nullopt;
+        if (x.shape[dx] == 1) {
+          from = &y;
+          dim = dy;
+        }
+      }
+      r.shape[d] = from->shape[dim];
+      r.axes[d] = from->axes[dim];
+    }
     // The contracted dims must index one axis of the program.
-    if (x.shape[rank - 1] != y.shape[rank - 2] ||
-        x.axes[rank - 1] != y.axes[rank - 2] || x.axes[rank - 1].reduced ||
-        x.axes[rank - 1].partialOf >= 0)
+    if (x.shape[rx - 1] != y.shape[ry - 2] ||
+        x.axes[rx - 1] != y.axes[ry - 2] || x.axes[rx - 1].reduced ||
+        x.axes[rx - 1].partialOf >= 0)
       return std::nullopt;
-    r.shape[rank - 1] = y.shape[rank - 1];
-    r.axes[rank - 1] = y.axes[rank - 1];
-    r.expr = term(x.shape[rank - 1], [&] {
-      return ctx.matmul(x.expr, y.expr, x.shape[rank - 1]);
-    });
+    r.shape[rank - 2] = x.shape[rx - 2];
+    r.axes[rank - 2] = x.axes[rx - 2];
+    r.shape[rank - 1] = y.shape[ry - 1];
+    r.axes[rank - 1] = y.axes[ry - 1];
+    r.expr = term(x.shape[rx - 1],
+                  [&] { return ctx.matmul(x.expr, y.expr, x.shape[rx - 1]); });
     return r;
   }
   case OpKind::Accum:
@@ -1263,7 +1283,7 @@ void KernelSearch::grow() {
       SmallVector<const ValueInfo *, 2> operands =
           operandsOf(p.op, graph.tensors);
       std::optional<ValueInfo> result =
-          applyOp(ctx, p.op, operands, 1, &terms);
+          applyOp(ctx, p.op, operands, 1, &terms, /*broadcastBatch=*/true);
       if (!result)
         continue;
       if (!progress.tick())

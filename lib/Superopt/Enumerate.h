@@ -99,11 +99,13 @@ private:
 
 /// The result of `op` on `operands`, or nothing when shapes or axes do not
 /// fit (the search's rules: dims that meet must index the same axis).
-/// With `cache`, terms are looked up there first.
+/// With `cache`, terms are looked up there first. With `broadcastBatch`
+/// (tk.matmul, not tb.matmul), a matmul's batch dims broadcast.
 std::optional<ValueInfo> applyOp(ExprContext &ctx, const OpDesc &op,
                                  ArrayRef<const ValueInfo *> operands,
                                  int64_t forloopRange,
-                                 TermCache *cache = nullptr);
+                                 TermCache *cache = nullptr,
+                                 bool broadcastBatch = false);
 
 /// Whether `e` is x - max(...): the argument of a stable exp.
 bool shiftedByMax(const Expr *e);

@@ -12,6 +12,7 @@
 #include "Materialize.h"
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
 #include "TileOpt/Superopt/Abstraction.h"
+#include "TileOpt/Superopt/Reassociate.h"
 #include "TileOpt/Verifier/Verifier.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/IRMapping.h"
@@ -41,7 +42,8 @@ std::string SearchOptions::fingerprint() const {
   os << " tiles=";
   llvm::interleave(tileExtents, os, ",");
   os << " threads-per-block=" << blockThreads << " seed=" << seed
-     << " target=" << target.name << " keep=" << keep;
+     << " target=" << target.name << " keep=" << keep
+     << " reassociate=" << reassociate;
   return text;
 }
 
@@ -161,14 +163,16 @@ LogicalResult ProgramAxes::build(func::FuncOp func) {
             })
             .Case([&](tk::MatmulOp m) {
               Value a = m.getLhs(), b = m.getRhs();
-              int64_t n = rank(a);
-              for (int64_t d = 0; d + 2 < n; ++d) {
-                join(a, d, b, d);
-                join(a, d, m, d);
-              }
-              join(a, n - 2, m, n - 2);
-              join(a, n - 1, b, n - 2);
-              join(b, n - 1, m, n - 1);
+              int64_t ra = rank(a), rb = rank(b), rc = rank(m);
+              // Batch dims broadcast: a dim of 1 is not the result's axis.
+              for (Value operand : {a, b})
+                for (int64_t d = 0, offset = rc - rank(operand);
+                     d + 2 < rank(operand); ++d)
+                  if (size(operand, d) == size(m, offset + d))
+                    join(operand, d, m, offset + d);
+              join(a, ra - 2, m, rc - 2);
+              join(a, ra - 1, b, rb - 2);
+              join(b, rb - 1, m, rc - 1);
               return true;
             })
             .Case([&](tk::TransposeOp t) {
@@ -597,6 +601,22 @@ static func::FuncOp spliceAfterPrologue(func::FuncOp program,
   return f;
 }
 
+static bool cheaperFirst(const RankedCandidate &x, const RankedCandidate &y) {
+  return x.cost.seconds < y.cost.seconds;
+}
+
+/// Orders `result`'s candidates cheapest first, keeps the first `keep`,
+/// and names them `<name>_candidate<i>` in that order.
+static void keepCheapest(SearchResult &result, StringRef name, unsigned keep) {
+  llvm::stable_sort(result.ranked, cheaperFirst);
+  while (result.ranked.size() > keep) {
+    result.ranked.back().function.erase();
+    result.ranked.pop_back();
+  }
+  for (auto [i, c] : llvm::enumerate(result.ranked))
+    c.function.setSymName((name + "_candidate" + std::to_string(i)).str());
+}
+
 FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
                                                 const SearchOptions &options) {
   auto start = std::chrono::steady_clock::now();
@@ -606,9 +626,6 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
     opts.numThreads = std::max(1u, std::thread::hardware_concurrency());
   if (!context->isMultithreadingEnabled())
     opts.numThreads = 1;
-  auto cheaperFirst = [](const RankedCandidate &x, const RankedCandidate &y) {
-    return x.cost.seconds < y.cost.seconds;
-  };
 
   // What the search cannot model keeps its form; a remark says why.
   ExprContext ctx;
@@ -621,11 +638,43 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
   verifierOptions.seed = opts.seed;
   verifier::EquivalenceChecker checker(program, verifierOptions);
   std::optional<std::string> unverifiable = whyUnverifiable(program, checker);
+
+  // The program with its matmul chains reassociated, if that lowers its
+  // flops and the verifier agrees, is what the search explores; every
+  // candidate is still verified against the program as given, which stays
+  // a candidate itself.
+  OwningOpRef<ModuleOp> reassociatedModule;
+  func::FuncOp searched = program;
+  if (opts.reassociate && !unverifiable) {
+    reassociatedModule = ModuleOp::create(UnknownLoc::get(context));
+    OpBuilder b(context);
+    b.setInsertionPointToEnd(reassociatedModule->getBody());
+    auto variant = cast<func::FuncOp>(b.clone(*program));
+    FailureOr<verifier::VerificationResult> verdict = failure();
+    if (reassociateMatmuls(variant))
+      verdict = quietly(context, [&] { return checker.check(variant); });
+    FailureOr<ProgramInfo> variantInfo = failure();
+    if (succeeded(verdict) && verdict->equivalent)
+      variantInfo =
+          quietly(context, [&] { return modelProgram(variant, ctx); });
+    if (succeeded(variantInfo)) {
+      if (opts.progress)
+        llvm::errs() << "[superopt] @" << program.getSymName()
+                     << ": searching its matmul chains reassociated ("
+                     << llvm::format("%.3g", matmulFlops(program) * 1e-9)
+                     << " -> "
+                     << llvm::format("%.3g", matmulFlops(variant) * 1e-9)
+                     << " GFLOP)\n";
+      searched = variant;
+      info = std::move(variantInfo);
+    }
+  }
+
   SearchResult result;
   if (unverifiable)
     result.module = ModuleOp::create(UnknownLoc::get(context));
   else
-    result = searchCandidates(program, *info, ctx, checker, opts, start);
+    result = searchCandidates(searched, *info, ctx, checker, opts, start);
 
   // The program after its prologues, searched on its own with what is left
   // of the time budget: a smaller program, whose search the budgets let
@@ -638,7 +687,7 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
   double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  std::optional<PrologueSplit> split = splitPrologues(program, scratch.get());
+  std::optional<PrologueSplit> split = splitPrologues(searched, scratch.get());
   if (split && elapsed < opts.timeBudgetSeconds) {
     if (opts.progress)
       llvm::errs() << "[superopt] @" << program.getSymName() << ": searching "
@@ -666,7 +715,7 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
         known.insert(candidateKey(c.function));
       for (const RankedCandidate &c : rest->ranked) {
         func::FuncOp f = spliceAfterPrologue(
-            program, *split, c.function, result.module.get(),
+            searched, *split, c.function, result.module.get(),
             (program.getSymName() + "_candidate" +
              std::to_string(result.ranked.size()))
                 .str());
@@ -690,20 +739,33 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
         ++result.stats.equivalent;
         result.ranked.push_back({f, *cost});
       }
-      llvm::stable_sort(result.ranked, cheaperFirst);
-      while (result.ranked.size() > opts.keep) {
-        result.ranked.back().function.erase();
-        result.ranked.pop_back();
-      }
-      for (auto [i, c] : llvm::enumerate(result.ranked))
-        c.function.setSymName(
-            (program.getSymName() + "_candidate" + std::to_string(i)).str());
+      keepCheapest(result, program.getSymName(), opts.keep);
     }
   }
 
   if (unverifiable && result.ranked.empty())
     return program.emitRemark("the verifier cannot check this program (")
            << *unverifiable << "); the function is left as it is";
+
+  // The reassociated program itself: verified above.
+  if (searched != program) {
+    OpBuilder b(context);
+    b.setInsertionPointToEnd(result.module->getBody());
+    auto variant = cast<func::FuncOp>(b.clone(*searched));
+    FailureOr<ProgramCost> cost =
+        quietly(context, [&] { return estimateCost(variant, opts.target); });
+    bool known = llvm::any_of(result.ranked, [&](const RankedCandidate &c) {
+      return candidateKey(c.function) == candidateKey(variant);
+    });
+    if (failed(cost) || known) {
+      variant.erase();
+    } else {
+      ++result.stats.verified;
+      ++result.stats.equivalent;
+      result.ranked.push_back({variant, *cost});
+      keepCheapest(result, program.getSymName(), opts.keep);
+    }
+  }
 
   // The program itself, placed by its cost.
   {

@@ -79,6 +79,7 @@ struct SuperoptimizePass
     options.graphBudget = graphBudget;
     options.blockGraphBudget = blockGraphBudget;
     options.seed = seed;
+    options.reassociate = reassociate;
     options.progress = progress;
     options.keep = std::max(unsigned(keep), unsigned(printTop));
     return options;

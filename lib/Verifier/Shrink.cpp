@@ -136,14 +136,17 @@ LogicalResult DimClasses::constrainOp(Operation *op) {
       })
       .Case<tk::MatmulOp, tb::MatmulOp>([&](Operation *o) {
         Value a = o->getOperand(0), b = o->getOperand(1), c = o->getResult(0);
-        int64_t r = rank(c);
-        for (int64_t d = 0; d < r - 2; ++d) {
-          unify(a, d, c, d);
-          unify(b, d, c, d);
+        int64_t ra = rank(a), rb = rank(b), rc = rank(c);
+        // Batch dims broadcast (tk.matmul) like elementwise operands.
+        for (Value operand : {a, b}) {
+          int64_t offset = rc - rank(operand);
+          for (int64_t d = 0; d + 2 < rank(operand); ++d)
+            if (extent(operand, d) == extent(c, offset + d))
+              unify(operand, d, c, offset + d);
         }
-        unify(a, r - 2, c, r - 2);
-        unify(a, r - 1, b, r - 2);
-        unify(b, r - 1, c, r - 1);
+        unify(a, ra - 2, c, rc - 2);
+        unify(a, ra - 1, b, rb - 2);
+        unify(b, rb - 1, c, rc - 1);
         return success();
       })
       .Case<tk::ReduceOp, tb::ReduceOp>([&](auto r) {

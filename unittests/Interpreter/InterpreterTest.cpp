@@ -74,6 +74,30 @@ TEST_F(InterpreterTest, BatchedMatmulOddSizes) {
   expectNear(out[0], expected);
 }
 
+// numpy.matmul's batch broadcasting: a missing leading dim and a dim of 1,
+// on either side.
+TEST_F(InterpreterTest, MatmulBroadcastsBatchDims) {
+  auto [in, out] = run(R"(
+    func.func @f(%a: tensor<3x5xf32>, %b: tensor<2x1x5x7xf32>, %c: tensor<4x3x5xf32>) -> (tensor<2x1x3x7xf32>, tensor<2x4x3x7xf32>) {
+      %ab = tk.matmul %a, %b : tensor<3x5xf32>, tensor<2x1x5x7xf32> -> tensor<2x1x3x7xf32>
+      %cb = tk.matmul %c, %b : tensor<4x3x5xf32>, tensor<2x1x5x7xf32> -> tensor<2x4x3x7xf32>
+      return %ab, %cb : tensor<2x1x3x7xf32>, tensor<2x4x3x7xf32>
+    })");
+  Tensor<double> ab({2, 1, 3, 7}), cb({2, 4, 3, 7});
+  for (int64_t p = 0; p < 2; ++p)
+    for (int64_t q = 0; q < 4; ++q)
+      for (int64_t i = 0; i < 3; ++i)
+        for (int64_t j = 0; j < 7; ++j)
+          for (int64_t k = 0; k < 5; ++k) {
+            double b = in[1].at({p, 0, k, j});
+            if (q == 0)
+              ab.at({p, 0, i, j}) += in[0].at({i, k}) * b;
+            cb.at({p, q, i, j}) += in[2].at({q, i, k}) * b;
+          }
+  expectNear(out[0], ab);
+  expectNear(out[1], cb);
+}
+
 TEST_F(InterpreterTest, BroadcastReduceAndElementwiseKinds) {
   auto [in, out] = run(R"(
     func.func @f(%x: tensor<3x1x5xf32>, %y: tensor<4x5xf32>)

@@ -52,6 +52,9 @@ struct SearchOptions {
   uint64_t blockGraphBudget = 4'000'000;
   /// Draws the verifier's random tests.
   uint64_t seed = 0;
+  /// Searches the program with its matmul chains in their cheapest order
+  /// (Reassociate.h), once the verifier has checked that order.
+  bool reassociate = true;
   /// Candidates verified equivalent and returned, cheapest first. They are
   /// verified in order of cost, so the search stops verifying once it has
   /// this many.

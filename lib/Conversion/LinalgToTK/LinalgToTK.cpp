@@ -718,27 +718,60 @@ LogicalResult importContraction(linalg::LinalgOp op, RankedTensorType type,
       n *= sizes[loop];
     return n;
   };
-  SmallVector<int64_t> batch = asLoops(dims->batch);
+  // n loops that the result places before all its m loops are batch loops
+  // of the product that the lhs broadcasts over (numpy.matmul): mla's
+  // K[h, s, d] = sum_r C[s, r] Wk[h, r, d] is one tk.matmul of C with Wk,
+  // not C times the heads merged into Wk's columns.
+  auto position = [&](unsigned loop) {
+    return llvm::find(*outLoops, static_cast<int64_t>(loop)) -
+           outLoops->begin();
+  };
+  SmallVector<unsigned> nLoops = llvm::to_vector(dims->n),
+                        batchLoops = llvm::to_vector(dims->batch);
+  if (!dims->m.empty()) {
+    int64_t firstM = outLoops->size();
+    for (unsigned loop : dims->m)
+      firstM = std::min<int64_t>(firstM, position(loop));
+    SmallVector<unsigned> leading = llvm::filter_to_vector(
+        dims->n, [&](unsigned loop) { return position(loop) < firstM; });
+    if (leading.size() < nLoops.size()) {
+      llvm::erase_if(nLoops, [&](unsigned loop) {
+        return llvm::is_contained(leading, loop);
+      });
+      batchLoops.append(leading);
+    }
+  }
+  llvm::sort(batchLoops,
+             [&](unsigned x, unsigned y) { return position(x) < position(y); });
+  SmallVector<int64_t> batch = asLoops(batchLoops);
   SmallVector<int64_t> batchSizes = sizesOf(batch);
-  int64_t m = product(dims->m), n = product(dims->n), k = product(dims->k);
+  int64_t m = product(dims->m), n = product(nLoops), k = product(dims->k);
   auto operand = [&](unsigned i, ArrayRef<unsigned> rows,
                      ArrayRef<unsigned> cols, int64_t numRows,
                      int64_t numCols) {
-    SmallVector<int64_t> order = llvm::to_vector(
-        llvm::concat<const int64_t>(batch, asLoops(rows), asLoops(cols)));
-    SmallVector<int64_t> shape(batchSizes);
+    // A batch loop the operand lacks is a dim of 1; leading ones are left
+    // out, as numpy.matmul allows.
+    SmallVector<int64_t> own = llvm::filter_to_vector(batch, [&](int64_t loop) {
+      return llvm::is_contained(operandLoops[i], loop);
+    });
+    SmallVector<int64_t> shape;
+    for (int64_t loop : batch)
+      if (!shape.empty() || llvm::is_contained(own, loop))
+        shape.push_back(llvm::is_contained(own, loop) ? sizes[loop] : 1);
     shape.append({numRows, numCols});
+    SmallVector<int64_t> order = llvm::to_vector(
+        llvm::concat<const int64_t>(own, asLoops(rows), asLoops(cols)));
     return rearrange(rewriter, op.getLoc(), op.getDpsInputOperand(i)->get(),
                      operandLoops[i], order, shape);
   };
   Value lhs = operand(0, dims->m, dims->k, m, k);
-  Value rhs = operand(1, dims->k, dims->n, k, n);
+  Value rhs = operand(1, dims->k, nLoops, k, n);
   SmallVector<int64_t> productShape(batchSizes);
   productShape.append({m, n});
   Value result = tk::MatmulOp::create(rewriter, op.getLoc(),
                                       type.clone(productShape), lhs, rhs);
   SmallVector<int64_t> productLoops = llvm::to_vector(
-      llvm::concat<const int64_t>(batch, asLoops(dims->m), asLoops(dims->n)));
+      llvm::concat<const int64_t>(batch, asLoops(dims->m), asLoops(nLoops)));
   result = reshapeTo(rewriter, op.getLoc(), result, sizesOf(productLoops));
   result = rearrange(rewriter, op.getLoc(), result, productLoops, *outLoops,
                      type.getShape());

@@ -15,26 +15,52 @@ std::string tileopt::formatShape(ArrayRef<int64_t> shape) {
   return s;
 }
 
+/// The last two dims of `c = a @ b`, once the batch dims are checked.
+static LogicalResult verifyMatrixDims(Operation *op, ArrayRef<int64_t> sa,
+                                      ArrayRef<int64_t> sb,
+                                      ArrayRef<int64_t> sc) {
+  if (sa.back() != sb[sb.size() - 2])
+    return op->emitOpError("contraction dims differ: lhs has ")
+           << sa.back() << " columns, rhs has " << sb[sb.size() - 2] << " rows";
+  if (sc[sc.size() - 2] != sa[sa.size() - 2] || sc.back() != sb.back())
+    return op->emitOpError("result must be ")
+           << sa[sa.size() - 2] << "x" << sb.back()
+           << " in its last two dims, got " << sc[sc.size() - 2] << "x"
+           << sc.back();
+  return success();
+}
+
 LogicalResult tileopt::verifyMatmulShapes(Operation *op, ShapedType a,
                                           ShapedType b, ShapedType c) {
   if (a.getRank() < 2 || a.getRank() != b.getRank() ||
       a.getRank() != c.getRank())
     return op->emitOpError("expects operands and result of one rank >= 2, got ")
            << a.getRank() << ", " << b.getRank() << " and " << c.getRank();
-  int64_t rank = a.getRank();
   ArrayRef<int64_t> sa = a.getShape(), sb = b.getShape(), sc = c.getShape();
   if (sa.drop_back(2) != sb.drop_back(2) || sa.drop_back(2) != sc.drop_back(2))
     return op->emitOpError("batch dims differ: ")
            << formatShape(sa.drop_back(2)) << ", " << formatShape(sb.drop_back(2))
            << " and " << formatShape(sc.drop_back(2));
-  if (sa[rank - 1] != sb[rank - 2])
-    return op->emitOpError("contraction dims differ: lhs has ")
-           << sa[rank - 1] << " columns, rhs has " << sb[rank - 2] << " rows";
-  if (sc[rank - 2] != sa[rank - 2] || sc[rank - 1] != sb[rank - 1])
-    return op->emitOpError("result must be ")
-           << sa[rank - 2] << "x" << sb[rank - 1] << " in its last two dims, got "
-           << sc[rank - 2] << "x" << sc[rank - 1];
-  return success();
+  return verifyMatrixDims(op, sa, sb, sc);
+}
+
+LogicalResult tileopt::verifyBroadcastMatmulShapes(Operation *op, ShapedType a,
+                                                   ShapedType b, ShapedType c) {
+  if (a.getRank() < 2 || b.getRank() < 2)
+    return op->emitOpError("expects operands of rank >= 2, got ")
+           << a.getRank() << " and " << b.getRank();
+  ArrayRef<int64_t> sa = a.getShape(), sb = b.getShape(), sc = c.getShape();
+  SmallVector<int64_t> batch;
+  if (!OpTrait::util::getBroadcastedShape(sa.drop_back(2), sb.drop_back(2),
+                                          batch))
+    return op->emitOpError("batch dims ")
+           << formatShape(sa.drop_back(2)) << " and "
+           << formatShape(sb.drop_back(2)) << " do not broadcast";
+  if (c.getRank() != static_cast<int64_t>(batch.size()) + 2 ||
+      sc.drop_back(2) != ArrayRef<int64_t>(batch))
+    return op->emitOpError("result must have the broadcast batch dims ")
+           << formatShape(batch) << ", got " << formatShape(sc.drop_back(2));
+  return verifyMatrixDims(op, sa, sb, sc);
 }
 
 LogicalResult tileopt::verifyBroadcastResult(Operation *op,

@@ -73,15 +73,11 @@ func.func @generic_transposed(%a: tensor<256x16xf32>, %b: tensor<256x64xf32>) ->
 
 // -----
 
-// Per head h: C @ Wk_h, with C shared by all heads. The head loop is an n
-// loop (it indexes only the rhs), so it merges with the column loop:
-// C (4096x512) @ Wk^T (512 x 16*128), then back to (16, 4096, 128).
+// Per head h: C @ Wk_h, with C shared by all heads. The head loop indexes
+// only the rhs (an n loop) and the result places it before the rows, so it
+// is a batch dim the lhs broadcasts over: one tk.matmul, no copy of C.
 // CHECK-LABEL: func.func @shared_lhs
-// CHECK-NEXT:    %[[WT:.*]] = tk.transpose %arg1 [1, 0, 2] : tensor<16x512x128xf16> -> tensor<512x16x128xf16>
-// CHECK-NEXT:    %[[W2:.*]] = tk.reshape %[[WT]] : tensor<512x16x128xf16> -> tensor<512x2048xf16>
-// CHECK-NEXT:    %[[P:.*]] = tk.matmul %arg0, %[[W2]] : tensor<4096x512xf16>, tensor<512x2048xf16> -> tensor<4096x2048xf16>
-// CHECK-NEXT:    %[[P3:.*]] = tk.reshape %[[P]] : tensor<4096x2048xf16> -> tensor<4096x16x128xf16>
-// CHECK-NEXT:    %[[K:.*]] = tk.transpose %[[P3]] [1, 0, 2] : tensor<4096x16x128xf16> -> tensor<16x4096x128xf16>
+// CHECK-NEXT:    %[[K:.*]] = tk.matmul %arg0, %arg1 : tensor<4096x512xf16>, tensor<16x512x128xf16> -> tensor<16x4096x128xf16>
 // CHECK-NEXT:    return %[[K]]
 func.func @shared_lhs(%c: tensor<4096x512xf16>, %wk: tensor<16x512x128xf16>) -> tensor<16x4096x128xf16> {
   %zero = arith.constant 0.0 : f16
@@ -139,14 +135,9 @@ func.func @matvec(%a: tensor<16x256xf32>, %v: tensor<256xf32>) -> tensor<16xf32>
 
 // -----
 
-// A batch matmul whose lhs is shared by the batch: the batch loop moves
-// into the columns of the rhs.
+// A batch matmul whose lhs is shared by the batch: the lhs broadcasts.
 // CHECK-LABEL: func.func @batch_shared_lhs
-// CHECK-NEXT:    %[[BT:.*]] = tk.transpose %arg1 [1, 0, 2] : tensor<2x8x16xf32> -> tensor<8x2x16xf32>
-// CHECK-NEXT:    %[[B2:.*]] = tk.reshape %[[BT]] : tensor<8x2x16xf32> -> tensor<8x32xf32>
-// CHECK-NEXT:    %[[P:.*]] = tk.matmul %arg0, %[[B2]] : tensor<4x8xf32>, tensor<8x32xf32> -> tensor<4x32xf32>
-// CHECK-NEXT:    %[[P3:.*]] = tk.reshape %[[P]] : tensor<4x32xf32> -> tensor<4x2x16xf32>
-// CHECK-NEXT:    %[[R:.*]] = tk.transpose %[[P3]] [1, 0, 2] : tensor<4x2x16xf32> -> tensor<2x4x16xf32>
+// CHECK-NEXT:    %[[R:.*]] = tk.matmul %arg0, %arg1 : tensor<4x8xf32>, tensor<2x8x16xf32> -> tensor<2x4x16xf32>
 // CHECK-NEXT:    return %[[R]]
 func.func @batch_shared_lhs(%a: tensor<4x8xf32>, %b: tensor<2x8x16xf32>) -> tensor<2x4x16xf32> {
   %z = arith.constant 0.0 : f32
@@ -174,4 +165,58 @@ func.func @dot(%a: tensor<64xf32>, %b: tensor<64xf32>) -> tensor<f32> {
   %i = linalg.fill ins(%z : f32) outs(%e : tensor<f32>) -> tensor<f32>
   %r = linalg.dot ins(%a, %b : tensor<64xf32>, tensor<64xf32>) outs(%i : tensor<f32>) -> tensor<f32>
   return %r : tensor<f32>
+}
+
+// -----
+
+// A true batch loop b and a head loop h that only the rhs has: the lhs
+// gets a dim of 1 for h, between its batch dim and its rows.
+// CHECK-LABEL: func.func @batch_and_shared_lhs
+// CHECK-NEXT:    %[[A:.*]] = tk.reshape %arg0 : tensor<2x64x32xf32> -> tensor<2x1x64x32xf32>
+// CHECK-NEXT:    %[[R:.*]] = tk.matmul %[[A]], %arg1 : tensor<2x1x64x32xf32>, tensor<2x4x32x8xf32> -> tensor<2x4x64x8xf32>
+// CHECK-NEXT:    return %[[R]]
+func.func @batch_and_shared_lhs(%c: tensor<2x64x32xf32>, %w: tensor<2x4x32x8xf32>) -> tensor<2x4x64x8xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x64x8xf32>
+  %i = linalg.fill ins(%z : f32) outs(%e : tensor<2x4x64x8xf32>) -> tensor<2x4x64x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(b, h, s, d, r) -> (b, s, r)>,
+                                        affine_map<(b, h, s, d, r) -> (b, h, r, d)>,
+                                        affine_map<(b, h, s, d, r) -> (b, h, s, d)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+         ins(%c, %w : tensor<2x64x32xf32>, tensor<2x4x32x8xf32>)
+         outs(%i : tensor<2x4x64x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<2x4x64x8xf32>
+  return %r : tensor<2x4x64x8xf32>
+}
+
+// -----
+
+// The head loop after the rows stays a column loop: (s, h, d) is
+// C @ Wk^T (512 x 16*128) reshaped, with no transpose of the product.
+// CHECK-LABEL: func.func @shared_lhs_heads_inside
+// CHECK-NEXT:    %[[WT:.*]] = tk.transpose %arg1 [1, 0, 2] : tensor<4x32x8xf32> -> tensor<32x4x8xf32>
+// CHECK-NEXT:    %[[W2:.*]] = tk.reshape %[[WT]] : tensor<32x4x8xf32> -> tensor<32x32xf32>
+// CHECK-NEXT:    %[[P:.*]] = tk.matmul %arg0, %[[W2]] : tensor<64x32xf32>, tensor<32x32xf32> -> tensor<64x32xf32>
+// CHECK-NEXT:    %[[R:.*]] = tk.reshape %[[P]] : tensor<64x32xf32> -> tensor<64x4x8xf32>
+// CHECK-NEXT:    return %[[R]]
+func.func @shared_lhs_heads_inside(%c: tensor<64x32xf32>, %w: tensor<4x32x8xf32>) -> tensor<64x4x8xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x4x8xf32>
+  %i = linalg.fill ins(%z : f32) outs(%e : tensor<64x4x8xf32>) -> tensor<64x4x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(s, h, d, r) -> (s, r)>,
+                                        affine_map<(s, h, d, r) -> (h, r, d)>,
+                                        affine_map<(s, h, d, r) -> (s, h, d)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+         ins(%c, %w : tensor<64x32xf32>, tensor<4x32x8xf32>)
+         outs(%i : tensor<64x4x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<64x4x8xf32>
+  return %r : tensor<64x4x8xf32>
 }

@@ -5,23 +5,23 @@
 //===----------------------------------------------------------------------===//
 
 func.func @matmul_rank_one(%a: tensor<64xf32>, %b: tensor<64xf32>) {
-  // expected-error @+1 {{'tk.matmul' op expects operands and result of one rank >= 2, got 1, 1 and 1}}
+  // expected-error @+1 {{'tk.matmul' op expects operands of rank >= 2, got 1 and 1}}
   %0 = tk.matmul %a, %b : tensor<64xf32>, tensor<64xf32> -> tensor<1xf32>
   return
 }
 
 // -----
 
-func.func @matmul_rank_mismatch(%a: tensor<2x16x64xf32>, %b: tensor<64x32xf32>) {
-  // expected-error @+1 {{expects operands and result of one rank >= 2, got 3, 2 and 3}}
-  %0 = tk.matmul %a, %b : tensor<2x16x64xf32>, tensor<64x32xf32> -> tensor<2x16x32xf32>
+func.func @matmul_result_rank(%a: tensor<2x16x64xf32>, %b: tensor<64x32xf32>) {
+  // expected-error @+1 {{'tk.matmul' op result must have the broadcast batch dims 2, got scalar}}
+  %0 = tk.matmul %a, %b : tensor<2x16x64xf32>, tensor<64x32xf32> -> tensor<16x32xf32>
   return
 }
 
 // -----
 
 func.func @matmul_batch_dims(%a: tensor<2x16x64xf32>, %b: tensor<3x64x32xf32>) {
-  // expected-error @+1 {{'tk.matmul' op batch dims differ: 2, 3 and 2}}
+  // expected-error @+1 {{'tk.matmul' op batch dims 2 and 3 do not broadcast}}
   %0 = tk.matmul %a, %b : tensor<2x16x64xf32>, tensor<3x64x32xf32> -> tensor<2x16x32xf32>
   return
 }
@@ -29,7 +29,7 @@ func.func @matmul_batch_dims(%a: tensor<2x16x64xf32>, %b: tensor<3x64x32xf32>) {
 // -----
 
 func.func @matmul_result_batch_dims(%a: tensor<2x16x64xf32>, %b: tensor<2x64x32xf32>) {
-  // expected-error @+1 {{'tk.matmul' op batch dims differ: 2, 2 and 4}}
+  // expected-error @+1 {{'tk.matmul' op result must have the broadcast batch dims 2, got 4}}
   %0 = tk.matmul %a, %b : tensor<2x16x64xf32>, tensor<2x64x32xf32> -> tensor<4x16x32xf32>
   return
 }

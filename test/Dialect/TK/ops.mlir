@@ -23,6 +23,17 @@ func.func @matmul_batched(%a: tensor<2x3x16x64xf32>, %b: tensor<2x3x64x32xf32>) 
 
 // -----
 
+// CHECK-LABEL: func.func @matmul_broadcast
+// CHECK: tk.matmul %{{.*}}, %{{.*}} : tensor<64x32xf32>, tensor<4x1x32x8xf32> -> tensor<4x1x64x8xf32>
+// CHECK: tk.matmul %{{.*}}, %{{.*}} : tensor<4x3x16x64xf32>, tensor<3x64x32xf32> -> tensor<4x3x16x32xf32>
+func.func @matmul_broadcast(%a: tensor<64x32xf32>, %b: tensor<4x1x32x8xf32>, %c: tensor<4x3x16x64xf32>, %d: tensor<3x64x32xf32>) {
+  %0 = tk.matmul %a, %b : tensor<64x32xf32>, tensor<4x1x32x8xf32> -> tensor<4x1x64x8xf32>
+  %1 = tk.matmul %c, %d : tensor<4x3x16x64xf32>, tensor<3x64x32xf32> -> tensor<4x3x16x32xf32>
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func.func @unary
 // CHECK-SAME: (%[[X:.*]]: tensor<8x16xf32>)
 // CHECK: %[[E:.*]] = tk.unary exp %[[X]] : tensor<8x16xf32>

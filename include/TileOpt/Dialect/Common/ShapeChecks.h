@@ -22,6 +22,11 @@ std::string formatShape(ArrayRef<int64_t> shape);
 LogicalResult verifyMatmulShapes(Operation *op, ShapedType a, ShapedType b,
                                  ShapedType c);
 
+/// `c = a @ b` as numpy.matmul computes it: the batch dims of `a` and `b`
+/// (all but the last two, missing ones counting as 1) broadcast to `c`'s.
+LogicalResult verifyBroadcastMatmulShapes(Operation *op, ShapedType a,
+                                          ShapedType b, ShapedType c);
+
 /// `result` has the numpy broadcast of `inputs` as its shape.
 LogicalResult verifyBroadcastResult(Operation *op, ArrayRef<ShapedType> inputs,
                                     ShapedType result);

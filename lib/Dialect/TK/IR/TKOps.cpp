@@ -43,7 +43,7 @@ LogicalResult MatmulOp::verify() {
   if (failed(verifySameElementType(*this, types)) ||
       failed(verifyFloatElements(*this, types)))
     return failure();
-  return verifyMatmulShapes(*this, types[0], types[1], types[2]);
+  return verifyBroadcastMatmulShapes(*this, types[0], types[1], types[2]);
 }
 
 LogicalResult UnaryOp::verify() {

@@ -60,6 +60,16 @@ class TK_Op<string mnemonic, list<Trait> traits = []>
 
 def TK_MatmulOp : TK_Op<"matmul"> {
   let summary = "batched matrix product over the last two dims";
+  let description = [{
+    As numpy.matmul: the leading (batch) dims of the operands broadcast,
+    a missing dim counting as 1. A projection that every head applies to
+    one shared matrix, `C @ Wk[h]`, is one op without copying `C`:
+
+    ```mlir
+    %k = tk.matmul %c, %wk : tensor<4096x512xf16>, tensor<16x512x128xf16>
+                             -> tensor<16x4096x128xf16>
+    ```
+  }];
   let arguments = (ins TK_Tensor:$lhs, TK_Tensor:$rhs);
   let results = (outs TK_Tensor:$result);
   let assemblyFormat = [{
