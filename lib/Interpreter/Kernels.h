@@ -121,32 +121,20 @@ void matmul(Domain &d, const Tensor<typename Domain::Scalar> &a,
             Tensor<typename Domain::Scalar> &c) {
   ArrayRef<int64_t> sa = a.getShape(), sb = b.getShape(), sc = c.getShape();
   int64_t m = sa[sa.size() - 2], k = sa.back(), n = sb.back();
-  ArrayRef<int64_t> batchShape = sc.drop_back(2);
-  // The matrix of each operand that a batch index reads: its batch dims
-  // line up with the result's trailing ones, and a dim of 1 stays at 0.
-  auto matrixOf = [&](ArrayRef<int64_t> operand, ArrayRef<int64_t> index) {
-    ArrayRef<int64_t> batch = operand.drop_back(2);
-    size_t offset = index.size() - batch.size();
-    int64_t linear = 0;
-    for (size_t i = 0; i < batch.size(); ++i)
-      linear = linear * batch[i] + (batch[i] == 1 ? 0 : index[offset + i]);
-    return linear;
-  };
-  SmallVector<int64_t> index(batchShape.size(), 0);
-  for (int64_t batch = 0, e = numElements(batchShape); batch < e; ++batch) {
-    const auto *pa = &a[matrixOf(sa, index) * m * k];
-    const auto *pb = &b[matrixOf(sb, index) * k * n];
+  // The batch dims broadcast like an elementwise op's operands: the plan
+  // gives the matrix of each operand that a matrix of the result reads.
+  SmallVector<SmallVector<int64_t, 4>, 2> batchShapes = {
+      SmallVector<int64_t, 4>(sa.drop_back(2)),
+      SmallVector<int64_t, 4>(sb.drop_back(2))};
+  BroadcastPlan plan(sc.drop_back(2), batchShapes);
+  plan.run([&](int64_t batch, const int64_t *matrix) {
+    const auto *pa = &a[matrix[0] * m * k];
+    const auto *pb = &b[matrix[1] * k * n];
     auto *pc = &c[batch * m * n];
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j)
         pc[i * n + j] = d.dot(pa + i * k, 1, pb + j, n, k);
-    for (int64_t dim = static_cast<int64_t>(index.size()) - 1; dim >= 0;
-         --dim) {
-      if (++index[dim] < batchShape[dim])
-        break;
-      index[dim] = 0;
-    }
-  }
+  });
 }
 
 /// Reduces `dim` of `in` to `to` elements: each is the sum/max/mean of a

@@ -136,24 +136,31 @@ LogicalResult ProgramAxes::build(func::FuncOp func) {
     for (int64_t d = 0; d < rank(a); ++d)
       join(a, d, b, d);
   };
+  // numpy broadcasting: `operand`'s trailing dims line up with `result`'s,
+  // leaving out the last `unrelated` of both (a matmul's matrix dims); a
+  // dim of 1 that broadcasts is not the result's axis.
+  auto joinBroadcast = [&](Value operand, Value result, int64_t unrelated = 0) {
+    int64_t offset = rank(result) - rank(operand);
+    for (int64_t d = 0; d < rank(operand) - unrelated; ++d)
+      if (size(operand, d) == size(result, offset + d))
+        join(operand, d, result, offset + d);
+  };
   // The program's own ops only: what a region of an unknown op holds is that
   // op's business, and the op itself is reported.
   auto visit = [&](Operation *op) -> WalkResult {
     if (isa<func::ReturnOp>(op))
       return WalkResult::advance();
     // Only tk ops (whose values are all tensors) have axes.
-    bool known = isa<tk::TKDialect>(op->getDialect()) &&
-                 !isa<tk::FusedOp>(op) &&
+    bool known =
+        isa<tk::TKDialect>(op->getDialect()) && !isa<tk::FusedOp>(op) &&
         TypeSwitch<Operation *, bool>(op)
             .Case<tk::UnaryOp, tk::RmsNormOp>([&](Operation *o) {
               sameDims(o->getOperand(0), o->getResult(0));
               return true;
             })
             .Case([&](tk::BinaryOp b) {
-              for (Value operand : {b.getLhs(), b.getRhs()})
-                for (int64_t d = 0; d < rank(operand); ++d)
-                  if (size(operand, d) == size(b, d))
-                    join(operand, d, b, d);
+              joinBroadcast(b.getLhs(), b);
+              joinBroadcast(b.getRhs(), b);
               return true;
             })
             .Case([&](tk::ReduceOp r) {
@@ -164,12 +171,8 @@ LogicalResult ProgramAxes::build(func::FuncOp func) {
             .Case([&](tk::MatmulOp m) {
               Value a = m.getLhs(), b = m.getRhs();
               int64_t ra = rank(a), rb = rank(b), rc = rank(m);
-              // Batch dims broadcast: a dim of 1 is not the result's axis.
-              for (Value operand : {a, b})
-                for (int64_t d = 0, offset = rc - rank(operand);
-                     d + 2 < rank(operand); ++d)
-                  if (size(operand, d) == size(m, offset + d))
-                    join(operand, d, m, offset + d);
+              joinBroadcast(a, m, /*unrelated=*/2);
+              joinBroadcast(b, m, /*unrelated=*/2);
               join(a, ra - 2, m, rc - 2);
               join(a, ra - 1, b, rb - 2);
               join(b, rb - 1, m, rc - 1);
@@ -483,8 +486,8 @@ namespace {
 /// The program with its prologues taken out (docs/superoptimizer.md,
 /// "Prologues"): the ops whose values depend on one argument alone
 /// (qknorm_attention's rms_norm(Q) and rms_norm(K)) and the ops that lead
-/// to a layout change (mla_decode's projections, reshaped and transposed
-/// into K and V) stay kernels of their own, and the rest, whose arguments
+/// to a layout change (mla_decode's transposes of Wk and C, once
+/// reassociated) stay kernels of their own, and the rest, whose arguments
 /// are the program's other arguments and the prologues' values, is searched
 /// as a program of its own.
 struct PrologueSplit {
@@ -676,6 +679,34 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
   else
     result = searchCandidates(searched, *info, ctx, checker, opts, start);
 
+  // Ranks `f`, a function of the whole program in `result.module`, unless
+  // an equal candidate was ranked before; with `verify`, only if the
+  // checker finds it equivalent to the program.
+  llvm::StringSet<> known;
+  for (const RankedCandidate &c : result.ranked)
+    known.insert(candidateKey(c.function));
+  auto admit = [&](func::FuncOp f, bool verify) {
+    if (!known.insert(candidateKey(f)).second) {
+      f.erase();
+      return;
+    }
+    ++result.stats.verified;
+    bool equivalent = true;
+    if (verify) {
+      FailureOr<verifier::VerificationResult> verdict =
+          quietly(context, [&] { return checker.check(f); });
+      equivalent = succeeded(verdict) && verdict->equivalent;
+    }
+    FailureOr<ProgramCost> cost =
+        quietly(context, [&] { return estimateCost(f, opts.target); });
+    if (!equivalent || failed(cost)) {
+      f.erase();
+      return;
+    }
+    ++result.stats.equivalent;
+    result.ranked.push_back({f, *cost});
+  };
+
   // The program after its prologues, searched on its own with what is left
   // of the time budget: a smaller program, whose search the budgets let
   // finish (or get further) where the whole program's did not. Its
@@ -710,35 +741,13 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
       result.stats.pruned += rest->stats.pruned;
       result.stats.complete += rest->stats.complete;
       result.stats.budgetExhausted |= rest->stats.budgetExhausted;
-      llvm::StringSet<> known;
-      for (const RankedCandidate &c : result.ranked)
-        known.insert(candidateKey(c.function));
-      for (const RankedCandidate &c : rest->ranked) {
-        func::FuncOp f = spliceAfterPrologue(
-            searched, *split, c.function, result.module.get(),
-            (program.getSymName() + "_candidate" +
-             std::to_string(result.ranked.size()))
-                .str());
-        if (!known.insert(candidateKey(f)).second) {
-          f.erase();
-          continue;
-        }
-        ++result.stats.verified;
-        bool equivalent = true;
-        if (!unverifiable) {
-          FailureOr<verifier::VerificationResult> verdict =
-              quietly(context, [&] { return checker.check(f); });
-          equivalent = succeeded(verdict) && verdict->equivalent;
-        }
-        FailureOr<ProgramCost> cost =
-            quietly(context, [&] { return estimateCost(f, opts.target); });
-        if (!equivalent || failed(cost)) {
-          f.erase();
-          continue;
-        }
-        ++result.stats.equivalent;
-        result.ranked.push_back({f, *cost});
-      }
+      for (const RankedCandidate &c : rest->ranked)
+        admit(spliceAfterPrologue(searched, *split, c.function,
+                                  result.module.get(),
+                                  (program.getSymName() + "_candidate" +
+                                   std::to_string(result.ranked.size()))
+                                      .str()),
+              /*verify=*/!unverifiable);
       keepCheapest(result, program.getSymName(), opts.keep);
     }
   }
@@ -751,20 +760,8 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
   if (searched != program) {
     OpBuilder b(context);
     b.setInsertionPointToEnd(result.module->getBody());
-    auto variant = cast<func::FuncOp>(b.clone(*searched));
-    FailureOr<ProgramCost> cost =
-        quietly(context, [&] { return estimateCost(variant, opts.target); });
-    bool known = llvm::any_of(result.ranked, [&](const RankedCandidate &c) {
-      return candidateKey(c.function) == candidateKey(variant);
-    });
-    if (failed(cost) || known) {
-      variant.erase();
-    } else {
-      ++result.stats.verified;
-      ++result.stats.equivalent;
-      result.ranked.push_back({variant, *cost});
-      keepCheapest(result, program.getSymName(), opts.keep);
-    }
+    admit(cast<func::FuncOp>(b.clone(*searched)), /*verify=*/false);
+    keepCheapest(result, program.getSymName(), opts.keep);
   }
 
   // The program itself, placed by its cost.

@@ -77,9 +77,11 @@ private:
 
   /// numpy broadcasting: `operand`'s trailing dims line up with `result`'s;
   /// an operand dim equal to the result's is the same dim, a 1 is broadcast.
-  void unifyBroadcast(Value operand, Value result) {
+  /// The last `unrelated` dims of both are left out (a matmul's matrix
+  /// dims, after its broadcast batch dims).
+  void unifyBroadcast(Value operand, Value result, int64_t unrelated = 0) {
     int64_t offset = rank(result) - rank(operand);
-    for (int64_t d = 0, e = rank(operand); d < e; ++d)
+    for (int64_t d = 0, e = rank(operand) - unrelated; d < e; ++d)
       if (extent(operand, d) == extent(result, offset + d))
         unify(operand, d, result, offset + d);
   }
@@ -138,12 +140,8 @@ LogicalResult DimClasses::constrainOp(Operation *op) {
         Value a = o->getOperand(0), b = o->getOperand(1), c = o->getResult(0);
         int64_t ra = rank(a), rb = rank(b), rc = rank(c);
         // Batch dims broadcast (tk.matmul) like elementwise operands.
-        for (Value operand : {a, b}) {
-          int64_t offset = rc - rank(operand);
-          for (int64_t d = 0; d + 2 < rank(operand); ++d)
-            if (extent(operand, d) == extent(c, offset + d))
-              unify(operand, d, c, offset + d);
-        }
+        unifyBroadcast(a, c, /*unrelated=*/2);
+        unifyBroadcast(b, c, /*unrelated=*/2);
         unify(a, ra - 2, c, rc - 2);
         unify(a, ra - 1, b, rb - 2);
         unify(b, rb - 1, c, rc - 1);
