@@ -12,6 +12,7 @@
 #include "Materialize.h"
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
 #include "TileOpt/Superopt/Abstraction.h"
+#include "TileOpt/Superopt/MergeBatchRows.h"
 #include "TileOpt/Superopt/Reassociate.h"
 #include "TileOpt/Verifier/Verifier.h"
 #include "mlir/IR/Diagnostics.h"
@@ -43,7 +44,8 @@ std::string SearchOptions::fingerprint() const {
   llvm::interleave(tileExtents, os, ",");
   os << " threads-per-block=" << blockThreads << " seed=" << seed
      << " target=" << target.name << " keep=" << keep
-     << " reassociate=" << reassociate;
+     << " reassociate=" << reassociate
+     << " merge-batch-rows=" << mergeBatchRows;
   return text;
 }
 
@@ -483,109 +485,164 @@ searchCandidates(func::FuncOp program, const ProgramInfo &info,
 
 namespace {
 
-/// The program with its prologues taken out (docs/superoptimizer.md,
-/// "Prologues"): the ops whose values depend on one argument alone
-/// (qknorm_attention's rms_norm(Q) and rms_norm(K)) and the ops that lead
-/// to a layout change (mla_decode's transposes of Wk and C, once
-/// reassociated) stay kernels of their own, and the rest, whose arguments
-/// are the program's other arguments and the prologues' values, is searched
-/// as a program of its own.
-struct PrologueSplit {
-  SmallVector<Operation *> prologue;
-  /// The rest; its arguments are `restArguments`, values of the program.
-  func::FuncOp rest;
-  SmallVector<Value> restArguments;
+/// A part of the program searched as a program of its own.
+struct Segment {
+  SmallVector<Operation *> ops;
+  /// The part as a function: its arguments are `arguments`, its results
+  /// `results`, values of the program.
+  func::FuncOp function;
+  SmallVector<Value> arguments, results;
 };
+
+/// The program cut where the search cannot go (docs/superoptimizer.md,
+/// step 11). Kept ops stay kernels of their own: the layout changes
+/// (reshapes and transposes, which the search does not build) and the ops
+/// whose values depend on one argument alone (qknorm_attention's
+/// rms_norm(Q) and rms_norm(K), a weight's transpose). The other ops are
+/// cut into segments at the layout changes: an op belongs to the segment
+/// of the most layout changes on a path from an argument to it.
+struct ProgramSplit {
+  /// Kept ops and segments in an order that runs them: for each segment,
+  /// the layout changes that lead to it, the other kept ops of its level,
+  /// then the segment.
+  struct Step {
+    Operation *kept = nullptr;
+    unsigned segment = 0;
+  };
+  SmallVector<Step> schedule;
+  SmallVector<Segment> segments;
+  bool hasLayoutChange = false;
+};
+
+bool isLayoutChange(Operation *op) {
+  return isa<tk::ReshapeOp, tk::TransposeOp>(op);
+}
 
 } // namespace
 
-/// Splits `program`, building the rest in `scratch`; nothing when it has no
-/// prologue, or when a prologue value is a result (the rest would return an
-/// argument).
-static std::optional<PrologueSplit> splitPrologues(func::FuncOp program,
-                                                   ModuleOp scratch) {
+/// Splits `program`, building the segments' functions in `scratch`;
+/// nothing when there is no op to keep or nothing to search.
+static std::optional<ProgramSplit> splitProgram(func::FuncOp program,
+                                                ModuleOp scratch) {
   Block &body = program.getBody().front();
   if (body.getNumArguments() > 64)
     return std::nullopt;
+  // The arguments each value depends on, and its level: the most layout
+  // changes on a path from an argument to it.
   llvm::DenseMap<Value, uint64_t> reads;
+  llvm::DenseMap<Value, unsigned> levelOf;
   for (BlockArgument arg : body.getArguments())
     reads[arg] = uint64_t(1) << arg.getArgNumber();
-  PrologueSplit split;
-  llvm::SmallPtrSet<Operation *, 8> inPrologue;
-  // Layout changes, and every op they depend on: the search builds no
-  // reshape or transpose, so what leads to one is computed as the program
-  // does.
-  llvm::SmallPtrSet<Operation *, 8> beforeLayoutChange;
-  SmallVector<Operation *> worklist;
-  for (Operation &op : body.without_terminator())
-    if (isa<tk::ReshapeOp, tk::TransposeOp>(op))
-      worklist.push_back(&op);
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val();
-    if (!beforeLayoutChange.insert(op).second)
-      continue;
-    for (Value operand : op->getOperands())
-      if (Operation *producer = operand.getDefiningOp())
-        worklist.push_back(producer);
-  }
+  struct Placed {
+    Operation *op;
+    unsigned level;
+    bool kept;
+  };
+  SmallVector<Placed> placed;
+  ProgramSplit split;
+  unsigned levels = 0;
+  bool anyKept = false;
   for (Operation &op : body.without_terminator()) {
     uint64_t mask = 0;
-    for (Value operand : op.getOperands())
+    unsigned level = 0;
+    for (Value operand : op.getOperands()) {
       mask |= reads.lookup(operand);
-    for (Value result : op.getResults())
-      reads[result] = mask;
-    if (llvm::popcount(mask) == 1 || beforeLayoutChange.contains(&op)) {
-      split.prologue.push_back(&op);
-      inPrologue.insert(&op);
+      level = std::max(level, levelOf.lookup(operand));
     }
+    bool layoutChange = isLayoutChange(&op);
+    split.hasLayoutChange |= layoutChange;
+    if (layoutChange)
+      ++level;
+    for (Value result : op.getResults()) {
+      reads[result] = mask;
+      levelOf[result] = level;
+    }
+    bool kept = layoutChange || llvm::popcount(mask) == 1;
+    anyKept |= kept;
+    placed.push_back({&op, level, kept});
+    levels = std::max(levels, level + 1);
   }
-  Operation *ret = body.getTerminator();
-  if (split.prologue.empty() || llvm::any_of(ret->getOperands(), [&](Value v) {
-        return v.getDefiningOp() && inPrologue.contains(v.getDefiningOp());
-      }))
+  if (!anyKept)
     return std::nullopt;
-  // The rest reads the arguments its ops use or returns, then the prologue
-  // values its ops use, in program order.
-  auto usedByRest = [&](Value v) {
-    return llvm::any_of(v.getUsers(), [&](Operation *user) {
-      return !inPrologue.contains(user);
-    });
-  };
-  for (BlockArgument arg : body.getArguments())
-    if (usedByRest(arg))
-      split.restArguments.push_back(arg);
-  for (Operation *op : split.prologue)
-    for (Value result : op->getResults())
-      if (usedByRest(result))
-        split.restArguments.push_back(result);
 
+  llvm::DenseMap<Operation *, unsigned> segmentOf;
+  for (unsigned level = 0; level < levels; ++level) {
+    for (const Placed &p : placed)
+      if (p.kept && p.level == level && isLayoutChange(p.op))
+        split.schedule.push_back({p.op});
+    for (const Placed &p : placed)
+      if (p.kept && p.level == level && !isLayoutChange(p.op))
+        split.schedule.push_back({p.op});
+    Segment segment;
+    for (const Placed &p : placed)
+      if (!p.kept && p.level == level)
+        segment.ops.push_back(p.op);
+    if (segment.ops.empty())
+      continue;
+    for (Operation *op : segment.ops)
+      segmentOf[op] = split.segments.size();
+    split.schedule.push_back({nullptr, unsigned(split.segments.size())});
+    split.segments.push_back(std::move(segment));
+  }
+  if (split.segments.empty())
+    return std::nullopt;
+
+  // A segment reads the values its ops use that other steps compute (the
+  // arguments first, in order), and returns those of its values that other
+  // steps use or the program returns.
+  Operation *ret = body.getTerminator();
   OpBuilder b(program.getContext());
   b.setInsertionPointToEnd(scratch.getBody());
-  SmallVector<Type> types;
-  for (Value v : split.restArguments)
-    types.push_back(v.getType());
-  split.rest = func::FuncOp::create(
-      b, program.getLoc(), (program.getSymName() + "_rest").str(),
-      b.getFunctionType(types, program.getFunctionType().getResults()));
-  Block *restBody = split.rest.addEntryBlock();
-  IRMapping mapping;
-  for (auto [value, arg] :
-       llvm::zip_equal(split.restArguments, restBody->getArguments()))
-    mapping.map(value, arg);
-  b.setInsertionPointToEnd(restBody);
-  for (Operation &op : body.without_terminator())
-    if (!inPrologue.contains(&op))
-      b.clone(op, mapping);
-  b.clone(*ret, mapping);
+  for (auto [index, segment] : llvm::enumerate(split.segments)) {
+    auto inSegment = [&, index = index](Operation *op) {
+      auto it = segmentOf.find(op);
+      return it != segmentOf.end() && it->second == index;
+    };
+    llvm::SetVector<Value> arguments;
+    for (BlockArgument arg : body.getArguments())
+      if (llvm::any_of(arg.getUsers(), inSegment))
+        arguments.insert(arg);
+    for (Operation *op : segment.ops)
+      for (Value operand : op->getOperands())
+        if (!isa<BlockArgument>(operand) && !inSegment(operand.getDefiningOp()))
+          arguments.insert(operand);
+    segment.arguments = arguments.takeVector();
+    for (Operation *op : segment.ops)
+      for (Value result : op->getResults())
+        if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+              return user == ret || !inSegment(user);
+            }))
+          segment.results.push_back(result);
+
+    SmallVector<Type> argumentTypes, resultTypes;
+    for (Value v : segment.arguments)
+      argumentTypes.push_back(v.getType());
+    for (Value v : segment.results)
+      resultTypes.push_back(v.getType());
+    segment.function = func::FuncOp::create(
+        b, program.getLoc(),
+        (program.getSymName() + "_segment" + Twine(index)).str(),
+        b.getFunctionType(argumentTypes, resultTypes));
+    Block *segmentBody = segment.function.addEntryBlock();
+    IRMapping mapping;
+    mapping.map(segment.arguments, segmentBody->getArguments());
+    OpBuilder inner = OpBuilder::atBlockEnd(segmentBody);
+    for (Operation *op : segment.ops)
+      inner.clone(*op, mapping);
+    SmallVector<Value> returned;
+    for (Value v : segment.results)
+      returned.push_back(mapping.lookup(v));
+    func::ReturnOp::create(inner, program.getLoc(), returned);
+  }
   return split;
 }
 
-/// `candidate`, a µGraph of `split.rest`, after the prologue kernels: a
-/// µGraph of the whole program, as `name` in `module`.
-static func::FuncOp spliceAfterPrologue(func::FuncOp program,
-                                        const PrologueSplit &split,
-                                        func::FuncOp candidate, ModuleOp module,
-                                        StringRef name) {
+/// The program with each segment computed by `chosen[i]`, a µGraph of the
+/// segment's function (or, when null, as the program computes it), as
+/// `name` in `module`.
+static func::FuncOp splice(func::FuncOp program, const ProgramSplit &split,
+                           ArrayRef<func::FuncOp> chosen, ModuleOp module,
+                           StringRef name) {
   OpBuilder b(program.getContext());
   b.setInsertionPointToEnd(module.getBody());
   auto f = func::FuncOp::create(b, program.getLoc(), name,
@@ -594,13 +651,30 @@ static func::FuncOp spliceAfterPrologue(func::FuncOp program,
   IRMapping mapping;
   mapping.map(program.getArguments(), body->getArguments());
   b.setInsertionPointToEnd(body);
-  for (Operation *op : split.prologue)
-    b.clone(*op, mapping);
-  for (auto [arg, value] :
-       llvm::zip_equal(candidate.getArguments(), split.restArguments))
-    mapping.map(arg, mapping.lookup(value));
-  for (Operation &op : candidate.getBody().front())
-    b.clone(op, mapping);
+  for (const ProgramSplit::Step &step : split.schedule) {
+    if (step.kept) {
+      b.clone(*step.kept, mapping);
+      continue;
+    }
+    const Segment &segment = split.segments[step.segment];
+    func::FuncOp candidate = chosen[step.segment];
+    if (!candidate) {
+      for (Operation *op : segment.ops)
+        b.clone(*op, mapping);
+      continue;
+    }
+    IRMapping inner;
+    for (auto [arg, value] :
+         llvm::zip_equal(candidate.getArguments(), segment.arguments))
+      inner.map(arg, mapping.lookup(value));
+    Block &candidateBody = candidate.getBody().front();
+    for (Operation &op : candidateBody.without_terminator())
+      b.clone(op, inner);
+    for (auto [value, computed] : llvm::zip_equal(
+             segment.results, candidateBody.getTerminator()->getOperands()))
+      mapping.map(value, inner.lookupOrDefault(computed));
+  }
+  b.clone(*program.getBody().front().getTerminator(), mapping);
   return f;
 }
 
@@ -636,45 +710,58 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
   if (failed(info))
     return failure();
   // A program the verifier cannot check gets no search of its own; the
-  // rest after its prologues may still be checkable (see below).
+  // segments between its kept ops may still be checkable (see below).
   verifier::VerifierOptions verifierOptions;
   verifierOptions.seed = opts.seed;
   verifier::EquivalenceChecker checker(program, verifierOptions);
   std::optional<std::string> unverifiable = whyUnverifiable(program, checker);
 
-  // The program with its matmul chains reassociated, if that lowers its
-  // flops and the verifier agrees, is what the search explores; every
-  // candidate is still verified against the program as given, which stays
-  // a candidate itself.
-  OwningOpRef<ModuleOp> reassociatedModule;
+  // The program rewritten (its matmul chains reassociated where that lowers
+  // its flops, the batches of its shared-rhs matmuls merged into rows), if
+  // the verifier agrees, is what the search explores; every candidate is
+  // still verified against the program as given, which stays a candidate
+  // itself.
+  OwningOpRef<ModuleOp> rewrittenModule;
   func::FuncOp searched = program;
-  if (opts.reassociate && !unverifiable) {
-    reassociatedModule = ModuleOp::create(UnknownLoc::get(context));
+  if ((opts.reassociate || opts.mergeBatchRows) && !unverifiable) {
+    rewrittenModule = ModuleOp::create(UnknownLoc::get(context));
     OpBuilder b(context);
-    b.setInsertionPointToEnd(reassociatedModule->getBody());
+    b.setInsertionPointToEnd(rewrittenModule->getBody());
     auto variant = cast<func::FuncOp>(b.clone(*program));
+    bool reassociated = opts.reassociate && reassociateMatmuls(variant);
+    bool merged = opts.mergeBatchRows && mergeBatchRows(variant);
     FailureOr<verifier::VerificationResult> verdict = failure();
-    if (reassociateMatmuls(variant))
+    if (reassociated || merged)
       verdict = quietly(context, [&] { return checker.check(variant); });
     FailureOr<ProgramInfo> variantInfo = failure();
     if (succeeded(verdict) && verdict->equivalent)
       variantInfo =
           quietly(context, [&] { return modelProgram(variant, ctx); });
     if (succeeded(variantInfo)) {
-      if (opts.progress)
+      if (opts.progress) {
         llvm::errs() << "[superopt] @" << program.getSymName()
-                     << ": searching its matmul chains reassociated ("
-                     << llvm::format("%.3g", matmulFlops(program) * 1e-9)
-                     << " -> "
-                     << llvm::format("%.3g", matmulFlops(variant) * 1e-9)
-                     << " GFLOP)\n";
+                     << ": searching it with";
+        if (reassociated)
+          llvm::errs() << " its matmul chains reassociated ("
+                       << llvm::format("%.3g", matmulFlops(program) * 1e-9)
+                       << " -> "
+                       << llvm::format("%.3g", matmulFlops(variant) * 1e-9)
+                       << " GFLOP)" << (merged ? " and" : "");
+        if (merged)
+          llvm::errs() << " the batches of its shared-rhs matmuls as rows";
+        llvm::errs() << "\n";
+      }
       searched = variant;
       info = std::move(variantInfo);
     }
   }
 
+  // The search builds no layout changes: a program with one is searched
+  // in segments only (below).
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(context));
+  std::optional<ProgramSplit> split = splitProgram(searched, scratch.get());
   SearchResult result;
-  if (unverifiable)
+  if (unverifiable || (split && split->hasLayoutChange))
     result.module = ModuleOp::create(UnknownLoc::get(context));
   else
     result = searchCandidates(searched, *info, ctx, checker, opts, start);
@@ -707,56 +794,82 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
     result.ranked.push_back({f, *cost});
   };
 
-  // The program after its prologues, searched on its own with what is left
-  // of the time budget: a smaller program, whose search the budgets let
-  // finish (or get further) where the whole program's did not. Its
-  // candidates run after the prologue kernels and are verified against the
-  // whole program like any other; when the verifier cannot check the whole
-  // program, their verification against the rest stands for it (the
-  // prologue ops are the program's own: equal rests make equal programs).
-  OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(context));
-  double elapsed =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
-  std::optional<PrologueSplit> split = splitPrologues(searched, scratch.get());
-  if (split && elapsed < opts.timeBudgetSeconds) {
+  // Each segment, searched as a program of its own with an equal share of
+  // what is left of the time budget: smaller programs, whose searches the
+  // budgets let finish (or get further) where the whole program's did not.
+  // Their candidates, spliced between the kept kernels, are verified
+  // against the whole program like any other; when the verifier cannot
+  // check the whole program, their verification against their segments
+  // stands for it (the kept ops are the program's own: equal segments make
+  // equal programs).
+  if (split) {
     if (opts.progress)
       llvm::errs() << "[superopt] @" << program.getSymName() << ": searching "
-                   << "after its prologues (" << split->prologue.size()
-                   << " kernel(s) kept)\n";
-    SearchOptions restOptions = opts;
-    restOptions.timeBudgetSeconds -= elapsed;
-    ExprContext restCtx;
-    verifier::EquivalenceChecker restChecker(split->rest, verifierOptions);
-    FailureOr<SearchResult> rest = quietly(context, [&] {
-      FailureOr<ProgramInfo> restInfo = modelProgram(split->rest, restCtx);
-      if (failed(restInfo) || whyUnverifiable(split->rest, restChecker))
-        return FailureOr<SearchResult>(failure());
-      return FailureOr<SearchResult>(
-          searchCandidates(split->rest, *restInfo, restCtx, restChecker,
-                           restOptions, std::chrono::steady_clock::now()));
-    });
-    if (succeeded(rest)) {
-      result.stats.explored += rest->stats.explored;
-      result.stats.pruned += rest->stats.pruned;
-      result.stats.complete += rest->stats.complete;
-      result.stats.budgetExhausted |= rest->stats.budgetExhausted;
-      for (const RankedCandidate &c : rest->ranked)
-        admit(spliceAfterPrologue(searched, *split, c.function,
-                                  result.module.get(),
-                                  (program.getSymName() + "_candidate" +
-                                   std::to_string(result.ranked.size()))
-                                      .str()),
-              /*verify=*/!unverifiable);
-      keepCheapest(result, program.getSymName(), opts.keep);
+                   << split->segments.size() << " segment(s) between "
+                   << split->schedule.size() - split->segments.size()
+                   << " kernel(s) kept as they are\n";
+    SmallVector<SmallVector<func::FuncOp>> segmentCandidates;
+    OwningOpRef<ModuleOp> segmentModule =
+        ModuleOp::create(UnknownLoc::get(context));
+    for (auto [index, segment] : llvm::enumerate(split->segments)) {
+      double elapsed = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - start)
+                           .count();
+      SearchOptions segmentOptions = opts;
+      segmentOptions.timeBudgetSeconds =
+          std::max(0.0, opts.timeBudgetSeconds - elapsed) /
+          (split->segments.size() - index);
+      ExprContext segmentCtx;
+      verifier::EquivalenceChecker segmentChecker(segment.function,
+                                                  verifierOptions);
+      FailureOr<SearchResult> found = quietly(context, [&] {
+        FailureOr<ProgramInfo> segmentInfo =
+            modelProgram(segment.function, segmentCtx);
+        if (failed(segmentInfo) ||
+            whyUnverifiable(segment.function, segmentChecker))
+          return FailureOr<SearchResult>(failure());
+        return FailureOr<SearchResult>(searchCandidates(
+            segment.function, *segmentInfo, segmentCtx, segmentChecker,
+            segmentOptions, std::chrono::steady_clock::now()));
+      });
+      SmallVector<func::FuncOp> &candidates = segmentCandidates.emplace_back();
+      if (failed(found))
+        continue;
+      result.stats.explored += found->stats.explored;
+      result.stats.pruned += found->stats.pruned;
+      result.stats.complete += found->stats.complete;
+      result.stats.budgetExhausted |= found->stats.budgetExhausted;
+      OpBuilder b(context);
+      b.setInsertionPointToEnd(segmentModule->getBody());
+      for (const RankedCandidate &c : found->ranked)
+        candidates.push_back(cast<func::FuncOp>(b.clone(*c.function)));
     }
+    // The cheapest of every segment together, then each other candidate
+    // of a segment with the cheapest of the others.
+    SmallVector<func::FuncOp> cheapest;
+    for (const SmallVector<func::FuncOp> &candidates : segmentCandidates)
+      cheapest.push_back(candidates.empty() ? func::FuncOp() : candidates[0]);
+    SmallVector<SmallVector<func::FuncOp>> combinations = {cheapest};
+    for (auto [index, candidates] : llvm::enumerate(segmentCandidates))
+      for (func::FuncOp candidate : llvm::drop_begin(candidates)) {
+        combinations.push_back(cheapest);
+        combinations.back()[index] = candidate;
+      }
+    if (llvm::any_of(cheapest, [](func::FuncOp f) { return bool(f); }))
+      for (ArrayRef<func::FuncOp> chosen : combinations)
+        admit(splice(searched, *split, chosen, result.module.get(),
+                     (program.getSymName() + "_candidate" +
+                      std::to_string(result.ranked.size()))
+                         .str()),
+              /*verify=*/!unverifiable);
+    keepCheapest(result, program.getSymName(), opts.keep);
   }
 
   if (unverifiable && result.ranked.empty())
     return program.emitRemark("the verifier cannot check this program (")
            << *unverifiable << "); the function is left as it is";
 
-  // The reassociated program itself: verified above.
+  // The rewritten program itself: verified above.
   if (searched != program) {
     OpBuilder b(context);
     b.setInsertionPointToEnd(result.module->getBody());

@@ -80,6 +80,7 @@ struct SuperoptimizePass
     options.blockGraphBudget = blockGraphBudget;
     options.seed = seed;
     options.reassociate = reassociate;
+    options.mergeBatchRows = mergeBatchRows;
     options.progress = progress;
     options.keep = std::max(unsigned(keep), unsigned(printTop));
     return options;

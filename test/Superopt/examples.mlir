@@ -17,7 +17,7 @@
 // RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2 time-budget=900}))' \
 // RUN:   | FileCheck %s --check-prefix=GQA
 // RUN: tileopt-opt %S/../../examples/linalg/mla_decode.mlir \
-// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2 time-budget=900 graph-budget=2000000 progress=1}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2 time-budget=900 graph-budget=16000000 progress=1}))' \
 // RUN:   2>&1 | FileCheck %s --check-prefix=MLA
 
 // silu(X @ W1) * (X @ W2): one kernel; each block owns a column tile of both
@@ -101,19 +101,28 @@
 // LORA: return
 
 // softmax(Q_h @ (C @ Wk_h)^T) @ (C @ Wv_h): reassociated so that K and V
-// are never formed, (Q_h @ Wk_h^T) @ C^T and (P @ C) @ Wv_h, with C shared
-// by the heads (17.2 -> 0.138 GFLOP), and verified against the program.
-// The searches of that form complete no graph of fewer kernels within
-// their budgets (the block level has no broadcast matmul, so the softmax
-// cannot join the products; the budget here only keeps the test short).
-// MLA: [superopt] @mla_decode: searching its matmul chains reassociated (17.2 -> 0.138 GFLOP)
+// are never formed, (Q_h @ Wk_h^T) @ C^T and (P @ C) @ Wv_h (17.2 -> 0.138
+// GFLOP), and the 16 heads' query rows as the rows of one attention over
+// the shared C (tileopt-merge-batch-rows). Between the layout changes, that
+// attention is gqa_decode's: split over the keys plus a combine that
+// rescales the partial results.
+// MLA: [superopt] @mla_decode: searching it with its matmul chains reassociated (17.2 -> 0.138 GFLOP) and the batches of its shared-rhs matmuls as rows
+// MLA: [superopt] @mla_decode: searching 3 segment(s) between 4 kernel(s) kept as they are
 // MLA-LABEL: func.func @mla_decode
 // MLA-SAME:    (%[[Q:.*]]: tensor<16x1x128xf16>, %[[C:.*]]: tensor<4096x512xf16>, %[[WK:.*]]: tensor<16x512x128xf16>, %[[WV:.*]]: tensor<16x512x128xf16>)
 // MLA-DAG:     %[[WKT:.*]] = tk.transpose %[[WK]] [0, 2, 1] : tensor<16x512x128xf16> -> tensor<16x128x512xf16>
 // MLA-DAG:     %[[CT:.*]] = tk.transpose %[[C]] [1, 0] : tensor<4096x512xf16> -> tensor<512x4096xf16>
-// MLA:         %[[QK:.*]] = tk.matmul %[[Q]], %[[WKT]] : tensor<16x1x128xf16>, tensor<16x128x512xf16> -> tensor<16x1x512xf16>
-// MLA-NEXT:    %[[S:.*]] = tk.matmul %[[QK]], %[[CT]] : tensor<16x1x512xf16>, tensor<512x4096xf16> -> tensor<16x1x4096xf16>
+// MLA:         %[[QK:.*]] = tk.{{matmul|fused}} {{.*}} -> tensor<16x1x512xf16>
 // MLA-NOT:     tensor<16x4096x128xf16>
-// MLA:         %[[PC:.*]] = tk.matmul %{{.*}}, %[[C]] : tensor<16x1x4096xf16>, tensor<4096x512xf16> -> tensor<16x1x512xf16>
-// MLA-NEXT:    %[[O:.*]] = tk.matmul %[[PC]], %[[WV]] : tensor<16x1x512xf16>, tensor<16x512x128xf16> -> tensor<16x1x128xf16>
-// MLA-NEXT:    return %[[O]]
+// MLA:         %[[ROWS:.*]] = tk.reshape %[[QK]] : tensor<16x1x512xf16> -> tensor<16x512xf16>
+// MLA-NEXT:    %[[PART:.*]]:3 = tk.fused grid {{\[}}[[CHUNKS:[0-9]+]], 1, 1] block [128, 1, 1] forloop 1 (%{{.*}} = %[[C]] : tensor<4096x512xf16>, %{{.*}} = %[[ROWS]] : tensor<16x512xf16>, %{{.*}} = %[[CT]] : tensor<512x4096xf16>)
+// MLA:         tb.matmul
+// MLA:         tb.reduce max
+// MLA:         tb.unary exp
+// MLA-COUNT-3: tb.output_saver %{{.*}} omap [1, -1, -1]
+// MLA:         %[[PC:.*]] = tk.fused {{.*}} forloop [[CHUNKS]] (%{{.*}} = %[[PART]]#0
+// MLA-COUNT-2: tb.forloop_accum sum_rescale
+// MLA:         tb.binary div
+// MLA:         %[[HEADS:.*]] = tk.reshape %[[PC]] : tensor<16x512xf16> -> tensor<16x1x512xf16>
+// MLA-NEXT:    %[[O:.*]] = tk.{{matmul|fused}} {{.*}}%[[HEADS]]{{.*}} -> tensor<16x1x128xf16>
+// MLA:         return %[[O]]

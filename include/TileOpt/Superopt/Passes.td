@@ -18,8 +18,14 @@ def Superoptimize : Pass<"tileopt-superoptimize", "::mlir::func::FuncOp"> {
       graph-defined kernels block graphs up to `max-block-ops` ops, each
       graph once (a canonical op order);
     - it first reassociates chains of matmuls into the order with the
-      fewest flops (`tileopt-reassociate-matmuls`), verified against the
-      program, and searches that form;
+      fewest flops (`tileopt-reassociate-matmuls`) and merges the batches
+      of matmuls against a shared rhs into rows
+      (`tileopt-merge-batch-rows`), verified against the program, and
+      searches that form;
+    - a program with layout changes (reshapes, transposes), which the
+      search does not build, is searched in segments between them; ops
+      whose values depend on one argument alone stay kernels of their own
+      (docs/superoptimizer.md, step 11);
     - it prunes every partial graph whose abstract expression cannot be part
       of the program under the axioms in docs/superoptimizer.md;
     - it ranks complete graphs with the cost model of the target GPU and
@@ -61,6 +67,9 @@ def Superoptimize : Pass<"tileopt-superoptimize", "::mlir::func::FuncOp"> {
     Option<"reassociate", "reassociate", "bool", "true",
            "Search the program with its matmul chains in their cheapest "
            "order (tileopt-reassociate-matmuls), once verified">,
+    Option<"mergeBatchRows", "merge-batch-rows", "bool", "true",
+           "Search the program with the batches of its shared-rhs matmuls "
+           "merged into rows (tileopt-merge-batch-rows), once verified">,
     Option<"progress", "progress", "bool", "false",
            "Print progress and statistics to stderr">,
     Option<"keep", "keep", "unsigned", "5",
@@ -101,6 +110,27 @@ def ReassociateMatmuls : Pass<"tileopt-reassociate-matmuls",
     reorders has no other use, until none applies. The superoptimizer runs
     it before its search and verifies the result against the program; the
     pass alone shows what it does.
+  }];
+  let dependentDialects = ["::mlir::tileopt::tk::TKDialect"];
+}
+
+def MergeBatchRows : Pass<"tileopt-merge-batch-rows", "::mlir::func::FuncOp"> {
+  let summary = "Multiply a batch against a shared rhs as the rows of one "
+                "matmul";
+  let description = [{
+    `A[h, m, k] @ B[k, n]` with B shared by every batch (tk.matmul
+    broadcasts it) is `reshape(reshape(A)[h * m, k] @ B)`. The µGraph
+    search builds block graphs of strict matmuls and partitions their rows:
+    on rows, a kernel reads B once for all the batches, and the batches'
+    rows fill the tensor cores' M. mla_decode, reassociated, holds two such
+    products: the 16 heads' scores against one latent cache `C^T`, and
+    their probabilities against `C`; on rows they are gqa_decode's
+    attention with 16 query rows. The search does not build reshapes, so
+    row-wise ops between the products (the softmax: reductions over the
+    last dim, elementwise ops) move onto the rows too, once every use of
+    theirs reshapes them to rows, and the reshapes in between cancel.
+    The superoptimizer runs it before its search (option
+    `merge-batch-rows`) and verifies the result against the program.
   }];
   let dependentDialects = ["::mlir::tileopt::tk::TKDialect"];
 }

@@ -55,6 +55,9 @@ struct SearchOptions {
   /// Searches the program with its matmul chains in their cheapest order
   /// (Reassociate.h), once the verifier has checked that order.
   bool reassociate = true;
+  /// Searches the program with the batches of its shared-rhs matmuls
+  /// merged into rows (MergeBatchRows.h), once the verifier has checked it.
+  bool mergeBatchRows = true;
   /// Candidates verified equivalent and returned, cheapest first. They are
   /// verified in order of cost, so the search stops verifying once it has
   /// this many.

@@ -119,6 +119,16 @@ LogicalResult ReshapeOp::verify() {
   return success();
 }
 
+OpFoldResult ReshapeOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  if (auto inner = getInput().getDefiningOp<ReshapeOp>()) {
+    getInputMutable().assign(inner.getInput());
+    return getResult();
+  }
+  return {};
+}
+
 LogicalResult TransposeOp::verify() {
   auto input = cast<ShapedType>(getInput().getType());
   auto result = cast<ShapedType>(getResult().getType());

@@ -141,9 +141,14 @@ def TK_SplitOp : TK_Op<"split"> {
 
 def TK_ReshapeOp : TK_Op<"reshape"> {
   let summary = "reinterprets a row-major tensor with another shape";
+  let description = [{
+    Folds: a reshape to the input's own type is the input, and a reshape of
+    a reshape reshapes the first input.
+  }];
   let arguments = (ins TK_Tensor:$input);
   let results = (outs TK_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasFolder = 1;
 }
 
 def TK_TransposeOp : TK_Op<"transpose"> {
