@@ -9,14 +9,16 @@
 # benchmarks against torch in one process (bench/tile/bench.py). Logs go to
 # $OUT (or ./device-logs).
 #
-#   scripts/device-run.sh [--no-compile] [--cuda-graph] [name...]
+#   scripts/device-run.sh [--no-compile] [--cuda-graph] [--kernel-times] [name...]
 #
 # Names pick artifacts (examples, or bench/tile/gemm-sweep.sh variants):
 # only those are checked and timed; the interpreter check and the sanitizers
 # run on their -small twins, tileopt-run's full-size CPU check on the four
 # examples alone, and the code generator checks are left out. --no-compile
 # leaves torch.compile out of the peers; --cuda-graph times both sides
-# replayed from CUDA graphs (bench/tile/bench.py). A name candidates-WORKLOAD
+# replayed from CUDA graphs (bench/tile/bench.py); --kernel-times runs each
+# named artifact once under ncu and prints every launch's GPU time
+# (kernel-times-NAME.csv). A name candidates-WORKLOAD
 # times the superoptimizer's candidates of a workload instead
 # (bench/superopt/time_candidates.py; scripts/rank-candidates.sh) and writes
 # their times to $OUT/candidates-WORKLOAD.times.json.
@@ -29,11 +31,13 @@ rt_build=/tmp/tileopt-runtime
 failed=0
 step() { echo; echo "== $*"; }
 bench_flags=()
+kernel_times=0
 names=()
 candidate_sets=()
 for arg in "$@"; do
   case $arg in
     --no-compile|--cuda-graph) bench_flags+=("$arg") ;;
+    --kernel-times) kernel_times=1 ;;
     candidates-*) candidate_sets+=("$arg") ;;
     *) names+=("$arg") ;;
   esac
@@ -79,6 +83,29 @@ for example in "${selected[@]}"; do
     [ $status -eq 0 ] || failed=1
   done
 done
+
+if [ $kernel_times -eq 1 ]; then
+  for example in "${selected[@]}"; do
+    step "kernel times of $example (ncu, one run)"
+    ncu --csv --metrics gpu__time_duration.sum \
+      "$rt_build/bin/tileopt-run" "$artifacts/$example" --iters 1 --warmup 0 \
+      > "$logs/kernel-times-$example.csv" 2> "$logs/kernel-times-$example.err" ||
+      failed=1
+    # One row per launch: "ID","PID",...,"Kernel Name",...,"Metric Value".
+    python3 - "$logs/kernel-times-$example.csv" <<'PY'
+import csv, sys
+rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if l.startswith('"'))
+        if r.get("Metric Name") == "gpu__time_duration.sum"]
+total = 0.0
+for r in rows:
+    value = float(r["Metric Value"].replace(",", ""))
+    us = value / 1e3 if r["Metric Unit"] == "ns" else value if r["Metric Unit"] == "us" else value * 1e3
+    total += us
+    print(f"  {r['Kernel Name']:<28} grid {r.get('Grid Size', '?'):<14} {us:9.2f} us")
+print(f"  {'total':<43} {total:9.2f} us")
+PY
+  done
+fi
 
 if [ $everything -eq 1 ]; then
   step "code generator checks against torch"

@@ -6,11 +6,15 @@ then checks the GPU against (docs/artifact-format.md).
 
     scripts/interp-reference.py SOURCE.mlir ARTIFACT-DIR \\
         [--interp build/bin/tileopt-interp] [--seed 1] [--positive]
+        [--scale 1]
 
 SOURCE must be the file ARTIFACT-DIR was compiled from (its sha256 is the
 manifest's source_hash). Inputs are uniform in [-1, 1], or (0, 1] with
 --positive (a GEMM's, so that no output is a cancelling sum whose relative
-error means nothing), never zero, rounded to the buffer's dtype: the
+error means nothing), times --scale (attention over products of such
+inputs: scores of hundreds, whose f16 rounding between kernels the float64
+reference does not share, move exp() by tens of percent), never zero,
+rounded to the buffer's dtype: the
 interpreter computes on exactly the values the GPU gets. Expected values are
 stored as f64 for f64 outputs, f32 otherwise (its rounding, 6e-8 relative, is
 far below the f32, f16 and bf16 tolerances).
@@ -37,7 +41,7 @@ def fail(message):
     sys.exit(f"interp-reference: {message}")
 
 
-def draw_inputs(buffers, seed, positive):
+def draw_inputs(buffers, seed, positive, scale):
     rng = random.Random(seed)
     tensors = []
     for b in buffers:
@@ -45,14 +49,16 @@ def draw_inputs(buffers, seed, positive):
             fail(f"input {b['name']} is {b['dtype']}: the tile interpreter "
                  "takes float views only")
         n = math.prod(b["shape"])
-        values = [1.0 - rng.random() if positive else 2.0 * rng.random() - 1.0
+        values = [scale * (1.0 - rng.random() if positive
+                           else 2.0 * rng.random() - 1.0)
                   for _ in range(n)]
         values = tensor_file.rounded(b["dtype"], values)
         # Redraw the values that rounded to zero: a zero input hides
         # indexing bugs (tileopt-run's random inputs avoid it too).
         for i, v in enumerate(values):
             while v == 0.0:
-                v = tensor_file.rounded(b["dtype"], [2.0 * rng.random() - 1.0])[0]
+                v = tensor_file.rounded(
+                    b["dtype"], [scale * (2.0 * rng.random() - 1.0)])[0]
             values[i] = v
         tensors.append(tensor_file.Tensor(b["name"], b["dtype"], b["shape"], values))
     return tensors
@@ -91,6 +97,7 @@ def main():
         "TILEOPT_INTERP", "build/bin/tileopt-interp"))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--positive", action="store_true")
+    parser.add_argument("--scale", type=float, default=1.0)
     args = parser.parse_args()
 
     manifest = json.loads((args.artifact / "manifest.json").read_text())
@@ -99,7 +106,7 @@ def main():
              "(the manifest's source_hash differs)")
     buffers = manifest["buffers"]
     inputs = draw_inputs([b for b in buffers if b["role"] == "input"],
-                         args.seed, args.positive)
+                         args.seed, args.positive, args.scale)
     outputs = [b for b in buffers if b["role"] == "output"]
     results = interpret(args.interp, args.source, inputs)
     if len(results) != len(outputs):
@@ -119,7 +126,8 @@ def main():
     tensor_file.write(args.artifact / "inputs.tensors", inputs)
     tensor_file.write(args.artifact / "expected.tensors", expected)
     print(f"interp-reference: {args.artifact}/{{inputs,expected}}.tensors "
-          f"(seed {args.seed}{', positive' if args.positive else ''})")
+          f"(seed {args.seed}{', positive' if args.positive else ''}"
+          f"{f', scale {args.scale:g}' if args.scale != 1.0 else ''})")
 
 
 if __name__ == "__main__":

@@ -49,10 +49,12 @@ for example in "${examples[@]}"; do
       # tiles to f16 (the GPU does exactly that; the interpreter's float64
       # reference does not), and in a cancelling sum of such rounded terms
       # (exp(S - m) @ V with V of both signs) the relative error of one
-      # element means nothing.
+      # element means nothing. A µGraph may add flags on a line
+      # `// interp-reference: FLAGS` (mla_decode scales its inputs down).
       if [ -n "$variant" ]; then
+        read -r -a reference_flags <<<"$(sed -n 's|^// interp-reference: ||p' "$src")"
         "$TILEOPT_ROOT/scripts/interp-reference.py" "$artifact.mlir" "$artifact" \
-          --interp "$BUILD_DIR/bin/tileopt-interp" --positive
+          --interp "$BUILD_DIR/bin/tileopt-interp" --positive "${reference_flags[@]}"
       fi
       rm "$artifact.mlir"
     done

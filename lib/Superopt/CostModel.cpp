@@ -174,8 +174,10 @@ std::optional<Arithmetic> arithmeticOf(Operation *op, const GpuTarget &target) {
             });
         return onCudaCores(scalarOps * elementsOf(graph.getResult(0)));
       })
-      .Case<tk::ConcatOp, tk::SplitOp, tk::TransposeOp, tb::ConcatOp>(
-          [](auto) -> Result { return Arithmetic(); })
+      // Layout changes are copy kernels (a reshape too: the lowering binds
+      // one buffer per tensor).
+      .Case<tk::ConcatOp, tk::SplitOp, tk::TransposeOp, tk::ReshapeOp,
+            tb::ConcatOp>([](auto) -> Result { return Arithmetic(); })
       .Default([](Operation *) -> Result { return std::nullopt; });
 }
 
@@ -434,8 +436,7 @@ mlir::tileopt::superopt::estimateCost(func::FuncOp program,
     return program.emitOpError("has no body whose cost could be estimated");
   ProgramCost total;
   for (Operation &op : program.getBody().getOps()) {
-    // A reshape reinterprets a row-major tensor: no data moves, no launch.
-    if (isa<func::ReturnOp, tk::ReshapeOp>(op))
+    if (isa<func::ReturnOp>(op))
       continue;
     if (failed(checkSizedValues(&op)))
       return failure();

@@ -142,6 +142,7 @@ TEST_F(TKToTileTest, BlockGraphs) {
   expectEquivalent({"test/Conversion/TKToTile/Inputs/block-graphs.mlir",
                     "examples/ugraph/small/gated_mlp.mlir",
                     "examples/ugraph/small/gqa_decode_splitkv.mlir",
+                    "examples/ugraph/small/mla_decode.mlir",
                     "examples/ugraph/small/rmsnorm_linear_b1.mlir",
                     "examples/ugraph/small/rmsnorm_linear.mlir"});
 }

@@ -410,13 +410,19 @@ TEST_F(CostModelTest, SplitKVBeatsTooFewBlocks) {
   EXPECT_LT(split.seconds, flash.seconds / 2);
 }
 
-TEST_F(CostModelTest, ReshapeIsFreeTransposeIsACopy) {
+// The lowering copies every layout change, a reshape too (one buffer per
+// tensor): three launches, each reading and writing the 128 KiB once.
+TEST_F(CostModelTest, LayoutChangesAreCopies) {
   ProgramCost moves = cost("moves");
-  ASSERT_EQ(moves.kernels.size(), 1u);
-  EXPECT_TRUE(isa<tk::TransposeOp>(moves.kernels[0].op));
-  EXPECT_DOUBLE_EQ(moves.kernels[0].dramBytes, 2 * 131072);
-  EXPECT_DOUBLE_EQ(moves.kernels[0].cudaCoreFlops, 0);
-  expectSeconds(moves.seconds, 2e-6 + 2 * 131072 / 4.26e12);
+  ASSERT_EQ(moves.kernels.size(), 3u);
+  EXPECT_TRUE(isa<tk::ReshapeOp>(moves.kernels[0].op));
+  EXPECT_TRUE(isa<tk::TransposeOp>(moves.kernels[1].op));
+  EXPECT_TRUE(isa<tk::ReshapeOp>(moves.kernels[2].op));
+  for (const KernelCost &kernel : moves.kernels) {
+    EXPECT_DOUBLE_EQ(kernel.dramBytes, 2 * 131072);
+    EXPECT_DOUBLE_EQ(kernel.cudaCoreFlops, 0);
+  }
+  expectSeconds(moves.seconds, 3 * (2e-6 + 2 * 131072 / 4.26e12));
 }
 
 TEST_F(CostModelTest, UnknownOpFails) {

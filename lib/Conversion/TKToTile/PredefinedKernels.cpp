@@ -41,11 +41,6 @@ constexpr int64_t kMatmulTileK = 64;
 /// A reduced dim other than the last is walked in chunks of this many.
 constexpr int64_t kColumnChunk = 64;
 
-/// The largest power of two at most `cap` that divides `n`.
-int64_t tileSize(int64_t n, int64_t cap) {
-  return std::min<int64_t>(cap, n & -n);
-}
-
 /// The tilings map one to three dims onto the grid (x, y, z).
 LogicalResult checkRank(Operation *op, int64_t rank) {
   if (rank >= 1 && rank <= 3)
@@ -138,10 +133,11 @@ FailureOr<tk::FusedOp> tileMatmul(OpBuilder &b, tk::MatmulOp mm) {
   int64_t m = lhs[rank - 2], k = lhs[rank - 1], n = rhs[rank - 1];
   int64_t batchDim = rank == 3 ? 0 : -1;
   TiledKernel tiling;
-  int64_t tileM = tileSize(m, rank == 3 ? kBatchedMatmulTileM : kMatmulTileMN),
-          tileN = tileSize(n, kMatmulTileMN);
+  int64_t tileM = powerOfTwoTile(m, rank == 3 ? kBatchedMatmulTileM
+                                              : kMatmulTileMN),
+          tileN = powerOfTwoTile(n, kMatmulTileMN);
   tiling.grid = {n / tileN, m / tileM, rank == 3 ? lhs[0] : 1};
-  tiling.forloopRange = k / tileSize(k, kMatmulTileK);
+  tiling.forloopRange = k / powerOfTwoTile(k, kMatmulTileK);
   tiling.inputs = {{{-1, rank - 2, batchDim}, rank - 1},
                    {{rank - 1, -1, batchDim}, rank - 2}};
   tiling.omap = {rank - 1, rank - 2, batchDim};
@@ -162,9 +158,10 @@ FailureOr<tk::FusedOp> tileElementwise(OpBuilder &b, Operation *op) {
     return failure();
   TiledKernel tiling;
   SmallVector<int64_t, 3> tile(rank, 1);
-  tile[rank - 1] = tileSize(shape[rank - 1], kRowChunk);
+  tile[rank - 1] = powerOfTwoTile(shape[rank - 1], kRowChunk);
   if (rank >= 2)
-    tile[rank - 2] = tileSize(shape[rank - 2], kTileElements / tile[rank - 1]);
+    tile[rank - 2] =
+        powerOfTwoTile(shape[rank - 2], kTileElements / tile[rank - 1]);
   for (int64_t g = 0; g < std::min<int64_t>(rank, 3); ++g) {
     int64_t dim = g < 2 ? rank - 1 - g : 0;
     tiling.omap[g] = dim;
@@ -200,7 +197,7 @@ FailureOr<tk::FusedOp> tileReduce(OpBuilder &b, tk::ReduceOp reduce) {
   if (failed(checkRank(reduce, rank)))
     return failure();
   int64_t chunk =
-      tileSize(shape[dim], dim == rank - 1 ? kRowChunk : kColumnChunk);
+      powerOfTwoTile(shape[dim], dim == rank - 1 ? kRowChunk : kColumnChunk);
   TiledKernel tiling;
   tiling.forloopRange = shape[dim] / chunk;
   TiledKernel::Input input;
@@ -209,7 +206,7 @@ FailureOr<tk::FusedOp> tileReduce(OpBuilder &b, tk::ReduceOp reduce) {
   for (int64_t d = rank - 1; d >= 0; --d) {
     if (d == dim)
       continue;
-    int64_t tile = g == 0 ? tileSize(shape[d], kTileElements / chunk) : 1;
+    int64_t tile = g == 0 ? powerOfTwoTile(shape[d], kTileElements / chunk) : 1;
     tiling.grid[g] = shape[d] / tile;
     input.imap[g] = tiling.omap[g] = d;
     ++g;
@@ -249,8 +246,8 @@ FailureOr<tk::FusedOp> tileRmsNorm(OpBuilder &b, tk::RmsNormOp norm) {
   TiledKernel tiling;
   TiledKernel::Input input;
   if (rank >= 2) {
-    int64_t rows =
-        tileSize(shape[rank - 2], std::max<int64_t>(1, kTileElements / row));
+    int64_t rows = powerOfTwoTile(shape[rank - 2],
+                                  std::max<int64_t>(1, kTileElements / row));
     tiling.grid[0] = shape[rank - 2] / rows;
     input.imap[0] = tiling.omap[0] = rank - 2;
   }
@@ -267,6 +264,10 @@ FailureOr<tk::FusedOp> tileRmsNorm(OpBuilder &b, tk::RmsNormOp norm) {
 
 } // namespace
 
+int64_t tileopt::powerOfTwoTile(int64_t n, int64_t cap) {
+  return std::min<int64_t>(cap, n & -n);
+}
+
 FailureOr<tk::FusedOp> tileopt::tilePredefinedKernel(OpBuilder &b,
                                                      Operation *op) {
   OpBuilder::InsertionGuard guard(b);
@@ -278,11 +279,10 @@ FailureOr<tk::FusedOp> tileopt::tilePredefinedKernel(OpBuilder &b,
               [&](Operation *ew) { return tileElementwise(b, ew); })
           .Case([&](tk::ReduceOp reduce) { return tileReduce(b, reduce); })
           .Case([&](tk::RmsNormOp norm) { return tileRmsNorm(b, norm); })
-          .Case<tk::ReshapeOp, tk::TransposeOp, tk::ConcatOp, tk::SplitOp>(
+          .Case<tk::ConcatOp, tk::SplitOp>(
               [](Operation *move) -> FailureOr<tk::FusedOp> {
                 return move->emitOpError(
-                    "moves data between layouts; it has no tiling yet (the "
-                    "lowering to tile programs computes, it does not copy)");
+                    "moves data between tensors; it has no tiling yet");
               })
           .Default([](Operation *other) -> FailureOr<tk::FusedOp> {
             return other->emitOpError("is not a predefined kernel");

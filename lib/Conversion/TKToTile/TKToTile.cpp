@@ -3,8 +3,8 @@
 // A kernel graph is a sequence of launches over tensors in device memory,
 // which is what a tile host function is once the tensors are buffers: every
 // tk op becomes a tile kernel (predefined ones through the block graph of
-// their tiling), and the function launches them, in order, on memref
-// buffers.
+// their tiling, layout changes as copies), and the function launches them,
+// in order, on memref buffers.
 //
 //===----------------------------------------------------------------------===//
 #include "TileOpt/Conversion/TKToTile/TKToTile.h"
@@ -82,7 +82,8 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
   OpBuilder b(func);
   Block &body = graph.getBody().front();
   for (Operation &op : llvm::make_early_inc_range(body.without_terminator()))
-    if (!isa<tk::FusedOp>(op) && failed(tilePredefinedKernel(b, &op)))
+    if (!isa<tk::FusedOp, tk::ReshapeOp, tk::TransposeOp>(op) &&
+        failed(tilePredefinedKernel(b, &op)))
       return failure();
 
   Buffers buffers;
@@ -92,28 +93,30 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
   for (auto [i, result] : llvm::enumerate(ret.getOperands()))
     buffers.add(b, result, "out" + std::to_string(i), /*output=*/true);
   unsigned intermediates = 0;
-  for (auto fused : body.getOps<tk::FusedOp>())
-    for (Value result : fused.getResults())
+  for (Operation &op : body.without_terminator())
+    for (Value result : op.getResults())
       if (!buffers.ofTensor.count(result))
         buffers.add(b, result, "tmp" + std::to_string(intermediates++),
                     /*output=*/true);
 
   // Kernels first, so that a failure leaves nothing behind.
   SymbolTable symbols(func->getParentOp());
-  SmallVector<std::pair<tk::FusedOp, LoweredKernel>> kernels;
+  SmallVector<std::pair<Operation *, LoweredKernel>> kernels;
   auto eraseKernels = [&] {
-    for (auto &[fused, lowered] : kernels)
+    for (auto &[op, lowered] : kernels)
       lowered.kernel.erase();
   };
-  for (auto [i, fused] : llvm::enumerate(body.getOps<tk::FusedOp>())) {
+  for (auto [i, op] : llvm::enumerate(body.without_terminator())) {
+    std::string name = (func.getSymName() + "_k" + Twine(i)).str();
     FailureOr<LoweredKernel> lowered =
-        lowerBlockGraph(b, fused, (func.getSymName() + "_k" + Twine(i)).str());
+        isa<tk::FusedOp>(op) ? lowerBlockGraph(b, cast<tk::FusedOp>(op), name)
+                             : lowerLayoutChange(b, &op, name);
     if (failed(lowered)) {
       eraseKernels();
       return failure();
     }
     symbols.insert(lowered->kernel, b.getInsertionPoint());
-    kernels.emplace_back(fused, std::move(*lowered));
+    kernels.emplace_back(&op, std::move(*lowered));
   }
 
   auto host = func::FuncOp::create(b, func.getLoc(), func.getSymName(),
@@ -121,12 +124,12 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
   host.setAllArgAttrs(buffers.attrs);
   Block *entry = host.addEntryBlock();
   b.setInsertionPointToEnd(entry);
-  for (auto &[fused, lowered] : kernels) {
+  for (auto &[op, lowered] : kernels) {
     SmallVector<Value> args;
     for (Value tensor :
-         llvm::concat<Value>(fused.getInputs(), fused.getResults()))
+         llvm::concat<Value>(op->getOperands(), op->getResults()))
       args.push_back(entry->getArgument(buffers.ofTensor.lookup(tensor)));
-    tile::LaunchOp::create(b, fused.getLoc(), lowered.kernel.getSymName(),
+    tile::LaunchOp::create(b, op->getLoc(), lowered.kernel.getSymName(),
                            lowered.grid, args);
   }
   func::ReturnOp::create(b, func.getLoc());

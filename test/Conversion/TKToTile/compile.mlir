@@ -102,3 +102,26 @@
 // QKNORM-PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // QKNORM-PTX: ex2.approx
 // QKNORM-PTX: .entry qknorm_attention_k3(
+
+// mla_decode (examples/ugraph/mla_decode.mlir): the transposes of Wk and C
+// and the reshapes to and from the heads' rows are copy kernels; eight
+// launches in all.
+// RUN: tileopt-opt %S/../../../examples/ugraph/mla_decode.mlir --tileopt-lower-ugraph -o %t/mla.mlir
+// RUN: tileopt-compile %t/mla.mlir -o %t/mla 2>/dev/null
+// RUN: FileCheck %s --check-prefix=MLA-PTX --input-file=%t/mla/kernels.ptx
+// RUN: FileCheck %s --check-prefix=MLA --input-file=%t/mla/manifest.json
+// MLA-PTX: .entry mla_decode_k0(
+// MLA-PTX: .entry mla_decode_k1(
+// MLA-PTX: .entry mla_decode_k2(
+// MLA-PTX: mma.sync.aligned
+// MLA-PTX: .entry mla_decode_k3(
+// MLA-PTX: .entry mla_decode_k4(
+// MLA-PTX: mma.sync.aligned
+// MLA-PTX: ex2.approx
+// MLA-PTX: .entry mla_decode_k5(
+// MLA-PTX: .entry mla_decode_k6(
+// MLA-PTX: .entry mla_decode_k7(
+// MLA-PTX-NOT: .entry
+// MLA: "launches": [
+// MLA-COUNT-8: "kernel":
+// MLA-NOT: "kernel":

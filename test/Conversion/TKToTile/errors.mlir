@@ -49,19 +49,21 @@ func.func @cast_in_thread_graph(%x: tensor<8x64xf16>) -> tensor<8x64xf16> {
 
 // -----
 
-// Data-movement kernels have no tiling yet.
-func.func @transpose(%x: tensor<8x64xf32>) -> tensor<64x8xf32> {
-  // expected-error @+1 {{'tk.transpose' op moves data between layouts; it has no tiling yet}}
-  %0 = tk.transpose %x [1, 0] : tensor<8x64xf32> -> tensor<64x8xf32>
-  return %0 : tensor<64x8xf32>
+// Concatenations and splits have no tiling yet.
+func.func @concat(%x: tensor<8x64xf32>, %y: tensor<8x64xf32>) -> tensor<16x64xf32> {
+  // expected-error @+1 {{'tk.concat' op moves data between tensors; it has no tiling yet}}
+  %0 = tk.concat %x, %y dim 0 : tensor<8x64xf32>, tensor<8x64xf32> -> tensor<16x64xf32>
+  return %0 : tensor<16x64xf32>
 }
 
 // -----
 
-func.func @reshape(%x: tensor<8x64xf32>) -> tensor<512xf32> {
-  // expected-error @+1 {{'tk.reshape' op moves data between layouts; it has no tiling yet}}
-  %0 = tk.reshape %x : tensor<8x64xf32> -> tensor<512xf32>
-  return %0 : tensor<512xf32>
+// A transpose copies its leading dims one block each: 70000 of them are
+// more blocks than grid z allows.
+func.func @transpose_grid(%x: tensor<70000x2x4xf32>) -> tensor<70000x4x2xf32> {
+  // expected-error @+1 {{'tk.transpose' op needs a grid of [1, 1, 70000] blocks to copy, more than CUDA allows}}
+  %0 = tk.transpose %x [0, 2, 1] : tensor<70000x2x4xf32> -> tensor<70000x4x2xf32>
+  return %0 : tensor<70000x4x2xf32>
 }
 
 // -----

@@ -21,3 +21,13 @@
 // RUN: diff %t.qk.ugraph %t.qk.tile
 // RUN: FileCheck %s --check-prefix=QKNORM --input-file=%t.qk.tile
 // QKNORM: tensor 2x64x16
+
+// mla_decode in small: transposes and reshapes as copy kernels around the
+// split-KV attention; the tile program computes what the µGraph does.
+// RUN: tileopt-interp %S/../../../examples/ugraph/small/mla_decode.mlir --seed=11 \
+// RUN:   | sed 1d > %t.mla.ugraph
+// RUN: tileopt-opt %S/../../../examples/ugraph/small/mla_decode.mlir --tileopt-lower-ugraph \
+// RUN:   | tileopt-interp --seed=11 | awk '/^# output #1 /{done = 1} NR > 1 && !done' > %t.mla.tile
+// RUN: diff %t.mla.ugraph %t.mla.tile
+// RUN: FileCheck %s --check-prefix=MLA --input-file=%t.mla.tile
+// MLA: tensor 16x1x32

@@ -258,3 +258,33 @@ func.func @heads(%Q: tensor<2x64x32xf16>, %K: tensor<2x32x512xf16>, %V: tensor<2
   }
   return %0 : tensor<2x64x32xf16>
 }
+
+// -----
+
+// Layout changes are copy kernels. A transpose: 64 x 64 tiles of the
+// result's last two dims (grid x and y), its leading dim one per block
+// (grid z); each block loads the input's tile and permutes it. A reshape:
+// chunks of up to 1024 elements in one row of both shapes, block i copying
+// chunk i.
+// CHECK-LABEL: tile.kernel @layout_k0(
+// CHECK-DAG: %[[Z:.*]] = tile.block_id z
+// CHECK-DAG: %[[Y:.*]] = tile.block_id y
+// CHECK-DAG: %[[X:.*]] = tile.block_id x
+// CHECK: %[[IN:.*]] = tile.load %arg0[%[[Z]], %[[X]], %[[Y]]] : !tile.view<4x512x128xf16> -> tensor<1x64x64xf16>
+// CHECK: %[[M:.*]] = tile.reshape %[[IN]] : tensor<1x64x64xf16> -> tensor<64x64xf16>
+// CHECK: %[[T:.*]] = tile.permute %[[M]] [1, 0] : tensor<64x64xf16> -> tensor<64x64xf16>
+// CHECK: %[[OUT:.*]] = tile.reshape %[[T]] : tensor<64x64xf16> -> tensor<1x64x64xf16>
+// CHECK: tile.store %[[OUT]], %arg1[%[[Z]], %[[Y]], %[[X]]] : tensor<1x64x64xf16>, !tile.view<4x128x512xf16>
+// CHECK-LABEL: tile.kernel @layout_k1(
+// CHECK: %[[B:.*]] = tile.block_id x
+// CHECK: %[[CHUNK:.*]] = tile.load %arg0[%[[B]], %{{.*}}, %{{.*}}] : !tile.view<16x1x512xf16> -> tensor<1x1x512xf16>
+// CHECK: %[[ROW:.*]] = tile.reshape %[[CHUNK]] : tensor<1x1x512xf16> -> tensor<1x512xf16>
+// CHECK: tile.store %[[ROW]], %arg1[%[[B]], %{{.*}}] : tensor<1x512xf16>, !tile.view<16x512xf16>
+// CHECK-LABEL: func.func @layout(
+// CHECK: tile.launch @layout_k0 grid [8, 2, 4](%arg0, %arg2)
+// CHECK: tile.launch @layout_k1 grid [16, 1, 1](%arg1, %arg3)
+func.func @layout(%w: tensor<4x512x128xf16>, %a: tensor<16x1x512xf16>) -> (tensor<4x128x512xf16>, tensor<16x512xf16>) {
+  %t = tk.transpose %w [0, 2, 1] : tensor<4x512x128xf16> -> tensor<4x128x512xf16>
+  %r = tk.reshape %a : tensor<16x1x512xf16> -> tensor<16x512xf16>
+  return %t, %r : tensor<4x128x512xf16>, tensor<16x512xf16>
+}

@@ -20,7 +20,8 @@ namespace mlir::tileopt {
 /// rms_norm) as the tk.fused whose block graph is its tiling: the op's
 /// result, computed by blocks of tiles, so that one lowering serves both
 /// kinds of kernel. Fails with a diagnostic at the op when it has no
-/// tiling (data movement ops, shapes no power-of-two tile divides).
+/// tiling (concat and split, shapes no power-of-two tile divides).
+/// Reshapes and transposes compute nothing: lowerLayoutChange copies them.
 FailureOr<tk::FusedOp> tilePredefinedKernel(OpBuilder &b, Operation *op);
 
 /// A tile kernel and the grid it runs over.
@@ -37,6 +38,17 @@ struct LoweredKernel {
 /// form (and leaves no kernel).
 FailureOr<LoweredKernel> lowerBlockGraph(OpBuilder &b, tk::FusedOp fused,
                                          StringRef name);
+
+/// Builds, at `b`'s insertion point, the tile kernel @`name` that copies
+/// the input of `op`, a tk.reshape or tk.transpose, into its result's
+/// layout: its arguments are a view of the input and one of the result.
+/// Fails with a diagnostic at `op` when its grid exceeds CUDA's.
+FailureOr<LoweredKernel> lowerLayoutChange(OpBuilder &b, Operation *op,
+                                           StringRef name);
+
+/// The largest power of two at most `cap` that divides `n`: the tile extent
+/// the predefined tilings and the layout kernels take along a dim of `n`.
+int64_t powerOfTwoTile(int64_t n, int64_t cap);
 
 /// Replaces `func`, a function of tk ops, by tile kernels and a host
 /// function of the same name that launches them on memref buffers: the

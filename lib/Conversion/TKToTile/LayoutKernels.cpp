@@ -1,0 +1,207 @@
+//===- LayoutKernels.cpp - Reshapes and transposes as copy kernels --------===//
+//
+// A layout change computes nothing, so it has no block graph: each block
+// loads one tile of the input and stores it where the result's layout puts
+// it.
+//
+// - transpose: the result's last two dims in tiles of up to 64 x 64 (grid
+//   x and y), its other dims one element at a time (grid z, in row-major
+//   order); the tile is loaded in the input's layout and permuted in the
+//   block (tile.permute, through shared memory);
+// - reshape: row-major chunks of up to 1024 elements that lie in one row
+//   of both shapes; block i copies elements [i * chunk, (i + 1) * chunk),
+//   which is tile i of either view read as rows of chunks.
+//
+// A reshape could be free, a second view of one buffer; the host functions
+// bind one buffer per tensor, so it is a copy (docs/lowering.md).
+//
+//===----------------------------------------------------------------------===//
+#include "TileOpt/Conversion/TKToTile/TKToTile.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tileopt;
+
+namespace {
+
+/// The tile of a transpose along each of the result's last two dims.
+constexpr int64_t kTransposeTile = 64;
+/// The most elements one block of a reshape copies.
+constexpr int64_t kReshapeChunk = 1024;
+
+/// Builds one layout kernel: views of the input and the result, a body
+/// that ends in tile.return.
+struct LayoutKernelBuilder {
+  LayoutKernelBuilder(OpBuilder &b, Operation *op, StringRef name) : b(b) {
+    loc = op->getLoc();
+    SmallVector<Type> views;
+    for (Type type :
+         {op->getOperand(0).getType(), op->getResult(0).getType()}) {
+      auto tensor = cast<RankedTensorType>(type);
+      views.push_back(tile::TensorViewType::get(
+          b.getContext(), tensor.getShape(), tensor.getElementType()));
+    }
+    kernel = tile::KernelOp::create(
+        b, loc, name, b.getFunctionType(views, {}),
+        /*sym_visibility=*/nullptr, /*arg_attrs=*/nullptr,
+        /*res_attrs=*/nullptr, /*occupancy=*/nullptr, /*num_ctas=*/nullptr);
+    Block *entry = kernel.addEntryBlock();
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(entry);
+    tile::ReturnOp::create(b, loc);
+  }
+
+  Value input() { return kernel.getBody().front().getArgument(0); }
+  Value result() { return kernel.getBody().front().getArgument(1); }
+
+  /// Sets `body` at the start of the kernel's body.
+  void startBody(OpBuilder &body) {
+    body.setInsertionPoint(kernel.getBody().front().getTerminator());
+  }
+
+  Value index(OpBuilder &body, int64_t value) {
+    return arith::ConstantIndexOp::create(body, loc, value);
+  }
+
+  /// `linear` as coordinates of a row-major grid of `counts`.
+  SmallVector<Value> unravel(OpBuilder &body, Value linear,
+                             ArrayRef<int64_t> counts) {
+    SmallVector<Value> coords(counts.size());
+    for (int64_t d = counts.size() - 1; d > 0; --d) {
+      if (counts[d] == 1) {
+        coords[d] = index(body, 0);
+        continue;
+      }
+      Value count = index(body, counts[d]);
+      coords[d] = arith::RemSIOp::create(body, loc, linear, count);
+      linear = arith::DivSIOp::create(body, loc, linear, count);
+    }
+    if (!counts.empty())
+      coords[0] = linear;
+    return coords;
+  }
+
+  /// Fails, erasing the kernel, when `grid` exceeds CUDA's limits.
+  FailureOr<LoweredKernel> finish(Operation *op, std::array<int64_t, 3> grid) {
+    if (grid[0] > (int64_t{1} << 31) - 1 || grid[1] > 65535 ||
+        grid[2] > 65535) {
+      kernel.erase();
+      return op->emitOpError("needs a grid of [")
+             << ArrayRef<int64_t>(grid)
+             << "] blocks to copy, more than CUDA allows";
+    }
+    return LoweredKernel{kernel,
+                         SmallVector<int64_t, 3>(grid.begin(), grid.end())};
+  }
+
+  OpBuilder &b;
+  Location loc = UnknownLoc::get(b.getContext());
+  tile::KernelOp kernel;
+};
+
+FailureOr<LoweredKernel> lowerTranspose(OpBuilder &b, tk::TransposeOp op,
+                                        StringRef name) {
+  ArrayRef<int64_t> shape = op.getType().getShape();
+  ArrayRef<int64_t> perm = op.getPermutation();
+  int64_t rank = shape.size();
+  Type elementType = op.getType().getElementType();
+  // The result's tile, its count along each dim, and the input's tile.
+  SmallVector<int64_t> resultTile(rank, 1), counts(shape), inputTile(rank, 1);
+  for (int64_t d = std::max<int64_t>(0, rank - 2); d < rank; ++d)
+    resultTile[d] = powerOfTwoTile(shape[d], kTransposeTile);
+  for (int64_t d = 0; d < rank; ++d) {
+    counts[d] /= resultTile[d];
+    inputTile[perm[d]] = resultTile[d];
+  }
+  std::array<int64_t, 3> grid = {counts[rank - 1],
+                                 rank >= 2 ? counts[rank - 2] : 1, 1};
+  for (int64_t d = 0; d + 2 < rank; ++d)
+    grid[2] *= counts[d];
+
+  LayoutKernelBuilder kernel(b, op, name);
+  OpBuilder body(b.getContext());
+  kernel.startBody(body);
+  Location loc = op.getLoc();
+  // The result tile's coordinates, then the input tile's.
+  SmallVector<Value> coords = kernel.unravel(
+      body, tile::BlockIdOp::create(body, loc, tile::GridDim::z),
+      ArrayRef<int64_t>(counts).drop_back(std::min<int64_t>(rank, 2)));
+  if (rank >= 2)
+    coords.push_back(tile::BlockIdOp::create(body, loc, tile::GridDim::y));
+  coords.push_back(tile::BlockIdOp::create(body, loc, tile::GridDim::x));
+  SmallVector<Value> inputCoords(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    inputCoords[perm[d]] = coords[d];
+
+  Value tile = tile::LoadOp::create(
+      body, loc, RankedTensorType::get(inputTile, elementType), kernel.input(),
+      inputCoords, /*latency=*/nullptr, /*allow_tma=*/nullptr,
+      /*padding=*/nullptr);
+  // Only the result's last two dims are tiled: the tile is a matrix whose
+  // two dims swap when the permutation reverses their order.
+  if (rank >= 2) {
+    int64_t first = perm[rank - 2], second = perm[rank - 1];
+    SmallVector<int64_t> matrix = {inputTile[std::min(first, second)],
+                                   inputTile[std::max(first, second)]};
+    tile = tile::ReshapeOp::create(
+        body, loc, RankedTensorType::get(matrix, elementType), tile);
+    if (first > second)
+      tile = tile::PermuteOp::create(
+          body, loc, RankedTensorType::get({matrix[1], matrix[0]}, elementType),
+          tile, body.getDenseI64ArrayAttr({1, 0}));
+  }
+  tile = tile::ReshapeOp::create(
+      body, loc, RankedTensorType::get(resultTile, elementType), tile);
+  tile::StoreOp::create(body, loc, tile, kernel.result(), coords,
+                        /*latency=*/nullptr, /*allow_tma=*/nullptr);
+  return kernel.finish(op, grid);
+}
+
+FailureOr<LoweredKernel> lowerReshape(OpBuilder &b, tk::ReshapeOp op,
+                                      StringRef name) {
+  ArrayRef<int64_t> in = op.getInput().getType().getShape();
+  ArrayRef<int64_t> out = op.getType().getShape();
+  Type elementType = op.getType().getElementType();
+  int64_t chunk = std::min(powerOfTwoTile(in.back(), kReshapeChunk),
+                           powerOfTwoTile(out.back(), kReshapeChunk));
+  // Either view as rows of chunks: block i copies chunk i of both.
+  auto chunkCounts = [&](ArrayRef<int64_t> shape) {
+    SmallVector<int64_t> counts(shape);
+    counts.back() /= chunk;
+    return counts;
+  };
+  auto chunkTile = [&](ArrayRef<int64_t> shape) {
+    SmallVector<int64_t> tile(shape.size(), 1);
+    tile.back() = chunk;
+    return RankedTensorType::get(tile, elementType);
+  };
+
+  LayoutKernelBuilder kernel(b, op, name);
+  OpBuilder body(b.getContext());
+  kernel.startBody(body);
+  Location loc = op.getLoc();
+  Value block = tile::BlockIdOp::create(body, loc, tile::GridDim::x);
+  Value tile = tile::LoadOp::create(
+      body, loc, chunkTile(in), kernel.input(),
+      kernel.unravel(body, block, chunkCounts(in)), /*latency=*/nullptr,
+      /*allow_tma=*/nullptr, /*padding=*/nullptr);
+  tile = tile::ReshapeOp::create(body, loc, chunkTile(out), tile);
+  tile::StoreOp::create(body, loc, tile, kernel.result(),
+                        kernel.unravel(body, block, chunkCounts(out)),
+                        /*latency=*/nullptr, /*allow_tma=*/nullptr);
+  return kernel.finish(op, {op.getType().getNumElements() / chunk, 1, 1});
+}
+
+} // namespace
+
+FailureOr<LoweredKernel> tileopt::lowerLayoutChange(OpBuilder &b, Operation *op,
+                                                    StringRef name) {
+  return llvm::TypeSwitch<Operation *, FailureOr<LoweredKernel>>(op)
+      .Case([&](tk::TransposeOp t) { return lowerTranspose(b, t, name); })
+      .Case([&](tk::ReshapeOp r) { return lowerReshape(b, r, name); })
+      .Default([](Operation *other) -> FailureOr<LoweredKernel> {
+        return other->emitOpError("is not a layout change");
+      });
+}
