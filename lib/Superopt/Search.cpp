@@ -808,9 +808,10 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
                    << split->segments.size() << " segment(s) between "
                    << split->schedule.size() - split->segments.size()
                    << " kernel(s) kept as they are\n";
+    // Each segment's search result, which owns its candidates, and those
+    // candidates (none when the segment could not be searched).
+    std::vector<SearchResult> segmentResults;
     SmallVector<SmallVector<func::FuncOp>> segmentCandidates;
-    OwningOpRef<ModuleOp> segmentModule =
-        ModuleOp::create(UnknownLoc::get(context));
     for (auto [index, segment] : llvm::enumerate(split->segments)) {
       double elapsed = std::chrono::duration<double>(
                            std::chrono::steady_clock::now() - start)
@@ -839,10 +840,9 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
       result.stats.pruned += found->stats.pruned;
       result.stats.complete += found->stats.complete;
       result.stats.budgetExhausted |= found->stats.budgetExhausted;
-      OpBuilder b(context);
-      b.setInsertionPointToEnd(segmentModule->getBody());
       for (const RankedCandidate &c : found->ranked)
-        candidates.push_back(cast<func::FuncOp>(b.clone(*c.function)));
+        candidates.push_back(c.function);
+      segmentResults.push_back(std::move(*found));
     }
     // The cheapest of every segment together, then each other candidate
     // of a segment with the cheapest of the others.
