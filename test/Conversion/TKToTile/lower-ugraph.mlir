@@ -155,12 +155,13 @@ func.func @rmsnorm_linear(%X: tensor<2x256xf16>, %W: tensor<256x64xf16>) -> tens
 
 // A `none` accumulator keeps every iteration's tile: its saver stores in
 // the loop, at the iteration's index along fmap. A thread graph is its
-// scalar ops on tiles, constants as splats.
+// scalar ops on tiles, constants as splats. The loop's load asks to be
+// prefetched (latency 3: two iterations ahead).
 // CHECK-LABEL: tile.kernel @each_iteration_k0(
 // CHECK-SAME: %[[X:.*]]: !tile.view<16x128xf16>, %[[Y:.*]]: !tile.view<16x128xf16>)
 // CHECK-DAG: %[[BX:.*]] = tile.block_id x
 // CHECK: scf.for %[[K:.*]] = {{.*}} {
-// CHECK: %[[T:.*]] = tile.load %[[X]][%[[BX]], %[[K]]] : !tile.view<16x128xf16> -> tensor<8x32xf16>
+// CHECK: %[[T:.*]] = tile.load %[[X]][%[[BX]], %[[K]]] latency 3 : !tile.view<16x128xf16> -> tensor<8x32xf16>
 // CHECK: %[[F:.*]] = arith.extf %[[T]]
 // CHECK: %[[HALF:.*]] = arith.constant dense<5.000000e-01> : tensor<8x32xf32>
 // CHECK: %[[E:.*]] = math.exp %[[F]] : tensor<8x32xf32>
