@@ -40,6 +40,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
@@ -89,10 +90,12 @@ enum class Stage {
 /// accumulators, the M, N and batch dims of a product, the dims a
 /// reduction keeps) form one axis. An axis whose dims are all whole in
 /// memory and along which nothing is reduced or contracted is free: its
-/// elements never meet. A free axis with a product's batch dim is split
-/// over a grid dim the block graph leaves unused (one batch element per
-/// block: the tile code generator multiplies rank-2 tiles); other free
-/// axes are padded.
+/// elements never meet, and it is padded. An axis with a product's batch
+/// dim along which nothing is reduced or contracted is split over a grid
+/// dim the block graph leaves unused (one batch element per block: the tile
+/// code generator multiplies rank-2 tiles), whether or not blocks or
+/// iterations also take parts of it: a split-KV kernel lays its chunks out
+/// along the batch dim.
 class TileDims {
 public:
   explicit TileDims(tk::FusedOp fused);
@@ -100,12 +103,15 @@ public:
   /// The shape `tbValue` is computed in, at its own rank.
   SmallVector<int64_t> paddedShape(Value tbValue) const;
 
-  /// The grid dim that walks dim `dim` of `tbValue`, if its axis is split.
+  /// The grid dim that walks the elements of dim `dim` of `tbValue`, if its
+  /// axis is split.
   std::optional<int64_t> splitGridDim(Value tbValue, int64_t dim) const {
     if (splitAxis && axisOf(tbValue, dim) == *splitAxis)
       return splitGrid;
     return std::nullopt;
   }
+  /// The split axis's extent in the block graph's tiles.
+  int64_t splitExtent() const { return grid[splitGrid]; }
 
   /// The kernel's grid: the block graph's, with the split axis's blocks.
   SmallVector<int64_t> grid;
@@ -113,12 +119,19 @@ public:
 private:
   using Dim = std::pair<Value, unsigned>;
   /// What mma.sync m16n8k16 on 2x2 warps (4, the tile code generator's
-  /// default) needs M and N to be multiples of.
+  /// default) needs M and N to be multiples of. An M that blocks take parts
+  /// of is not padded: 16 rows go on 1x4 warps (FragmentLayout::mmaWarpGrid).
   static constexpr int64_t kMmaRows = 32, kMmaColumns = 16;
 
   void link(Value a, Value b);
   void fixMapped(Value tile, ArrayRef<int64_t> gridMap, int64_t fmap,
                  tk::FusedOp fused);
+  /// Marks the axis of `tile`'s dim `dim` as one whose elements meet: neither
+  /// padded nor split.
+  void combine(Value tile, int64_t dim) {
+    fixed.insert(axisOf(tile, dim));
+    combined.insert(axisOf(tile, dim));
+  }
   Dim axisOf(Value v, int64_t dim) const {
     return axes.getLeaderValue({v, static_cast<unsigned>(dim)});
   }
@@ -126,9 +139,9 @@ private:
   void splitBatchAxis(tk::FusedOp fused);
 
   llvm::EquivalenceClasses<Dim> axes;
-  /// Leaders of the axes that are not free, and the multiple each free
-  /// axis must be padded to.
-  DenseSet<Dim> fixed;
+  /// Leaders of the axes that are not free, of those along which elements
+  /// meet, and the multiple each free axis must be padded to.
+  DenseSet<Dim> fixed, combined;
   DenseMap<Dim, int64_t> multiples;
   /// The axis split over the grid, and the grid dim that splits it.
   std::optional<Dim> splitAxis;
@@ -282,28 +295,27 @@ TileDims::TileDims(tk::FusedOp fused) {
     } else if (auto mm = dyn_cast<tb::MatmulOp>(op)) {
       // Padding K would add products of whatever the padding holds.
       int64_t rank = shapeOf(mm.getResult()).size();
-      fixed.insert(axisOf(mm.getLhs(), rank - 1));
+      combine(mm.getLhs(), rank - 1);
       int64_t &rows = multiples[axisOf(mm.getLhs(), rank - 2)];
       rows = std::max(rows, kMmaRows);
       int64_t &columns = multiples[axisOf(mm.getRhs(), rank - 1)];
       columns = std::max(columns, kMmaColumns);
     } else if (auto reduce = dyn_cast<tb::ReduceOp>(op)) {
-      fixed.insert(axisOf(reduce.getInput(), reduce.getDimAttr().getInt()));
+      combine(reduce.getInput(), reduce.getDimAttr().getInt());
     } else if (auto norm = dyn_cast<tb::RmsNormOp>(op)) {
-      fixed.insert(
-          axisOf(norm.getInput(), shapeOf(norm.getInput()).size() - 1));
+      combine(norm.getInput(), shapeOf(norm.getInput()).size() - 1);
     } else if (isa<tb::ConcatOp>(op)) {
       for (Value v : llvm::concat<Value>(op.getOperands(), op.getResults()))
         for (int64_t d = 0, e = shapeOf(v).size(); d < e; ++d)
-          fixed.insert(axisOf(v, d));
+          combine(v, d);
     }
   }
   splitBatchAxis(fused);
 }
 
-/// Splits the first free axis with a product's batch dim of more than one
-/// element over the last grid dim that has one block and that no iterator
-/// or saver maps.
+/// Splits the first axis with a product's batch dim of more than one
+/// element, along which no elements meet, over the last grid dim that has
+/// one block and that no iterator or saver maps.
 void TileDims::splitBatchAxis(tk::FusedOp fused) {
   grid.assign(fused.getGridDims().begin(), fused.getGridDims().end());
   Block &graph = fused.getBody().front();
@@ -326,7 +338,7 @@ void TileDims::splitBatchAxis(tk::FusedOp fused) {
     ArrayRef<int64_t> shape = shapeOf(mm.getResult());
     for (int64_t d = 0, e = shape.size() - 2; d < e; ++d) {
       Dim axis = axisOf(mm.getResult(), d);
-      if (shape[d] == 1 || fixed.contains(axis))
+      if (shape[d] == 1 || combined.contains(axis))
         continue;
       splitAxis = axis;
       grid[splitGrid] = shape[d];
@@ -342,12 +354,12 @@ SmallVector<int64_t> TileDims::paddedShape(Value tbValue) const {
   SmallVector<int64_t> shape(shapeOf(tbValue));
   for (auto [dim, size] : llvm::enumerate(shape)) {
     Dim axis = axisOf(tbValue, dim);
-    if (fixed.contains(axis))
-      continue;
     if (axis == splitAxis) {
       size = 1;
       continue;
     }
+    if (fixed.contains(axis))
+      continue;
     int64_t padded = llvm::PowerOf2Ceil(size);
     if (int64_t multiple = multiples.lookup(axis);
         multiple && padded % multiple != 0)
@@ -457,9 +469,20 @@ SmallVector<Value> BlockGraphLowering::tileIndices(Value tile,
       indices[tensorDim] = blockId(gridDim);
   if (fmap != -1)
     indices[fmap] = loop.getInductionVar();
+  // A split dim's tiles hold one element: a block's element of the tile
+  // that the grid or the loop picks.
   for (int64_t dim = 0; dim < rank; ++dim)
-    if (std::optional<int64_t> gridDim = dims.splitGridDim(tile, dim))
-      indices[dim] = blockId(*gridDim);
+    if (std::optional<int64_t> gridDim = dims.splitGridDim(tile, dim)) {
+      Value element = blockId(*gridDim);
+      if (matchPattern(indices[dim], m_Zero()))
+        indices[dim] = element;
+      else
+        indices[dim] = arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(b, loc, indices[dim],
+                                  indexConstant(dims.splitExtent())),
+            element);
+    }
   return indices;
 }
 

@@ -26,9 +26,15 @@ FragmentLayout FragmentLayout::blocked(ArrayRef<int64_t> shape,
   return layout;
 }
 
-std::pair<int64_t, int64_t> FragmentLayout::mmaWarpGrid(int64_t numThreads) {
+std::pair<int64_t, int64_t> FragmentLayout::mmaWarpGrid(ArrayRef<int64_t> shape,
+                                                        int64_t numThreads) {
   int64_t warps = numThreads / 32;
   int64_t warpsM = int64_t{1} << (llvm::Log2_64(warps) / 2);
+  // A warp's part has at least the 16 rows of one m16n8 tile: a matrix of
+  // fewer rows than the square grid needs (a decode step's 16 query rows)
+  // puts more warps along N.
+  while (warpsM > 1 && shape[0] % (16 * warpsM) != 0)
+    warpsM /= 2;
   return {warpsM, warps / warpsM};
 }
 
@@ -97,7 +103,7 @@ Value FragmentLayout::linearIndex(OpBuilder &b, Location loc, Value threadId,
     Value col = add(inTileCol, constant(tileCol * 8));
     return add(mul(row, shape[1]), col);
   }
-  auto [warpsM, warpsN] = mmaWarpGrid(numThreads);
+  auto [warpsM, warpsN] = mmaWarpGrid(shape, numThreads);
   int64_t rowsPerWarp = shape[0] / warpsM, colsPerWarp = shape[1] / warpsN;
   int64_t tileRow = tile / (colsPerWarp / 8), tileCol = tile % (colsPerWarp / 8);
   Value row = add(mul(div(warp, warpsN), rowsPerWarp),

@@ -594,8 +594,8 @@ LogicalResult checkSupported(tile::KernelOp kernel, int64_t numThreads,
     if (auto mma = dyn_cast<tile::MmaOp>(op)) {
       RankedTensorType lhs = mma.getLhs().getType();
       Type operand = lhs.getElementType();
-      auto [warpsM, warpsN] = FragmentLayout::mmaWarpGrid(numThreads);
       ArrayRef<int64_t> acc = mma.getAcc().getType().getShape();
+      auto [warpsM, warpsN] = FragmentLayout::mmaWarpGrid(acc, numThreads);
       if (lhs.getRank() != 2 || !(operand.isF16() || operand.isBF16()) ||
           !mma.getAcc().getType().getElementType().isF32())
         return op->emitOpError("on tensor cores takes rank-2 f16 or bf16 "
@@ -1840,7 +1840,7 @@ void multiplyStagedMmaSync(OpBuilder &b, Location loc, Value staging,
   int64_t m = lhs.rows, k = lhs.cols, n = rhs.cols;
   auto constant = [&](int64_t v) { return indexConstant(b, loc, v); };
   auto add = [&](Value x, Value y) { return addIndex(b, loc, x, y); };
-  auto [warpsM, warpsN] = FragmentLayout::mmaWarpGrid(numThreads);
+  auto [warpsM, warpsN] = FragmentLayout::mmaWarpGrid({m, n}, numThreads);
   int64_t tileRows = m / warpsM / 16, tileCols = n / warpsN / 8;
   Value tid = threadIdOf(b, loc);
   Value warp = arith::DivUIOp::create(b, loc, tid, constant(32));

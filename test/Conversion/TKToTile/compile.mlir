@@ -52,7 +52,8 @@
 // GQA-IMPORTED: .entry gqa_decode_k6(
 
 // gqa_decode's fused kernel (its batch of 2 split over the grid's z) has
-// 16-row tiles, which mma.sync takes on 2 warps, not 4. On 2 warps it
+// 16x16 products, which mma.sync takes on 2 warps, not 4 (16 rows put 4
+// warps side by side, which needs 32 columns). On 2 warps it
 // compiles: the scores' row maximum (a tile.reduce of an mma result) and
 // the probabilities (an mma result as a multiplicand) leave the accumulator
 // layout through shared memory.
@@ -60,7 +61,7 @@
 // RUN: not tileopt-compile %t/gqa_decode.mlir -o %t/gqa_decode 2>&1 | FileCheck %s --check-prefix=GQA4
 // RUN: tileopt-compile --num-warps 2 %t/gqa_decode.mlir -o %t/gqa_decode 2>/dev/null
 // RUN: FileCheck %s --check-prefix=GQA2 --input-file=%t/gqa_decode/kernels.ptx
-// GQA4: error: 'tile.mma' op needs M a multiple of 32
+// GQA4: error: 'tile.mma' op needs M a multiple of 16, N of 32 and K of 16 for mma.sync m16n8k16 on 1x4 warps
 // GQA2: .entry gqa_decode_k0(
 // GQA2: ldmatrix
 // GQA2: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32

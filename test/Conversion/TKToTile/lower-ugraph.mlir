@@ -262,6 +262,36 @@ func.func @heads(%Q: tensor<2x64x32xf16>, %K: tensor<2x32x512xf16>, %V: tensor<2
 
 // -----
 
+// Split-KV partial sums laid out in chunks along the heads (the grid's y
+// takes 2-head parts of dim 0, as the superoptimizer places chunks): the
+// heads are still split over z, and a block's head within the chunk is
+// y * 2 + z.
+// CHECK-LABEL: tile.kernel @chunked_heads_k0(
+// CHECK-DAG: %[[BY:.*]] = tile.block_id y
+// CHECK-DAG: %[[BZ:.*]] = tile.block_id z
+// CHECK: tile.mma %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x32xf16>, tensor<32x128xf16>, tensor<16x128xf32>
+// CHECK: %[[FIRST:.*]] = arith.muli %[[BY]], %{{.*}} : index
+// CHECK: %[[HEAD:.*]] = arith.addi %[[FIRST]], %[[BZ]] : index
+// CHECK: tile.store %{{.*}}, %{{.*}}[%[[HEAD]], %{{.*}}, %{{.*}}] : tensor<1x16x32xf16>, !tile.view<8x64x32xf16>
+// CHECK-LABEL: func.func @chunked_heads(
+// CHECK: tile.launch @chunked_heads_k0 grid [4, 4, 2]
+func.func @chunked_heads(%Q: tensor<2x64x32xf16>, %K: tensor<2x32x512xf16>, %V: tensor<2x512x32xf16>) -> tensor<8x64x32xf16> {
+  %0 = tk.fused grid [4, 4, 1] block [128, 1, 1] forloop 1 (%q = %Q : tensor<2x64x32xf16>, %k = %K : tensor<2x32x512xf16>, %v = %V : tensor<2x512x32xf16>) -> tensor<8x64x32xf16> {
+    %1 = tb.input_iterator %q imap [1, -1, -1] fmap -1 : tensor<2x64x32xf16> -> !tb.tile<2x16x32xf16>
+    %2 = tb.input_iterator %k imap [-1, 2, -1] fmap -1 : tensor<2x32x512xf16> -> !tb.tile<2x32x128xf16>
+    %3 = tb.input_iterator %v imap [-1, 1, -1] fmap -1 : tensor<2x512x32xf16> -> !tb.tile<2x128x32xf16>
+    %4 = tb.matmul %1, %2 : !tb.tile<2x16x32xf16>, !tb.tile<2x32x128xf16> -> !tb.tile<2x16x128xf16>
+    %5 = tb.unary exp %4 : !tb.tile<2x16x128xf16>
+    %6 = tb.matmul %5, %3 : !tb.tile<2x16x128xf16>, !tb.tile<2x128x32xf16> -> !tb.tile<2x16x32xf16>
+    %7 = tb.forloop_accum none %6 : (!tb.tile<2x16x32xf16>) -> !tb.tile<2x16x32xf16>
+    %8 = tb.output_saver %7 omap [1, 0, -1] : !tb.tile<2x16x32xf16> -> tensor<8x64x32xf16>
+    tb.yield %8 : tensor<8x64x32xf16>
+  }
+  return %0 : tensor<8x64x32xf16>
+}
+
+// -----
+
 // Layout changes are copy kernels. A transpose: 64 x 64 tiles of the
 // result's last two dims (grid x and y), its leading dim one per block
 // (grid z); each block loads the input's tile and permutes it. A reshape:

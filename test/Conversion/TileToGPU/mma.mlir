@@ -117,3 +117,25 @@ tile.kernel @mma_plus_loaded(%x: !tile.view<?x?xf16>, %w: !tile.view<?x?xf16>,
   tile.store %out, %o[%c0, %i] : tensor<64x64xf16>, !tile.view<?x?xf16>
   tile.return
 }
+
+// -----
+
+// A product of 16 rows (a decode step's query rows) puts the 4 warps side
+// by side (1 x 4, FragmentLayout::mmaWarpGrid): each warp holds 16 x 16 of
+// the 16 x 64 accumulator, 8 f32 per thread, and runs 2 n8 tiles x 2 k16
+// steps of mma.sync.
+// CHECK-LABEL: gpu.func @sixteen_rows
+// CHECK:         arith.constant dense<0.000000e+00> : vector<8xf32>
+// CHECK-COUNT-4: nvvm.mma.sync
+// CHECK-NOT:     nvvm.mma.sync
+// CHECK:         gpu.return
+tile.kernel @sixteen_rows(%a: !tile.view<?x?xf16>, %b: !tile.view<?x?xf16>,
+                          %c: !tile.view<?x?xf32>) {
+  %i = tile.block_id x
+  %ta = tile.load %a[%i, %i] : !tile.view<?x?xf16> -> tensor<16x32xf16>
+  %tb = tile.load %b[%i, %i] : !tile.view<?x?xf16> -> tensor<32x64xf16>
+  %zero = arith.constant dense<0.0> : tensor<16x64xf32>
+  %r = tile.mma %ta, %tb, %zero : tensor<16x32xf16>, tensor<32x64xf16>, tensor<16x64xf32>
+  tile.store %r, %c[%i, %i] : tensor<16x64xf32>, !tile.view<?x?xf32>
+  tile.return
+}

@@ -91,7 +91,7 @@ tile.kernel @mma_too_small(%a: !tile.view<?x?xf16>, %c: !tile.view<?x?xf32>) {
   %i = tile.block_id x
   %ta = tile.load %a[%i, %i] : !tile.view<?x?xf16> -> tensor<16x16xf16>
   %acc = arith.constant dense<0.0> : tensor<16x16xf32>
-  // expected-error @+1 {{'tile.mma' op needs M a multiple of 32, N of 16 and K of 16 for mma.sync m16n8k16 on 2x2 warps}}
+  // expected-error @+1 {{'tile.mma' op needs M a multiple of 16, N of 32 and K of 16 for mma.sync m16n8k16 on 1x4 warps}}
   %r = tile.mma %ta, %ta, %acc : tensor<16x16xf16>, tensor<16x16xf16>, tensor<16x16xf32>
   tile.store %r, %c[%i, %i] : tensor<16x16xf32>, !tile.view<?x?xf32>
   tile.return

@@ -1,4 +1,5 @@
-//===- FragmentLayout.h - How a tile is spread over a block's threads -*- C++ -*-===//
+//===- FragmentLayout.h - How a tile is spread over a block's threads -*- C++
+//-*-===//
 //
 // Every tile value in a lowered kernel has a layout that says which elements
 // each thread holds, as its fragment: a vector<fragmentSize x T>. Two kinds:
@@ -14,9 +15,9 @@
 //
 // * MMA accumulator, for the accumulator and result of tile.mma (and what is
 //   computed elementwise from them): the warps tile the matrix warpsM x
-//   warpsN; each warp holds its part as m16n8 tensor-core accumulator
-//   tiles, four f32 per thread per tile in the order mma.sync defines (two
-//   contiguous pairs, eight rows apart).
+//   warpsN (2x2 for 4 warps; 1x4 for a matrix of 16 rows); each warp holds its
+//   part as m16n8 tensor-core accumulator tiles, four f32 per thread per tile
+//   in the order mma.sync defines (two contiguous pairs, eight rows apart).
 //
 // * Warpgroup MMA accumulator, the same for wgmma (sm_90a): the warpgroups
 //   (4 consecutive warps each) split the rows evenly; each warpgroup holds
@@ -48,8 +49,10 @@ struct FragmentLayout {
   static FragmentLayout wgmmaAccumulator(ArrayRef<int64_t> shape,
                                          int64_t numThreads);
 
-  /// How mmaAccumulator arranges `numThreads / 32` warps: (warpsM, warpsN).
-  static std::pair<int64_t, int64_t> mmaWarpGrid(int64_t numThreads);
+  /// How mmaAccumulator arranges `numThreads / 32` warps over a matrix of
+  /// `shape` (M x N): (warpsM, warpsN), as square as M allows.
+  static std::pair<int64_t, int64_t> mmaWarpGrid(ArrayRef<int64_t> shape,
+                                                 int64_t numThreads);
 
   int64_t fragmentSize() const { return chunksPerThread * vectorWidth; }
 
