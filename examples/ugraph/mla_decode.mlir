@@ -6,13 +6,15 @@
 // (P C) Wv, and the 16 heads' query rows are the rows of one attention
 // over the shared latent cache C (tileopt-merge-batch-rows). Between the
 // layout changes, that attention is split over the keys (64 chunks of 64)
-// plus a combine that rescales the partial results.
+// plus a combine that rescales the partial results. The partial P C chunks
+// lie along the rows (1024 x 512), so the combine's 32 blocks split the
+// columns while their loop walks the chunks.
 func.func @mla_decode(%arg0: tensor<16x1x128xf16>, %arg1: tensor<4096x512xf16>, %arg2: tensor<16x512x128xf16>, %arg3: tensor<16x512x128xf16>) -> tensor<16x1x128xf16> {
   %0 = tk.transpose %arg2 [0, 2, 1] : tensor<16x512x128xf16> -> tensor<16x128x512xf16>
   %1 = tk.transpose %arg1 [1, 0] : tensor<4096x512xf16> -> tensor<512x4096xf16>
   %2 = tk.matmul %arg0, %0 : tensor<16x1x128xf16>, tensor<16x128x512xf16> -> tensor<16x1x512xf16>
   %3 = tk.reshape %2 : tensor<16x1x512xf16> -> tensor<16x512xf16>
-  %4:3 = tk.fused grid [64, 1, 1] block [128, 1, 1] forloop 1 (%arg4 = %arg1 : tensor<4096x512xf16>, %arg5 = %3 : tensor<16x512xf16>, %arg6 = %1 : tensor<512x4096xf16>) -> (tensor<16x64xf16>, tensor<16x32768xf16>, tensor<16x64xf16>) {
+  %4:3 = tk.fused grid [64, 1, 1] block [128, 1, 1] forloop 1 (%arg4 = %arg1 : tensor<4096x512xf16>, %arg5 = %3 : tensor<16x512xf16>, %arg6 = %1 : tensor<512x4096xf16>) -> (tensor<16x64xf16>, tensor<1024x512xf16>, tensor<16x64xf16>) {
     %8 = tb.input_iterator %arg4 imap [0, -1, -1] fmap -1 : tensor<4096x512xf16> -> !tb.tile<64x512xf16>
     %9 = tb.input_iterator %arg5 imap [-1, -1, -1] fmap -1 : tensor<16x512xf16> -> !tb.tile<16x512xf16>
     %10 = tb.input_iterator %arg6 imap [1, -1, -1] fmap -1 : tensor<512x4096xf16> -> !tb.tile<512x64xf16>
@@ -26,18 +28,18 @@ func.func @mla_decode(%arg0: tensor<16x1x128xf16>, %arg1: tensor<4096x512xf16>, 
     %18 = tb.forloop_accum none %16 : (!tb.tile<16x512xf16>) -> !tb.tile<16x512xf16>
     %19 = tb.forloop_accum none %17 : (!tb.tile<16x1xf16>) -> !tb.tile<16x1xf16>
     %20 = tb.output_saver %14 omap [1, -1, -1] : !tb.tile<16x1xf16> -> tensor<16x64xf16>
-    %21 = tb.output_saver %18 omap [1, -1, -1] : !tb.tile<16x512xf16> -> tensor<16x32768xf16>
+    %21 = tb.output_saver %18 omap [0, -1, -1] : !tb.tile<16x512xf16> -> tensor<1024x512xf16>
     %22 = tb.output_saver %19 omap [1, -1, -1] : !tb.tile<16x1xf16> -> tensor<16x64xf16>
-    tb.yield %20, %21, %22 : tensor<16x64xf16>, tensor<16x32768xf16>, tensor<16x64xf16>
+    tb.yield %20, %21, %22 : tensor<16x64xf16>, tensor<1024x512xf16>, tensor<16x64xf16>
   }
-  %5 = tk.fused grid [1, 1, 1] block [128, 1, 1] forloop 64 (%arg4 = %4#0 : tensor<16x64xf16>, %arg5 = %4#1 : tensor<16x32768xf16>, %arg6 = %4#2 : tensor<16x64xf16>) -> tensor<16x512xf16> {
+  %5 = tk.fused grid [32, 1, 1] block [128, 1, 1] forloop 64 (%arg4 = %4#0 : tensor<16x64xf16>, %arg5 = %4#1 : tensor<1024x512xf16>, %arg6 = %4#2 : tensor<16x64xf16>) -> tensor<16x512xf16> {
     %8 = tb.input_iterator %arg4 imap [-1, -1, -1] fmap 1 : tensor<16x64xf16> -> !tb.tile<16x1xf16>
-    %9 = tb.input_iterator %arg5 imap [-1, -1, -1] fmap 1 : tensor<16x32768xf16> -> !tb.tile<16x512xf16>
+    %9 = tb.input_iterator %arg5 imap [1, -1, -1] fmap 0 : tensor<1024x512xf16> -> !tb.tile<16x16xf16>
     %10 = tb.input_iterator %arg6 imap [-1, -1, -1] fmap 1 : tensor<16x64xf16> -> !tb.tile<16x1xf16>
-    %11 = tb.forloop_accum sum_rescale %9, %8 : (!tb.tile<16x512xf16>, !tb.tile<16x1xf16>) -> !tb.tile<16x512xf16>
+    %11 = tb.forloop_accum sum_rescale %9, %8 : (!tb.tile<16x16xf16>, !tb.tile<16x1xf16>) -> !tb.tile<16x16xf16>
     %12 = tb.forloop_accum sum_rescale %10, %8 : (!tb.tile<16x1xf16>, !tb.tile<16x1xf16>) -> !tb.tile<16x1xf16>
-    %13 = tb.binary div %11, %12 : !tb.tile<16x512xf16>, !tb.tile<16x1xf16> -> !tb.tile<16x512xf16>
-    %14 = tb.output_saver %13 omap [-1, -1, -1] : !tb.tile<16x512xf16> -> tensor<16x512xf16>
+    %13 = tb.binary div %11, %12 : !tb.tile<16x16xf16>, !tb.tile<16x1xf16> -> !tb.tile<16x16xf16>
+    %14 = tb.output_saver %13 omap [1, -1, -1] : !tb.tile<16x16xf16> -> tensor<16x512xf16>
     tb.yield %14 : tensor<16x512xf16>
   }
   %6 = tk.reshape %5 : tensor<16x512xf16> -> tensor<16x1x512xf16>

@@ -9,7 +9,7 @@
 func.func @qknorm_attention(%arg0: tensor<2x256x64xf16>, %arg1: tensor<2x64x4096xf16>, %arg2: tensor<2x4096x64xf16>) -> tensor<2x256x64xf16> {
   %0 = tk.rms_norm %arg0 {epsilon = 1.00135803E-5 : f32} : tensor<2x256x64xf16>
   %1 = tk.rms_norm %arg1 {epsilon = 1.00135803E-5 : f32} : tensor<2x64x4096xf16>
-  %2:3 = tk.fused grid [4, 32, 1] block [128, 1, 1] forloop 1 (%arg3 = %arg2 : tensor<2x4096x64xf16>, %arg4 = %0 : tensor<2x256x64xf16>, %arg5 = %1 : tensor<2x64x4096xf16>) -> (tensor<2x256x32xf16>, tensor<2x256x2048xf16>, tensor<2x256x32xf16>) {
+  %2:3 = tk.fused grid [4, 32, 1] block [128, 1, 1] forloop 1 (%arg3 = %arg2 : tensor<2x4096x64xf16>, %arg4 = %0 : tensor<2x256x64xf16>, %arg5 = %1 : tensor<2x64x4096xf16>) -> (tensor<2x256x32xf16>, tensor<64x256x64xf16>, tensor<2x256x32xf16>) {
     %4 = tb.input_iterator %arg3 imap [-1, 1, -1] fmap -1 : tensor<2x4096x64xf16> -> !tb.tile<2x128x64xf16>
     %5 = tb.input_iterator %arg4 imap [1, -1, -1] fmap -1 : tensor<2x256x64xf16> -> !tb.tile<2x64x64xf16>
     %6 = tb.input_iterator %arg5 imap [-1, 2, -1] fmap -1 : tensor<2x64x4096xf16> -> !tb.tile<2x64x128xf16>
@@ -23,18 +23,18 @@ func.func @qknorm_attention(%arg0: tensor<2x256x64xf16>, %arg1: tensor<2x64x4096
     %14 = tb.forloop_accum none %12 : (!tb.tile<2x64x64xf16>) -> !tb.tile<2x64x64xf16>
     %15 = tb.forloop_accum none %13 : (!tb.tile<2x64x1xf16>) -> !tb.tile<2x64x1xf16>
     %16 = tb.output_saver %10 omap [1, 2, -1] : !tb.tile<2x64x1xf16> -> tensor<2x256x32xf16>
-    %17 = tb.output_saver %14 omap [1, 2, -1] : !tb.tile<2x64x64xf16> -> tensor<2x256x2048xf16>
+    %17 = tb.output_saver %14 omap [1, 0, -1] : !tb.tile<2x64x64xf16> -> tensor<64x256x64xf16>
     %18 = tb.output_saver %15 omap [1, 2, -1] : !tb.tile<2x64x1xf16> -> tensor<2x256x32xf16>
-    tb.yield %16, %17, %18 : tensor<2x256x32xf16>, tensor<2x256x2048xf16>, tensor<2x256x32xf16>
+    tb.yield %16, %17, %18 : tensor<2x256x32xf16>, tensor<64x256x64xf16>, tensor<2x256x32xf16>
   }
-  %3 = tk.fused grid [16, 1, 1] block [128, 1, 1] forloop 32 (%arg3 = %2#0 : tensor<2x256x32xf16>, %arg4 = %2#1 : tensor<2x256x2048xf16>, %arg5 = %2#2 : tensor<2x256x32xf16>) -> tensor<2x256x64xf16> {
-    %4 = tb.input_iterator %arg3 imap [1, -1, -1] fmap 2 : tensor<2x256x32xf16> -> !tb.tile<2x16x1xf16>
-    %5 = tb.input_iterator %arg4 imap [1, -1, -1] fmap 2 : tensor<2x256x2048xf16> -> !tb.tile<2x16x64xf16>
-    %6 = tb.input_iterator %arg5 imap [1, -1, -1] fmap 2 : tensor<2x256x32xf16> -> !tb.tile<2x16x1xf16>
-    %7 = tb.forloop_accum sum_rescale %5, %4 : (!tb.tile<2x16x64xf16>, !tb.tile<2x16x1xf16>) -> !tb.tile<2x16x64xf16>
+  %3 = tk.fused grid [4, 16, 1] block [128, 1, 1] forloop 32 (%arg3 = %2#0 : tensor<2x256x32xf16>, %arg4 = %2#1 : tensor<64x256x64xf16>, %arg5 = %2#2 : tensor<2x256x32xf16>) -> tensor<2x256x64xf16> {
+    %4 = tb.input_iterator %arg3 imap [-1, 1, -1] fmap 2 : tensor<2x256x32xf16> -> !tb.tile<2x16x1xf16>
+    %5 = tb.input_iterator %arg4 imap [2, 1, -1] fmap 0 : tensor<64x256x64xf16> -> !tb.tile<2x16x16xf16>
+    %6 = tb.input_iterator %arg5 imap [-1, 1, -1] fmap 2 : tensor<2x256x32xf16> -> !tb.tile<2x16x1xf16>
+    %7 = tb.forloop_accum sum_rescale %5, %4 : (!tb.tile<2x16x16xf16>, !tb.tile<2x16x1xf16>) -> !tb.tile<2x16x16xf16>
     %8 = tb.forloop_accum sum_rescale %6, %4 : (!tb.tile<2x16x1xf16>, !tb.tile<2x16x1xf16>) -> !tb.tile<2x16x1xf16>
-    %9 = tb.binary div %7, %8 : !tb.tile<2x16x64xf16>, !tb.tile<2x16x1xf16> -> !tb.tile<2x16x64xf16>
-    %10 = tb.output_saver %9 omap [1, -1, -1] : !tb.tile<2x16x64xf16> -> tensor<2x256x64xf16>
+    %9 = tb.binary div %7, %8 : !tb.tile<2x16x16xf16>, !tb.tile<2x16x1xf16> -> !tb.tile<2x16x16xf16>
+    %10 = tb.output_saver %9 omap [2, 1, -1] : !tb.tile<2x16x16xf16> -> tensor<2x256x64xf16>
     tb.yield %10 : tensor<2x256x64xf16>
   }
   return %3 : tensor<2x256x64xf16>

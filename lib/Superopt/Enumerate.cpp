@@ -651,8 +651,11 @@ std::optional<BlockOutput> BlockSearch::placeOutput(int t) const {
   // reduces and the tile does not keep each hold a partial result over
   // their chunk of it (a reduction over the chunk, or a product contracted
   // over it): they are laid out along the dim that holds the axis reduced,
-  // else along the last dim no other grid dim takes, as chunks
-  // (AxisRef::partialOf) that a later kernel combines.
+  // else along the outermost dim no other grid dim takes, as chunks
+  // (AxisRef::partialOf) that a later kernel combines. Outermost, because
+  // the combining kernel's grid cannot split a dim of chunks (its loop
+  // walks them): chunks along the rows leave it the columns, which every
+  // partial product has and which are contiguous.
   std::optional<std::pair<size_t, int>> partial; // grid dim, axis
   for (auto [g, part] : llvm::enumerate(config.grid)) {
     auto [axis, blocks] = part;
@@ -688,13 +691,14 @@ std::optional<BlockOutput> BlockSearch::placeOutput(int t) const {
     auto [g, axis] = *partial;
     int64_t blocks = config.grid[g].second;
     auto *it = llvm::find(tile.axes, AxisRef{axis, true});
-    int64_t d = static_cast<int64_t>(tile.axes.size()) - 1;
+    int64_t rank = static_cast<int64_t>(tile.axes.size());
+    int64_t d = 0;
     if (it != tile.axes.end())
       d = it - tile.axes.begin();
     else
-      while (d >= 0 && (llvm::is_contained(out.omap, d) || d == out.fmap))
-        --d;
-    if (d < 0)
+      while (d < rank && (llvm::is_contained(out.omap, d) || d == out.fmap))
+        ++d;
+    if (d == rank)
       return std::nullopt;
     out.omap[g] = d;
     out.tensor.shape[d] *= blocks;

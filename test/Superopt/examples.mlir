@@ -52,9 +52,11 @@
 // plus a combine, as FlashDecoding. One kernel over the rows alone would
 // have too few blocks for 132 SMs. The first kernel's grid splits the rows
 // and the keys; each block computes its chunk's row maximum m, the sum l of
-// exp(S - m) and the unnormalised exp(S - m) @ V, written as chunks along
-// the last dim. The second walks the chunks with its loop: sum_rescale
-// rescales P and l by exp(m - M) (M the running maximum), then divides.
+// exp(S - m) and the unnormalised exp(S - m) @ V, written as chunks: m and
+// l along the dim they reduced, P along its outermost free dim (the heads),
+// so that the second kernel's grid can split P's rows and columns. The
+// second walks the chunks with its loop: sum_rescale rescales P and l by
+// exp(m - M) (M the running maximum), then divides.
 // GQA-LABEL: func.func @gqa_decode
 // GQA-NOT: tk.matmul
 // GQA: %[[PART:.*]]:3 = tk.fused grid [{{[0-9]+}}, [[CHUNKS:[0-9]+]], 1] block [128, 1, 1] forloop 1
@@ -68,12 +70,16 @@
 // GQA-DAG: %[[E:.*]] = tb.unary exp
 // GQA-DAG: tb.reduce sum %[[E]] dim 2
 // GQA-DAG: tb.matmul %[[E]]
-// GQA-COUNT-3: tb.output_saver %{{.*}} omap [1, 2, -1]
-// GQA: tk.fused grid [{{[0-9]+}}, 1, 1] block [128, 1, 1] forloop [[CHUNKS]] (%{{.*}} = %[[PART]]#0
-// GQA-COUNT-3: tb.input_iterator %{{.*}} imap [1, -1, -1] fmap 2
+// GQA-DAG: tb.output_saver %{{.*}} omap [1, 2, -1] : !tb.tile<2x{{[0-9]+}}x1xf16> -> tensor<2x256x[[CHUNKS]]xf16>
+// GQA-DAG: tb.output_saver %{{.*}} omap [1, 2, -1] : !tb.tile<2x{{[0-9]+}}x1xf16> -> tensor<2x256x[[CHUNKS]]xf16>
+// GQA-DAG: tb.output_saver %{{.*}} omap [1, 0, -1] : !tb.tile<2x{{[0-9]+}}x64xf16> -> tensor<{{[0-9]+}}x256x64xf16>
+// GQA: tk.fused grid [{{[0-9]+}}, {{[0-9]+}}, 1] block [128, 1, 1] forloop [[CHUNKS]] (%{{.*}} = %[[PART]]#0
+// GQA-DAG: tb.input_iterator %{{.*}} imap [1, -1, -1] fmap 2
+// GQA-DAG: tb.input_iterator %{{.*}} imap [1, -1, -1] fmap 2
+// GQA-DAG: tb.input_iterator %{{.*}} imap [1, 2, -1] fmap 0
 // GQA-COUNT-2: tb.forloop_accum sum_rescale
 // GQA: tb.binary div
-// GQA: tb.output_saver %{{.*}} omap [1, -1, -1]
+// GQA: tb.output_saver %{{.*}} omap [1, 2, -1]
 // GQA-NOT: tk.
 // GQA: return
 
@@ -119,8 +125,12 @@
 // MLA:         tb.matmul
 // MLA:         tb.reduce max
 // MLA:         tb.unary exp
-// MLA-COUNT-3: tb.output_saver %{{.*}} omap [1, -1, -1]
-// MLA:         %[[PC:.*]] = tk.fused {{.*}} forloop [[CHUNKS]] (%{{.*}} = %[[PART]]#0
+// MLA-DAG:     tb.output_saver %{{.*}} omap [1, -1, -1] : !tb.tile<16x1xf16> -> tensor<16x[[CHUNKS]]xf16>
+// MLA-DAG:     tb.output_saver %{{.*}} omap [1, -1, -1] : !tb.tile<16x1xf16> -> tensor<16x[[CHUNKS]]xf16>
+// MLA-DAG:     tb.output_saver %{{.*}} omap [0, -1, -1] : !tb.tile<16x512xf16> -> tensor<{{[0-9]+}}x512xf16>
+// The combine splits the columns; its loop walks the chunks along the rows.
+// MLA:         %[[PC:.*]] = tk.fused grid [{{[0-9]+}}, 1, 1] {{.*}} forloop [[CHUNKS]] (%{{.*}} = %[[PART]]#0
+// MLA:         tb.input_iterator %{{.*}} imap [1, -1, -1] fmap 0 : tensor<{{[0-9]+}}x512xf16>
 // MLA-COUNT-2: tb.forloop_accum sum_rescale
 // MLA:         tb.binary div
 // MLA:         %[[HEADS:.*]] = tk.reshape %[[PC]] : tensor<16x512xf16> -> tensor<16x1x512xf16>

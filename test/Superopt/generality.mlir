@@ -46,8 +46,10 @@ func.func @rmsnorm_linear_7x1536(%x: tensor<7x1536xf16>, %w: tensor<1536x2560xf1
 // CHECK-LABEL: func.func @decode_attention_128x8192
 // CHECK-NOT: tk.matmul
 // CHECK: %[[PART:.*]]:3 = tk.fused grid [{{[0-9]+}}, [[CHUNKS:[0-9]+]], 1] block [128, 1, 1] forloop 1
-// CHECK-COUNT-3: tb.output_saver %{{.*}} omap [1, 2, -1]
-// CHECK: tk.fused grid [{{[0-9]+}}, 1, 1] block [128, 1, 1] forloop [[CHUNKS]] (%{{.*}} = %[[PART]]#0
+// CHECK-DAG: tb.output_saver %{{.*}} omap [1, 2, -1] : {{.*}} -> tensor<2x128x[[CHUNKS]]xf16>
+// CHECK-DAG: tb.output_saver %{{.*}} omap [1, 2, -1] : {{.*}} -> tensor<2x128x[[CHUNKS]]xf16>
+// CHECK-DAG: tb.output_saver %{{.*}} omap [1, 0, -1] : {{.*}} -> tensor<{{[0-9]+}}x128x64xf16>
+// CHECK: tk.fused grid [{{[0-9]+}}, {{[0-9]+}}, 1] block [128, 1, 1] forloop [[CHUNKS]] (%{{.*}} = %[[PART]]#0
 // CHECK-COUNT-2: tb.forloop_accum sum_rescale
 // CHECK: tb.binary div
 // CHECK-NOT: tk.

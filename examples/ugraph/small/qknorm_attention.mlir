@@ -4,7 +4,7 @@
 func.func @qknorm_attention(%Q: tensor<2x64x16xf16>, %K: tensor<2x16x128xf16>, %V: tensor<2x128x16xf16>) -> tensor<2x64x16xf16> {
   %qn = tk.rms_norm %Q {epsilon = 1.00135803E-5 : f32} : tensor<2x64x16xf16>
   %kn = tk.rms_norm %K {epsilon = 1.00135803E-5 : f32} : tensor<2x16x128xf16>
-  %0:3 = tk.fused grid [2, 4, 1] block [128, 1, 1] forloop 1 (%v = %V : tensor<2x128x16xf16>, %q = %qn : tensor<2x64x16xf16>, %k = %kn : tensor<2x16x128xf16>) -> (tensor<2x64x4xf16>, tensor<2x64x64xf16>, tensor<2x64x4xf16>) {
+  %0:3 = tk.fused grid [2, 4, 1] block [128, 1, 1] forloop 1 (%v = %V : tensor<2x128x16xf16>, %q = %qn : tensor<2x64x16xf16>, %k = %kn : tensor<2x16x128xf16>) -> (tensor<2x64x4xf16>, tensor<8x64x16xf16>, tensor<2x64x4xf16>) {
     %2 = tb.input_iterator %q imap [1, -1, -1] fmap -1 : tensor<2x64x16xf16> -> !tb.tile<2x32x16xf16>
     %3 = tb.input_iterator %k imap [-1, 2, -1] fmap -1 : tensor<2x16x128xf16> -> !tb.tile<2x16x32xf16>
     %4 = tb.input_iterator %v imap [-1, 1, -1] fmap -1 : tensor<2x128x16xf16> -> !tb.tile<2x32x16xf16>
@@ -18,13 +18,13 @@ func.func @qknorm_attention(%Q: tensor<2x64x16xf16>, %K: tensor<2x16x128xf16>, %
     %12 = tb.forloop_accum none %10 : (!tb.tile<2x32x16xf16>) -> !tb.tile<2x32x16xf16>
     %13 = tb.forloop_accum none %11 : (!tb.tile<2x32x1xf16>) -> !tb.tile<2x32x1xf16>
     %14 = tb.output_saver %8 omap [1, 2, -1] : !tb.tile<2x32x1xf16> -> tensor<2x64x4xf16>
-    %15 = tb.output_saver %12 omap [1, 2, -1] : !tb.tile<2x32x16xf16> -> tensor<2x64x64xf16>
+    %15 = tb.output_saver %12 omap [1, 0, -1] : !tb.tile<2x32x16xf16> -> tensor<8x64x16xf16>
     %16 = tb.output_saver %13 omap [1, 2, -1] : !tb.tile<2x32x1xf16> -> tensor<2x64x4xf16>
-    tb.yield %14, %15, %16 : tensor<2x64x4xf16>, tensor<2x64x64xf16>, tensor<2x64x4xf16>
+    tb.yield %14, %15, %16 : tensor<2x64x4xf16>, tensor<8x64x16xf16>, tensor<2x64x4xf16>
   }
-  %1 = tk.fused grid [4, 1, 1] block [128, 1, 1] forloop 4 (%m = %0#0 : tensor<2x64x4xf16>, %o = %0#1 : tensor<2x64x64xf16>, %l = %0#2 : tensor<2x64x4xf16>) -> tensor<2x64x16xf16> {
+  %1 = tk.fused grid [4, 1, 1] block [128, 1, 1] forloop 4 (%m = %0#0 : tensor<2x64x4xf16>, %o = %0#1 : tensor<8x64x16xf16>, %l = %0#2 : tensor<2x64x4xf16>) -> tensor<2x64x16xf16> {
     %2 = tb.input_iterator %m imap [1, -1, -1] fmap 2 : tensor<2x64x4xf16> -> !tb.tile<2x16x1xf16>
-    %3 = tb.input_iterator %o imap [1, -1, -1] fmap 2 : tensor<2x64x64xf16> -> !tb.tile<2x16x16xf16>
+    %3 = tb.input_iterator %o imap [1, -1, -1] fmap 0 : tensor<8x64x16xf16> -> !tb.tile<2x16x16xf16>
     %4 = tb.input_iterator %l imap [1, -1, -1] fmap 2 : tensor<2x64x4xf16> -> !tb.tile<2x16x1xf16>
     %5 = tb.forloop_accum sum_rescale %3, %2 : (!tb.tile<2x16x16xf16>, !tb.tile<2x16x1xf16>) -> !tb.tile<2x16x16xf16>
     %6 = tb.forloop_accum sum_rescale %4, %2 : (!tb.tile<2x16x1xf16>, !tb.tile<2x16x1xf16>) -> !tb.tile<2x16x1xf16>
