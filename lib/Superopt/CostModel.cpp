@@ -174,11 +174,15 @@ std::optional<Arithmetic> arithmeticOf(Operation *op, const GpuTarget &target) {
             });
         return onCudaCores(scalarOps * elementsOf(graph.getResult(0)));
       })
+      .Case<tk::ConcatOp, tk::SplitOp, tb::ConcatOp>(
+          [](auto) -> Result { return Arithmetic(); })
       // Layout changes are copy kernels (a reshape too: the lowering binds
       // one buffer per tensor).
-      .Case<tk::ConcatOp, tk::SplitOp, tk::TransposeOp, tk::ReshapeOp,
-            tb::ConcatOp>([](auto) -> Result { return Arithmetic(); })
-      .Default([](Operation *) -> Result { return std::nullopt; });
+      .Default([](Operation *op) -> Result {
+        if (op->hasTrait<tk::LayoutChange>())
+          return Arithmetic();
+        return std::nullopt;
+      });
 }
 
 /// Flops per element and iteration of folding a tile into an accumulator.

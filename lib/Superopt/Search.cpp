@@ -10,6 +10,7 @@
 
 #include "Enumerate.h"
 #include "Materialize.h"
+#include "TileOpt/Dialect/Common/DimRelations.h"
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
 #include "TileOpt/Superopt/Abstraction.h"
 #include "TileOpt/Superopt/MergeBatchRows.h"
@@ -138,14 +139,8 @@ LogicalResult ProgramAxes::build(func::FuncOp func) {
     for (int64_t d = 0; d < rank(a); ++d)
       join(a, d, b, d);
   };
-  // numpy broadcasting: `operand`'s trailing dims line up with `result`'s,
-  // leaving out the last `unrelated` of both (a matmul's matrix dims); a
-  // dim of 1 that broadcasts is not the result's axis.
-  auto joinBroadcast = [&](Value operand, Value result, int64_t unrelated = 0) {
-    int64_t offset = rank(result) - rank(operand);
-    for (int64_t d = 0; d < rank(operand) - unrelated; ++d)
-      if (size(operand, d) == size(result, offset + d))
-        join(operand, d, result, offset + d);
+  auto equate = [&](Value a, int64_t da, Value b, int64_t db) {
+    join(a, da, b, db);
   };
   // The program's own ops only: what a region of an unknown op holds is that
   // op's business, and the op itself is reported.
@@ -161,8 +156,8 @@ LogicalResult ProgramAxes::build(func::FuncOp func) {
               return true;
             })
             .Case([&](tk::BinaryOp b) {
-              joinBroadcast(b.getLhs(), b);
-              joinBroadcast(b.getRhs(), b);
+              equateBroadcastDims(b.getLhs(), b, equate);
+              equateBroadcastDims(b.getRhs(), b, equate);
               return true;
             })
             .Case([&](tk::ReduceOp r) {
@@ -171,13 +166,7 @@ LogicalResult ProgramAxes::build(func::FuncOp func) {
               return true;
             })
             .Case([&](tk::MatmulOp m) {
-              Value a = m.getLhs(), b = m.getRhs();
-              int64_t ra = rank(a), rb = rank(b), rc = rank(m);
-              joinBroadcast(a, m, /*unrelated=*/2);
-              joinBroadcast(b, m, /*unrelated=*/2);
-              join(a, ra - 2, m, rc - 2);
-              join(a, ra - 1, b, rb - 2);
-              join(b, rb - 1, m, rc - 1);
+              equateMatmulDims(m.getLhs(), m.getRhs(), m, equate);
               return true;
             })
             .Case([&](tk::TransposeOp t) {
@@ -514,9 +503,7 @@ struct ProgramSplit {
   bool hasLayoutChange = false;
 };
 
-bool isLayoutChange(Operation *op) {
-  return isa<tk::ReshapeOp, tk::TransposeOp>(op);
-}
+bool isLayoutChange(Operation *op) { return op->hasTrait<tk::LayoutChange>(); }
 
 } // namespace
 

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "TileOpt/Verifier/Shrink.h"
 
+#include "TileOpt/Dialect/Common/DimRelations.h"
 #include "TileOpt/Dialect/TB/IR/TBOps.h"
 #include "TileOpt/Dialect/TH/IR/THOps.h"
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
@@ -75,16 +76,6 @@ private:
   static int64_t rank(Value v) { return cast<ShapedType>(v.getType()).getRank(); }
   int64_t extent(Value v, int64_t d) { return extents[slot(v, d)]; }
 
-  /// numpy broadcasting: `operand`'s trailing dims line up with `result`'s;
-  /// an operand dim equal to the result's is the same dim, a 1 is broadcast.
-  /// The last `unrelated` dims of both are left out (a matmul's matrix
-  /// dims, after its broadcast batch dims).
-  void unifyBroadcast(Value operand, Value result, int64_t unrelated = 0) {
-    int64_t offset = rank(result) - rank(operand);
-    for (int64_t d = 0, e = rank(operand) - unrelated; d < e; ++d)
-      if (extent(operand, d) == extent(result, offset + d))
-        unify(operand, d, result, offset + d);
-  }
   LogicalResult constrainOp(Operation *op);
   LogicalResult constrainReshape(tk::ReshapeOp op);
 
@@ -117,6 +108,10 @@ LogicalResult DimClasses::constrain(func::FuncOp func) {
 }
 
 LogicalResult DimClasses::constrainOp(Operation *op) {
+  // unify() as the shared dim relations call it (DimRelations.h).
+  auto unifier = [&](Value a, int64_t da, Value b, int64_t db) {
+    unify(a, da, b, db);
+  };
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case<tk::UnaryOp, tb::UnaryOp, tk::RmsNormOp, tb::RmsNormOp,
             tb::InputIteratorOp, tb::OutputSaverOp>([&](Operation *o) {
@@ -127,24 +122,18 @@ LogicalResult DimClasses::constrainOp(Operation *op) {
       .Case<tk::BinaryOp, tb::BinaryOp, th::GraphOp>([&](Operation *o) {
         for (Value result : o->getResults())
           for (Value operand : o->getOperands())
-            unifyBroadcast(operand, result);
+            equateBroadcastDims(operand, result, unifier);
         return success();
       })
       .Case([&](tb::ForloopAccumOp acc) {
         unifyAll(acc.getInput(), acc.getResult());
         if (Value scale = acc.getScale())
-          unifyBroadcast(scale, acc.getResult());
+          equateBroadcastDims(scale, acc.getResult(), unifier);
         return success();
       })
       .Case<tk::MatmulOp, tb::MatmulOp>([&](Operation *o) {
-        Value a = o->getOperand(0), b = o->getOperand(1), c = o->getResult(0);
-        int64_t ra = rank(a), rb = rank(b), rc = rank(c);
-        // Batch dims broadcast (tk.matmul) like elementwise operands.
-        unifyBroadcast(a, c, /*unrelated=*/2);
-        unifyBroadcast(b, c, /*unrelated=*/2);
-        unify(a, ra - 2, c, rc - 2);
-        unify(a, ra - 1, b, rb - 2);
-        unify(b, rb - 1, c, rc - 1);
+        equateMatmulDims(o->getOperand(0), o->getOperand(1), o->getResult(0),
+                         unifier);
         return success();
       })
       .Case<tk::ReduceOp, tb::ReduceOp>([&](auto r) {

@@ -82,7 +82,7 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
   OpBuilder b(func);
   Block &body = graph.getBody().front();
   for (Operation &op : llvm::make_early_inc_range(body.without_terminator()))
-    if (!isa<tk::FusedOp, tk::ReshapeOp, tk::TransposeOp>(op) &&
+    if (!isa<tk::FusedOp>(op) && !op.hasTrait<tk::LayoutChange>() &&
         failed(tilePredefinedKernel(b, &op)))
       return failure();
 

@@ -14,6 +14,12 @@
 
 #include "TileOpt/Dialect/TK/IR/TKDialect.h.inc"
 
+namespace mlir::tileopt::tk {
+/// Ops that only move elements (TKOps.td, TK_LayoutChange).
+template <typename ConcreteType>
+class LayoutChange : public OpTrait::TraitBase<ConcreteType, LayoutChange> {};
+} // namespace mlir::tileopt::tk
+
 #define GET_ATTRDEF_CLASSES
 #include "TileOpt/Dialect/TK/IR/TKAttrs.h.inc"
 

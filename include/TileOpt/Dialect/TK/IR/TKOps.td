@@ -49,6 +49,13 @@ def TK_Tensor : Type<
                ".getShape(), [](int64_t d) { return d > 0; })">]>,
     "statically shaped tensor with positive dims", "::mlir::RankedTensorType">;
 
+// The op only moves elements: its result holds the input's elements in
+// another shape or order. The superoptimizer keeps such ops as kernels of
+// their own and searches between them; the lowering copies.
+def TK_LayoutChange : NativeOpTrait<"LayoutChange"> {
+  let cppNamespace = "::mlir::tileopt::tk";
+}
+
 class TK_Op<string mnemonic, list<Trait> traits = []>
     : Op<TK_Dialect, mnemonic, !listconcat(traits, [Pure])> {
   let hasVerifier = 1;
@@ -139,7 +146,7 @@ def TK_SplitOp : TK_Op<"split"> {
   }];
 }
 
-def TK_ReshapeOp : TK_Op<"reshape"> {
+def TK_ReshapeOp : TK_Op<"reshape", [TK_LayoutChange]> {
   let summary = "reinterprets a row-major tensor with another shape";
   let description = [{
     Folds: a reshape to the input's own type is the input, and a reshape of
@@ -151,7 +158,7 @@ def TK_ReshapeOp : TK_Op<"reshape"> {
   let hasFolder = 1;
 }
 
-def TK_TransposeOp : TK_Op<"transpose"> {
+def TK_TransposeOp : TK_Op<"transpose", [TK_LayoutChange]> {
   let summary = "permutes the dims: result dim i is input dim permutation[i]";
   let arguments = (ins TK_Tensor:$input, DenseI64ArrayAttr:$permutation);
   let results = (outs TK_Tensor:$result);
