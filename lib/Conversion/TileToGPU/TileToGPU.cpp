@@ -298,6 +298,14 @@ int64_t stagingElements(tile::MmaOp mma) {
 }
 
 /// The f32 words of scratch `op` needs, 0 if none.
+/// Whether every warp holds every element of a tile laid out as `layout`: a
+/// replicated tile of at most 32 elements (lane l holds element l mod n),
+/// whose elements a relayout then takes from other lanes by shuffles.
+bool inEveryWarp(const FragmentLayout &layout, Type elementType) {
+  return layout.replicated && 32 % layout.numElements == 0 &&
+         fitsScratchWord(elementType);
+}
+
 int64_t scratchWords(Operation *op, int64_t numThreads) {
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
     FragmentLayout in = layoutOf(reduce.getInput().getType(), numThreads);
@@ -315,7 +323,8 @@ int64_t scratchWords(Operation *op, int64_t numThreads) {
   if (isa<tile::BroadcastOp, tile::ReshapeOp, tile::PermuteOp>(op)) {
     FragmentLayout in = layoutOf(op->getOperand(0).getType(), numThreads);
     FragmentLayout out = layoutOf(op->getResult(0).getType(), numThreads);
-    if (in.numElements == 1 || (isa<tile::ReshapeOp>(op) && in == out))
+    if (in.numElements == 1 || (isa<tile::ReshapeOp>(op) && in == out) ||
+        inEveryWarp(in, getElementTypeOrSelf(op->getOperand(0).getType())))
       return 0;
     return in.numElements;
   }
@@ -1704,7 +1713,10 @@ struct ScanLowering : public TilePattern<tile::ScanOp> {
 /// Moves a tile between layouts through shared memory: each thread writes
 /// its elements at their row-major position in the source, then reads, for
 /// every element of its result fragment, the source position `sourceOf`
-/// gives. A one-element source needs no memory: every thread holds it.
+/// gives. A one-element source needs no memory: every thread holds it. A
+/// source that every warp holds whole (inEveryWarp: the row maxima and sums
+/// of a decode step's 16 rows, broadcast over their columns) moves by warp
+/// shuffles, without shared memory or barriers.
 template <typename OpT>
 struct RelayoutLowering : public TilePattern<OpT> {
   using TilePattern<OpT>::TilePattern;
@@ -1727,12 +1739,32 @@ struct RelayoutLowering : public TilePattern<OpT> {
           op, resultType, extractElement(rewriter, loc, fragment, 0));
       return success();
     }
-    if (scratchWords(op, this->numThreads) == 0) {
+    // A reshape between equal layouts moves nothing.
+    if (isa<tile::ReshapeOp>(op) && in == out) {
       rewriter.replaceOp(op, fragment);
       return success();
     }
-
     Type elementType = getElementTypeOrSelf(sourceType);
+    if (inEveryWarp(in, elementType)) {
+      Value word = toScratchWord(rewriter, loc,
+                                 extractElement(rewriter, loc, fragment, 0));
+      Value tid = threadIdOf(rewriter, loc);
+      Value width = arith::ConstantIntOp::create(rewriter, loc, 32, 32);
+      SmallVector<Value> elements;
+      for (int64_t i = 0; i < out.fragmentSize(); ++i) {
+        Value source =
+            sourceOf(rewriter, loc, op, out.linearIndex(rewriter, loc, tid, i));
+        Value lane = arith::IndexCastUIOp::create(
+            rewriter, loc, rewriter.getI32Type(), source);
+        Value moved = gpu::ShuffleOp::create(rewriter, loc, word, lane, width,
+                                             gpu::ShuffleMode::IDX)
+                          .getShuffleResult();
+        elements.push_back(fromScratchWord(rewriter, loc, moved, elementType));
+      }
+      rewriter.replaceOp(op, fromElements(rewriter, loc, elements));
+      return success();
+    }
+
     Value tid = threadIdOf(rewriter, loc);
     Value scratch = scratchOf(op);
     gpu::BarrierOp::create(rewriter, loc);

@@ -108,6 +108,30 @@ tile.kernel @column_broadcast(%x: !tile.view<?x1xf32>, %y: !tile.view<?x64xf32>)
 
 // -----
 
+// A tile of at most 32 elements is replicated so that every warp holds it
+// whole (lane l has element l mod 16): its broadcast takes each element
+// from the lane that holds it by a shuffle, with no shared memory and no
+// barrier (a split-KV combine's 16 row maxima, rescaling 16 x 16 sums).
+// Each of a thread's two elements (row tid / 8) comes from lane tid / 8.
+// CHECK-LABEL: gpu.func @row_factors
+// CHECK-NOT:     workgroup
+// CHECK-NOT:     gpu.barrier
+// CHECK:         %[[TID:.*]] = gpu.thread_id x
+// CHECK-COUNT-2: gpu.shuffle idx %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK-NOT:     gpu.shuffle
+// CHECK-NOT:     gpu.barrier
+// CHECK:         gpu.return
+tile.kernel @row_factors(%x: !tile.view<?x1xf32>, %y: !tile.view<?x16xf32>) {
+  %i = tile.block_id x
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%i, %c0] : !tile.view<?x1xf32> -> tensor<16x1xf32>
+  %b = tile.broadcast %t : tensor<16x1xf32> -> tensor<16x16xf32>
+  tile.store %b, %y[%i, %c0] : tensor<16x16xf32>, !tile.view<?x16xf32>
+  tile.return
+}
+
+// -----
+
 // The host side: each buffer is passed as its aligned pointer, each dynamic
 // view dim as a constant of the buffer's size.
 // CHECK-LABEL: func.func @main
