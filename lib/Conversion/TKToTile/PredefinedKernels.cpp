@@ -9,6 +9,9 @@
 //
 // - matmul: 128 x 128 output tiles, K walked in steps of 64 (the bf16 GEMM
 //   of examples/tile); a batch dim is the grid's z (and the tiles 64 x 128);
+//   a grid of fewer than 128 blocks narrows its tiles, the wider dim first,
+//   down to 32 (decode-size products, whose 128-column tiles left most of
+//   the GPU idle);
 // - unary and binary: tiles of up to 4096 elements, rows of up to 1024;
 // - reduce: the reduced dim walked by the loop in chunks of up to 1024
 //   (64 when it is not the last dim), each chunk reduced and the chunks
@@ -38,6 +41,11 @@ constexpr int64_t kMatmulTileMN = 128;
 /// KiB of static shared memory): 64 x 128.
 constexpr int64_t kBatchedMatmulTileM = 64;
 constexpr int64_t kMatmulTileK = 64;
+/// Matmul grids narrow their tiles until they have this many blocks (the
+/// H200 has 132 SMs), down to kMinMatmulTile: 32 x 32 is what mma.sync
+/// m16n8k16 takes on 2x2 warps, a 16-row tile on 1x4 needs 32 columns.
+constexpr int64_t kMinMatmulBlocks = 128;
+constexpr int64_t kMinMatmulTile = 32;
 /// A reduced dim other than the last is walked in chunks of this many.
 constexpr int64_t kColumnChunk = 64;
 
@@ -136,7 +144,14 @@ FailureOr<tk::FusedOp> tileMatmul(OpBuilder &b, tk::MatmulOp mm) {
   int64_t tileM = powerOfTwoTile(m, rank == 3 ? kBatchedMatmulTileM
                                               : kMatmulTileMN),
           tileN = powerOfTwoTile(n, kMatmulTileMN);
-  tiling.grid = {n / tileN, m / tileM, rank == 3 ? lhs[0] : 1};
+  int64_t batch = rank == 3 ? lhs[0] : 1;
+  while ((n / tileN) * (m / tileM) * batch < kMinMatmulBlocks) {
+    int64_t &wider = tileN >= tileM ? tileN : tileM;
+    if (wider <= kMinMatmulTile)
+      break;
+    wider /= 2;
+  }
+  tiling.grid = {n / tileN, m / tileM, batch};
   tiling.forloopRange = k / powerOfTwoTile(k, kMatmulTileK);
   tiling.inputs = {{{-1, rank - 2, batchDim}, rank - 1},
                    {{rank - 1, -1, batchDim}, rank - 2}};

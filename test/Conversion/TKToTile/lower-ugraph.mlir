@@ -191,20 +191,33 @@ func.func @each_iteration(%X: tensor<16x128xf16>) -> tensor<16x128xf16> {
 // A predefined matmul is its 128x128x64 tiling: x walks N, y walks M, the
 // loop K.
 // CHECK-LABEL: tile.kernel @matmul_k0(
-// CHECK-SAME: %[[A:.*]]: !tile.view<256x1024xbf16>, %[[B:.*]]: !tile.view<1024x512xbf16>, %[[C:.*]]: !tile.view<256x512xbf16>)
+// CHECK-SAME: %[[A:.*]]: !tile.view<2048x1024xbf16>, %[[B:.*]]: !tile.view<1024x1024xbf16>, %[[C:.*]]: !tile.view<2048x1024xbf16>)
 // CHECK-DAG: %[[BX:.*]] = tile.block_id x
 // CHECK-DAG: %[[BY:.*]] = tile.block_id y
 // CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
 // CHECK: scf.for %[[K:.*]] = %{{.*}} to %[[C16]] step
-// CHECK-NEXT: %[[AT:.*]] = tile.load %[[A]][%[[BY]], %[[K]]] latency 3 : !tile.view<256x1024xbf16> -> tensor<128x64xbf16>
-// CHECK-NEXT: %[[BT:.*]] = tile.load %[[B]][%[[K]], %[[BX]]] latency 3 : !tile.view<1024x512xbf16> -> tensor<64x128xbf16>
+// CHECK-NEXT: %[[AT:.*]] = tile.load %[[A]][%[[BY]], %[[K]]] latency 3 : !tile.view<2048x1024xbf16> -> tensor<128x64xbf16>
+// CHECK-NEXT: %[[BT:.*]] = tile.load %[[B]][%[[K]], %[[BX]]] latency 3 : !tile.view<1024x1024xbf16> -> tensor<64x128xbf16>
 // CHECK-NEXT: tile.mma %[[AT]], %[[BT]], %{{.*}} : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
 // CHECK: tile.store %{{.*}}, %[[C]][%[[BY]], %[[BX]]] : tensor<128x128xbf16>
 // CHECK-LABEL: func.func @matmul(
-// CHECK: tile.launch @matmul_k0 grid [4, 2, 1]
-func.func @matmul(%a: tensor<256x1024xbf16>, %b: tensor<1024x512xbf16>) -> tensor<256x512xbf16> {
-  %0 = tk.matmul %a, %b : tensor<256x1024xbf16>, tensor<1024x512xbf16> -> tensor<256x512xbf16>
-  return %0 : tensor<256x512xbf16>
+// CHECK: tile.launch @matmul_k0 grid [8, 16, 1]
+func.func @matmul(%a: tensor<2048x1024xbf16>, %b: tensor<1024x1024xbf16>) -> tensor<2048x1024xbf16> {
+  %0 = tk.matmul %a, %b : tensor<2048x1024xbf16>, tensor<1024x1024xbf16> -> tensor<2048x1024xbf16>
+  return %0 : tensor<2048x1024xbf16>
+}
+
+// -----
+
+// A decode-size matmul (8 rows) would have 32 blocks of 128 columns: its
+// tiles narrow to 32 columns, 128 blocks (the 8 rows are padded to 32).
+// CHECK-LABEL: tile.kernel @decode_matmul_k0(
+// CHECK: tile.mma %{{.*}}, %{{.*}}, %{{.*}} : tensor<32x64xf16>, tensor<64x32xf16>, tensor<32x32xf32>
+// CHECK-LABEL: func.func @decode_matmul(
+// CHECK: tile.launch @decode_matmul_k0 grid [128, 1, 1]
+func.func @decode_matmul(%a: tensor<8x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<8x4096xf16> {
+  %0 = tk.matmul %a, %b : tensor<8x4096xf16>, tensor<4096x4096xf16> -> tensor<8x4096xf16>
+  return %0 : tensor<8x4096xf16>
 }
 
 // -----
