@@ -34,7 +34,7 @@
 // QKNORM: tk.fused grid [{{[0-9]+}}, {{[0-9]+}}, 1] block [128, 1, 1] forloop [[CHUNKS]] (%{{.*}} = %[[PART]]#0
 // QKNORM-COUNT-2: tb.forloop_accum sum_rescale
 // QKNORM: tb.binary div
-// QKNORM: tb.output_saver %{{.*}} omap [{{[12]}}, {{[12]}}, -1]
+// QKNORM: tb.output_saver %{{.*}} omap [2, 1, -1]
 // QKNORM-NOT: tk.
 // QKNORM: return
 

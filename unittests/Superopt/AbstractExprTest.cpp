@@ -910,10 +910,11 @@ ExhaustiveEnumeration::partialOutputs(const BlockGraph &g) const {
     if (!g.post[t] || outputs.size() == split->partialOutputs ||
         llvm::is_contained(tile.axes, AxisRef{axis, false}))
       return std::nullopt;
-    // Chunks go along the dim that holds the axis reduced, else the last.
+    // Chunks go along the dim that holds the axis reduced, else the
+    // outermost free one (BlockSearch::placeOutput); no other grid dim or
+    // loop takes a dim here.
     auto *it = llvm::find(tile.axes, AxisRef{axis, true});
-    int64_t d = it != tile.axes.end() ? it - tile.axes.begin()
-                                       : tile.axes.size() - 1;
+    int64_t d = it != tile.axes.end() ? it - tile.axes.begin() : 0;
     BlockOutput out;
     out.tile = static_cast<int>(t);
     out.omap[0] = d;

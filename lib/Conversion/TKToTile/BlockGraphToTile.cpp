@@ -50,13 +50,12 @@ using namespace mlir::tileopt;
 
 namespace {
 
-/// The latency hint on loads that feed tile.mma in the loop: three
-/// cp.async stages, as examples/tile/gemm.mlir measured best.
-constexpr int32_t kMmaLoadLatency = 3;
-/// The latency hint on the loop's other loads: two iterations ahead in
-/// registers (tileopt-pipeline-tile-loads, within its register budget). A
-/// loop that does little per tile (a split-KV combine rescaling one chunk's
-/// partial sums) otherwise waits a DRAM round trip per iteration.
+/// The latency hint on the tiles a loop walks: for tile.mma operands three
+/// cp.async stages, as examples/tile/gemm.mlir measured best; for the other
+/// loads two iterations ahead in registers (tileopt-pipeline-tile-loads,
+/// within its register budget), without which a loop that does little per
+/// tile (a split-KV combine) waits a DRAM round trip per iteration. 8
+/// measured no better for the combines (docs/performance.md).
 constexpr int32_t kLoopLoadLatency = 3;
 
 /// The shape a tb tile is computed in: its shape without leading unit dims,
@@ -593,13 +592,9 @@ void BlockGraphLowering::lowerIterator(tb::InputIteratorOp it) {
   tb::TileType type = it.getResult().getType();
   SmallVector<Value> indices =
       tileIndices(it.getResult(), it.getImap(), it.getFmapAttr().getInt());
-  // Tiles the loop walks are prefetched: operands of tensor-core products
-  // through cp.async stages, the others in registers.
-  bool feedsMma = llvm::any_of(
-      it->getUsers(), [](Operation *user) { return isa<tb::MatmulOp>(user); });
   IntegerAttr latency;
   if (it.getFmapAttr().getInt() != -1)
-    latency = b.getI32IntegerAttr(feedsMma ? kMmaLoadLatency : kLoopLoadLatency);
+    latency = b.getI32IntegerAttr(kLoopLoadLatency);
   SmallVector<int64_t> shape = dims.paddedShape(it.getResult());
   tile::PaddingModeAttr zeros;
   if (llvm::any_of(llvm::zip(shape, type.getShape()), [](auto sizes) {

@@ -297,7 +297,6 @@ int64_t stagingElements(tile::MmaOp mma) {
          StagedOperand(mma.getRhs().getType(), layout).numElements();
 }
 
-/// The f32 words of scratch `op` needs, 0 if none.
 /// Whether every warp holds every element of a tile laid out as `layout`: a
 /// replicated tile of at most 32 elements (lane l holds element l mod n),
 /// whose elements a relayout then takes from other lanes by shuffles.
@@ -306,6 +305,7 @@ bool inEveryWarp(const FragmentLayout &layout, Type elementType) {
          fitsScratchWord(elementType);
 }
 
+/// The f32 words of scratch `op` needs, 0 if none.
 int64_t scratchWords(Operation *op, int64_t numThreads) {
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
     FragmentLayout in = layoutOf(reduce.getInput().getType(), numThreads);
@@ -603,12 +603,12 @@ LogicalResult checkSupported(tile::KernelOp kernel, int64_t numThreads,
     if (auto mma = dyn_cast<tile::MmaOp>(op)) {
       RankedTensorType lhs = mma.getLhs().getType();
       Type operand = lhs.getElementType();
-      ArrayRef<int64_t> acc = mma.getAcc().getType().getShape();
-      auto [warpsM, warpsN] = FragmentLayout::mmaWarpGrid(acc, numThreads);
       if (lhs.getRank() != 2 || !(operand.isF16() || operand.isBF16()) ||
           !mma.getAcc().getType().getElementType().isF32())
         return op->emitOpError("on tensor cores takes rank-2 f16 or bf16 "
                                "operands and an f32 accumulator for now");
+      ArrayRef<int64_t> acc = mma.getAcc().getType().getShape();
+      auto [warpsM, warpsN] = FragmentLayout::mmaWarpGrid(acc, numThreads);
       if (acc[0] % (16 * warpsM) != 0 || acc[1] % (8 * warpsN) != 0 ||
           lhs.getDimSize(1) % 16 != 0)
         return op->emitOpError("needs M a multiple of ")

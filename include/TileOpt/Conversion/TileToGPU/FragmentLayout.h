@@ -1,5 +1,4 @@
-//===- FragmentLayout.h - How a tile is spread over a block's threads -*- C++
-//-*-===//
+//===- FragmentLayout.h - A tile spread over a block's threads -*- C++ -*-===//
 //
 // Every tile value in a lowered kernel has a layout that says which elements
 // each thread holds, as its fragment: a vector<fragmentSize x T>. Two kinds:

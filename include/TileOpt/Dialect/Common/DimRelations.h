@@ -1,5 +1,4 @@
-//===- DimRelations.h - Which dims an op's operands and results share -*- C++
-//-*-===//
+//===- DimRelations.h - Dims shared by operands and results -*- C++ -*-===//
 //
 // The superoptimizer's axis model (ProgramAxes) and the verifier's shrinking
 // (DimClasses) both group the dims of a program's values into classes that
