@@ -119,8 +119,10 @@ private:
   using Dim = std::pair<Value, unsigned>;
   /// What mma.sync m16n8k16 on 2x2 warps (4, the tile code generator's
   /// default) needs M and N to be multiples of. An M that blocks take parts
-  /// of is not padded: 16 rows go on 1x4 warps (FragmentLayout::mmaWarpGrid).
-  static constexpr int64_t kMmaRows = 32, kMmaColumns = 16;
+  /// of is not padded: 16 rows go on 1x4 warps (FragmentLayout::mmaWarpGrid),
+  /// which need N a multiple of kMmaColumnsSideBySide.
+  static constexpr int64_t kMmaRows = 32, kMmaColumns = 16,
+                           kMmaColumnsSideBySide = 32;
 
   void link(Value a, Value b);
   void fixMapped(Value tile, ArrayRef<int64_t> gridMap, int64_t fmap,
@@ -307,6 +309,16 @@ TileDims::TileDims(tk::FusedOp fused) {
       for (Value v : llvm::concat<Value>(op.getOperands(), op.getResults()))
         for (int64_t d = 0, e = shapeOf(v).size(); d < e; ++d)
           combine(v, d);
+    }
+  }
+  // M that cannot be padded to a multiple of 32 (blocks take parts of it)
+  // puts the warps side by side, 1x4, which needs N a multiple of 32.
+  for (auto mm : graph.getOps<tb::MatmulOp>()) {
+    int64_t rank = shapeOf(mm.getResult()).size();
+    Dim rows = axisOf(mm.getLhs(), rank - 2);
+    if (fixed.contains(rows) && shapeOf(mm.getLhs())[rank - 2] % kMmaRows) {
+      int64_t &columns = multiples[axisOf(mm.getRhs(), rank - 1)];
+      columns = std::max(columns, kMmaColumnsSideBySide);
     }
   }
   splitBatchAxis(fused);

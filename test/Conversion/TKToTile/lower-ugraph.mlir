@@ -56,13 +56,14 @@ func.func @gated_mlp(%X: tensor<8x256xf16>, %W1: tensor<256x64xf16>, %W2: tensor
 // maximum the loop carries (initially -inf) and its factors; Q does not
 // change between iterations and is loaded once, before the loop. The batch
 // dim (one per block along z) is dropped from the tiles after the loads and
-// restored for the store.
+// restored for the store. The 16 query rows are the grid's, so P V runs on
+// 1x4 warps and its 16 columns (V's, the output's) are padded to 32.
 // CHECK-LABEL: tile.kernel @flash_attention_k0(
 // CHECK-DAG: %[[NEGINF:.*]] = arith.constant dense<0xFF800000> : tensor<16x1xf32>
 // CHECK-DAG: %[[BZ:.*]] = tile.block_id z
 // CHECK: %[[QT:.*]] = tile.load %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] : !tile.view<2x32x16xf16> -> tensor<1x16x16xf16>
 // CHECK-NEXT: %[[Q:.*]] = tile.reshape %[[QT]] : tensor<1x16x16xf16> -> tensor<16x16xf16>
-// CHECK: %[[R:.*]]:3 = scf.for {{.*}} iter_args(%[[O:.*]] = %{{.*}}, %[[M:.*]] = %[[NEGINF]], %[[L:.*]] = %{{.*}}) -> (tensor<16x16xf32>, tensor<16x1xf32>, tensor<16x1xf32>)
+// CHECK: %[[R:.*]]:3 = scf.for {{.*}} iter_args(%[[O:.*]] = %{{.*}}, %[[M:.*]] = %[[NEGINF]], %[[L:.*]] = %{{.*}}) -> (tensor<16x32xf32>, tensor<16x1xf32>, tensor<16x1xf32>)
 // CHECK: %[[S:.*]] = tile.mma %[[Q]], %{{.*}}, %{{.*}} : tensor<16x16xf16>, tensor<16x32xf16>, tensor<16x32xf32>
 // CHECK: %[[ROWMAX:.*]] = tile.reduce max %[[S]] dim 1 : tensor<16x32xf32> -> tensor<16xf32>
 // CHECK: %[[TM:.*]] = tile.reshape %[[ROWMAX]] : tensor<16xf32> -> tensor<16x1xf32>
@@ -74,7 +75,7 @@ func.func @gated_mlp(%X: tensor<8x256xf16>, %W1: tensor<256x64xf16>, %W2: tensor
 // CHECK: %[[ALPHA:.*]] = math.exp %[[OLD]]
 // CHECK: %[[NEW:.*]] = arith.subf %[[TM]], %[[NEXT]]
 // CHECK: %[[BETA:.*]] = math.exp %[[NEW]]
-// CHECK: %[[AB:.*]] = tile.broadcast %[[ALPHA]] : tensor<16x1xf32> -> tensor<16x16xf32>
+// CHECK: %[[AB:.*]] = tile.broadcast %[[ALPHA]] : tensor<16x1xf32> -> tensor<16x32xf32>
 // CHECK: %[[OA:.*]] = arith.mulf %[[O]], %[[AB]]
 // CHECK: %[[BB:.*]] = tile.broadcast %[[BETA]]
 // CHECK: %[[PVB:.*]] = arith.mulf %[[PV]], %[[BB]]
@@ -83,11 +84,11 @@ func.func @gated_mlp(%X: tensor<8x256xf16>, %W1: tensor<256x64xf16>, %W2: tensor
 // CHECK: %[[LB:.*]] = arith.mulf %{{.*}}, %[[BETA]] : tensor<16x1xf32>
 // CHECK: %[[L2:.*]] = arith.addf %[[LA]], %[[LB]]
 // CHECK: scf.yield %[[O2]], %[[NEXT]], %[[L2]]
-// CHECK: %[[LBC:.*]] = tile.broadcast %[[R]]#2 : tensor<16x1xf32> -> tensor<16x16xf32>
+// CHECK: %[[LBC:.*]] = tile.broadcast %[[R]]#2 : tensor<16x1xf32> -> tensor<16x32xf32>
 // CHECK: %[[OUT:.*]] = arith.divf %[[R]]#0, %[[LBC]]
 // CHECK: %[[OUT16:.*]] = arith.truncf %[[OUT]]
-// CHECK: %[[OUT3:.*]] = tile.reshape %[[OUT16]] : tensor<16x16xf16> -> tensor<1x16x16xf16>
-// CHECK: tile.store %[[OUT3]], %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] : tensor<1x16x16xf16>, !tile.view<2x32x16xf16>
+// CHECK: %[[OUT3:.*]] = tile.reshape %[[OUT16]] : tensor<16x32xf16> -> tensor<1x16x32xf16>
+// CHECK: tile.store %[[OUT3]], %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] : tensor<1x16x32xf16>, !tile.view<2x32x16xf16>
 // CHECK-LABEL: func.func @flash_attention(
 // CHECK: tile.launch @flash_attention_k0 grid [2, 1, 2]
 func.func @flash_attention(%Q: tensor<2x32x16xf16>, %K: tensor<2x16x128xf16>, %V: tensor<2x128x16xf16>) -> tensor<2x32x16xf16> {
@@ -331,4 +332,23 @@ func.func @layout(%w: tensor<4x512x128xf16>, %a: tensor<16x1x512xf16>) -> (tenso
   %t = tk.transpose %w [0, 2, 1] : tensor<4x512x128xf16> -> tensor<4x128x512xf16>
   %r = tk.reshape %a : tensor<16x1x512xf16> -> tensor<16x512xf16>
   return %t, %r : tensor<4x128x512xf16>, tensor<16x512xf16>
+}
+
+// -----
+
+// 16 rows that blocks take parts of cannot be padded to 32: the product
+// runs on 1x4 warps, so its 16 free columns are padded to 32.
+// CHECK-LABEL: tile.kernel @sixteen_rows_k0(
+// CHECK: tile.mma %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x64xf16>, tensor<64x32xf16>, tensor<16x32xf32>
+// CHECK: tile.store %{{.*}} : tensor<16x32xf16>, !tile.view<64x16xf16>
+func.func @sixteen_rows(%X: tensor<64x64xf16>, %W: tensor<64x16xf16>) -> tensor<64x16xf16> {
+  %0 = tk.fused grid [4, 1, 1] block [128, 1, 1] forloop 1 (%x = %X : tensor<64x64xf16>, %w = %W : tensor<64x16xf16>) -> tensor<64x16xf16> {
+    %1 = tb.input_iterator %x imap [0, -1, -1] fmap -1 : tensor<64x64xf16> -> !tb.tile<16x64xf16>
+    %2 = tb.input_iterator %w imap [-1, -1, -1] fmap -1 : tensor<64x16xf16> -> !tb.tile<64x16xf16>
+    %3 = tb.matmul %1, %2 : !tb.tile<16x64xf16>, !tb.tile<64x16xf16> -> !tb.tile<16x16xf16>
+    %4 = tb.forloop_accum none %3 : (!tb.tile<16x16xf16>) -> !tb.tile<16x16xf16>
+    %5 = tb.output_saver %4 omap [0, -1, -1] : !tb.tile<16x16xf16> -> tensor<64x16xf16>
+    tb.yield %5 : tensor<64x16xf16>
+  }
+  return %0 : tensor<64x16xf16>
 }
