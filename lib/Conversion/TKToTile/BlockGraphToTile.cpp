@@ -33,6 +33,7 @@
 //===----------------------------------------------------------------------===//
 #include "TileOpt/Conversion/TKToTile/TKToTile.h"
 
+#include "TileOpt/Dialect/Common/DimRelations.h"
 #include "TileOpt/Dialect/Common/ElementwiseBuilder.h"
 #include "TileOpt/Dialect/TB/IR/TBOps.h"
 #include "TileOpt/Dialect/TH/IR/THOps.h"
@@ -124,7 +125,6 @@ private:
   static constexpr int64_t kMmaRows = 32, kMmaColumns = 16,
                            kMmaColumnsSideBySide = 32;
 
-  void link(Value a, Value b);
   void fixMapped(Value tile, ArrayRef<int64_t> gridMap, int64_t fmap,
                  tk::FusedOp fused);
   /// Marks the axis of `tile`'s dim `dim` as one whose elements meet: neither
@@ -238,16 +238,6 @@ static ArrayRef<int64_t> shapeOf(Value v) {
   return cast<ShapedType>(v.getType()).getShape();
 }
 
-/// Equates the dims of `a` and `b` that numpy broadcasting lines up and
-/// that have one size (a size-1 dim broadcast against a larger one is
-/// another axis).
-void TileDims::link(Value a, Value b) {
-  ArrayRef<int64_t> sa = shapeOf(a), sb = shapeOf(b);
-  for (size_t i = 1; i <= std::min(sa.size(), sb.size()); ++i)
-    if (sa[sa.size() - i] == sb[sb.size() - i])
-      axes.unionSets({a, sa.size() - i}, {b, sb.size() - i});
-}
-
 /// Fixes the dims of `tile` that blocks or iterations take parts of.
 void TileDims::fixMapped(Value tile, ArrayRef<int64_t> gridMap, int64_t fmap,
                          tk::FusedOp fused) {
@@ -265,17 +255,15 @@ TileDims::TileDims(tk::FusedOp fused) {
       if (isa<tb::TileType>(v.getType()))
         for (unsigned d = 0, e = shapeOf(v).size(); d < e; ++d)
           axes.insert({v, d});
-  // Equate dims first: an axis's leader changes while sets merge.
+  // Equate dims first: an axis's leader changes while sets merge. A size-1
+  // dim broadcast against a larger one is another axis (DimRelations.h).
+  auto equate = [&](Value a, int64_t da, Value b, int64_t db) {
+    axes.unionSets({a, static_cast<unsigned>(da)},
+                   {b, static_cast<unsigned>(db)});
+  };
   for (Operation &op : graph.without_terminator()) {
     if (auto mm = dyn_cast<tb::MatmulOp>(op)) {
-      unsigned rank = shapeOf(mm.getResult()).size();
-      for (unsigned d = 0; d + 2 < rank; ++d) {
-        axes.unionSets({mm.getLhs(), d}, {mm.getResult(), d});
-        axes.unionSets({mm.getRhs(), d}, {mm.getResult(), d});
-      }
-      axes.unionSets({mm.getLhs(), rank - 2}, {mm.getResult(), rank - 2});
-      axes.unionSets({mm.getRhs(), rank - 1}, {mm.getResult(), rank - 1});
-      axes.unionSets({mm.getLhs(), rank - 1}, {mm.getRhs(), rank - 2});
+      equateMatmulDims(mm.getLhs(), mm.getRhs(), mm.getResult(), equate);
     } else if (auto reduce = dyn_cast<tb::ReduceOp>(op)) {
       for (unsigned d = 0, e = shapeOf(reduce.getInput()).size(); d < e; ++d)
         if (d != reduce.getDimAttr().getInt())
@@ -284,7 +272,7 @@ TileDims::TileDims(tk::FusedOp fused) {
                    tb::ForloopAccumOp>(op)) {
       for (Value result : op.getResults())
         for (Value operand : op.getOperands())
-          link(operand, result);
+          equateBroadcastDims(operand, result, equate);
     }
   }
   for (Operation &op : graph.without_terminator()) {

@@ -12,6 +12,8 @@ static ArrayRef<int64_t> shapeOf(Value v) {
 void mlir::tileopt::equateBroadcastDims(Value operand, Value result,
                                         EquateDims equate, int64_t unrelated) {
   ArrayRef<int64_t> in = shapeOf(operand), out = shapeOf(result);
+  assert(in.size() <= out.size() && "an operand of higher rank than the "
+                                    "result it broadcasts to");
   int64_t offset = static_cast<int64_t>(out.size() - in.size());
   for (int64_t d = 0, e = static_cast<int64_t>(in.size()) - unrelated; d < e;
        ++d)

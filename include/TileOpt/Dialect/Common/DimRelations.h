@@ -1,10 +1,10 @@
 //===- DimRelations.h - Dims shared by operands and results -*- C++ -*-===//
 //
-// The superoptimizer's axis model (ProgramAxes) and the verifier's shrinking
-// (DimClasses) both group the dims of a program's values into classes that
-// index one thing: an elementwise operand's dim and the result's, a matmul's
-// M, K, N and batch dims. They join dims in their own structures; which dims
-// an op relates is written here, once.
+// The superoptimizer's axis model (ProgramAxes), the verifier's shrinking
+// (DimClasses) and the block-graph lowering's tile axes (TileDims) group the
+// dims of values into classes that index one thing: an elementwise operand's
+// dim and the result's, a matmul's M, K, N and batch dims. They join dims in
+// their own structures; which dims an op relates is written here, once.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEOPT_DIALECT_COMMON_DIMRELATIONS_H
