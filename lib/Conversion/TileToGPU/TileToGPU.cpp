@@ -297,12 +297,32 @@ int64_t stagingElements(tile::MmaOp mma) {
          StagedOperand(mma.getRhs().getType(), layout).numElements();
 }
 
-/// Whether every warp holds every element of a tile laid out as `layout`: a
-/// replicated tile of at most 32 elements (lane l holds element l mod n),
-/// whose elements a relayout then takes from other lanes by shuffles.
-bool inEveryWarp(const FragmentLayout &layout, Type elementType) {
-  return layout.replicated && 32 % layout.numElements == 0 &&
-         fitsScratchWord(elementType);
+/// How a tile.broadcast, reshape or permute moves its elements.
+enum class Relayout {
+  /// A one-element source: every thread holds it.
+  Splat,
+  /// A reshape between equal layouts moves nothing.
+  InPlace,
+  /// Every warp holds the whole source (a replicated tile of at most 32
+  /// elements, lane l holding element l mod n): each element comes from
+  /// the lane that holds it.
+  Shuffles,
+  /// Written to shared memory by source position, read by result position.
+  Scratch,
+};
+
+Relayout relayoutOf(Operation *op, int64_t numThreads) {
+  Type source = op->getOperand(0).getType();
+  FragmentLayout in = layoutOf(source, numThreads);
+  if (in.numElements == 1)
+    return Relayout::Splat;
+  if (isa<tile::ReshapeOp>(op) &&
+      in == layoutOf(op->getResult(0).getType(), numThreads))
+    return Relayout::InPlace;
+  if (in.replicated && 32 % in.numElements == 0 &&
+      fitsScratchWord(getElementTypeOrSelf(source)))
+    return Relayout::Shuffles;
+  return Relayout::Scratch;
 }
 
 /// The f32 words of scratch `op` needs, 0 if none.
@@ -321,12 +341,9 @@ int64_t scratchWords(Operation *op, int64_t numThreads) {
     return in.numElements / in.vectorWidth;
   }
   if (isa<tile::BroadcastOp, tile::ReshapeOp, tile::PermuteOp>(op)) {
-    FragmentLayout in = layoutOf(op->getOperand(0).getType(), numThreads);
-    FragmentLayout out = layoutOf(op->getResult(0).getType(), numThreads);
-    if (in.numElements == 1 || (isa<tile::ReshapeOp>(op) && in == out) ||
-        inEveryWarp(in, getElementTypeOrSelf(op->getOperand(0).getType())))
+    if (relayoutOf(op, numThreads) != Relayout::Scratch)
       return 0;
-    return in.numElements;
+    return layoutOf(op->getOperand(0).getType(), numThreads).numElements;
   }
   return 0;
 }
@@ -1713,10 +1730,9 @@ struct ScanLowering : public TilePattern<tile::ScanOp> {
 /// Moves a tile between layouts through shared memory: each thread writes
 /// its elements at their row-major position in the source, then reads, for
 /// every element of its result fragment, the source position `sourceOf`
-/// gives. A one-element source needs no memory: every thread holds it. A
-/// source that every warp holds whole (inEveryWarp: the row maxima and sums
-/// of a decode step's 16 rows, broadcast over their columns) moves by warp
-/// shuffles, without shared memory or barriers.
+/// gives; or without memory, as relayoutOf says: a source that every warp
+/// holds whole (the row maxima and sums of a decode step's 16 rows,
+/// broadcast over their columns) moves by warp shuffles, with no barrier.
 template <typename OpT>
 struct RelayoutLowering : public TilePattern<OpT> {
   using TilePattern<OpT>::TilePattern;
@@ -1734,18 +1750,18 @@ struct RelayoutLowering : public TilePattern<OpT> {
     FragmentLayout out = this->layout(op.getType());
     Value fragment = adaptor.getInput();
     Type resultType = this->getTypeConverter()->convertType(op.getType());
-    if (in.numElements == 1) {
+    Relayout how = relayoutOf(op, this->numThreads);
+    if (how == Relayout::Splat) {
       rewriter.replaceOpWithNewOp<vector::BroadcastOp>(
           op, resultType, extractElement(rewriter, loc, fragment, 0));
       return success();
     }
-    // A reshape between equal layouts moves nothing.
-    if (isa<tile::ReshapeOp>(op) && in == out) {
+    if (how == Relayout::InPlace) {
       rewriter.replaceOp(op, fragment);
       return success();
     }
     Type elementType = getElementTypeOrSelf(sourceType);
-    if (inEveryWarp(in, elementType)) {
+    if (how == Relayout::Shuffles) {
       Value word = toScratchWord(rewriter, loc,
                                  extractElement(rewriter, loc, fragment, 0));
       Value tid = threadIdOf(rewriter, loc);
