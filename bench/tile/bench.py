@@ -60,6 +60,10 @@ def peers_of(name, inputs, with_compile):
         x, w = inputs
         eager = lambda: rms_norm(x) @ w
         reference = lambda: rms_norm(x.double()) @ w.double()
+    elif name == "ugraph-ntrans":
+        x, y, w = inputs
+        eager = lambda: rms_norm(x + rms_norm(y @ w))
+        reference = lambda: rms_norm(x.double() + rms_norm(y.double() @ w.double()))
     elif name.startswith("ugraph-gqa_decode"):  # the fused form and split-KV
         q, k, v = inputs
         eager = lambda: torch.softmax(q @ k, dim=-1) @ v

@@ -826,8 +826,12 @@ void BlockSearch::grow() {
 /// axis the loop may walk in the allowed ranges, or no loop. A kernel that
 /// reads chunks of partial results is there to combine them: its loop walks
 /// the chunks, one per iteration.
-SmallVector<BlockConfig> blockConfigs(ArrayRef<ValueInfo> inputs,
+SmallVector<BlockConfig> blockConfigs(const ProgramInfo &program,
+                                      ArrayRef<ValueInfo> inputs,
                                       const SearchOptions &options) {
+  bool readsMatmulOperand = llvm::any_of(inputs, [&](const ValueInfo &v) {
+    return program.matmulOperands.contains(v.expr);
+  });
   // Axes of the inputs and their extents, and the chunked partial results
   // (axis, chunks). Dims of chunks are walked whole by the loop, never
   // split by the grid.
@@ -855,12 +859,23 @@ SmallVector<BlockConfig> blockConfigs(ArrayRef<ValueInfo> inputs,
       for (auto [axis, extent] : axes) {
         if (!g.empty() && axis <= g.back().first)
           continue;
+        SmallVector<int64_t, 4> splits;
         for (int64_t tile : options.tileExtents)
-          if (extent % tile == 0 && extent / tile >= 2) {
-            auto grown = g;
-            grown.push_back({axis, extent / tile});
-            next.push_back(grown);
-          }
+          if (extent % tile == 0 && extent / tile >= 2)
+            splits.push_back(extent / tile);
+        // An axis too short for any tile extent to split (decode's few
+        // rows) may still be split into single rows: a row-wise kernel then
+        // runs on as many blocks instead of one. Not when the kernel reads
+        // an operand of a matmul: a block's product of one row would pad
+        // it to an mma's 16 and read the other operand once per row.
+        if (splits.empty() && !readsMatmulOperand &&
+            extent < 2 * *llvm::min_element(options.tileExtents))
+          splits.push_back(extent);
+        for (int64_t blocks : splits) {
+          auto grown = g;
+          grown.push_back({axis, blocks});
+          next.push_back(grown);
+        }
       }
     }
     grids.append(next.begin(), next.end());
@@ -908,7 +923,7 @@ std::vector<BlockGraph> searchBlockGraphs(ExprContext &ctx,
   // along every axis: what fits in shared memory there may not under
   // coarser ones, never the other way round. A group whose grids split more
   // axes together than a grid has dims is split by the axes they split.
-  SmallVector<BlockConfig> configs = blockConfigs(inputs, options);
+  SmallVector<BlockConfig> configs = blockConfigs(program, inputs, options);
   struct Group {
     BlockConfig search;
     SmallVector<BlockConfig, 8> members;

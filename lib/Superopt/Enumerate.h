@@ -23,6 +23,8 @@ struct ProgramInfo {
   /// Axes the program reduces (sums, maxima, matmul contractions, rms_norm)
   /// and their extents.
   llvm::DenseMap<int, int64_t> reducedAxes;
+  /// The operands of the program's matmuls.
+  llvm::DenseSet<const Expr *> matmulOperands;
   /// For the oracle: whether an argument varies along every reduced axis of
   /// an extent.
   bool pinned(int64_t argument, int64_t extent) const {

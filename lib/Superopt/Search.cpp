@@ -287,6 +287,9 @@ FailureOr<ProgramInfo> superopt::modelProgram(func::FuncOp program,
       reduces(reduce.getInput(), reduce.getDim());
     if (isa<tk::MatmulOp, tk::RmsNormOp>(op))
       reduces(op->getOperand(0), -1);
+    if (isa<tk::MatmulOp>(op))
+      for (Value operand : op->getOperands())
+        info.matmulOperands.insert(exprs->lookup(operand));
     if (auto norm = dyn_cast<tk::RmsNormOp>(op))
       info.addends.push_back(norm.getEpsilon().convertToDouble());
     if (auto unary = dyn_cast<tk::UnaryOp>(op)) {

@@ -16,6 +16,9 @@
 // RUN: tileopt-opt %S/../../examples/linalg/gqa_decode.mlir \
 // RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2 time-budget=900}))' \
 // RUN:   | FileCheck %s --check-prefix=GQA
+// RUN: tileopt-opt %S/../../examples/linalg/ntrans.mlir \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2 time-budget=900}))' \
+// RUN:   | FileCheck %s --check-prefix=NTRANS
 // RUN: tileopt-opt %S/../../examples/linalg/mla_decode.mlir \
 // RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2 time-budget=900 graph-budget=16000000 progress=1}))' \
 // RUN:   2>&1 | FileCheck %s --check-prefix=MLA
@@ -105,6 +108,27 @@
 // LORA: tb.output_saver %{{.*}} omap [1, -1, -1]
 // LORA-NOT: tk.
 // LORA: return
+
+// rms_norm(X + rms_norm(Y @ W)) with 8 rows: the matmul, then Mirage's
+// norm-transformer fusion, both rms_norms and the residual add in one
+// kernel of a block per row (the 8 rows are too few for any tile extent, so
+// the grid splits them into single rows). One kernel cannot hold both: the
+// norms reduce over all 4096 columns of Y @ W, so each block would read all
+// of W.
+// NTRANS-LABEL: func.func @ntrans
+// NTRANS-NOT: tk.
+// NTRANS: %[[D:.*]] = tk.fused grid [{{[0-9]+}}, 1, 1] block [128, 1, 1] forloop {{[0-9]+}} (%{{.*}} = %arg1 : tensor<8x4096xf16>, %{{.*}} = %arg2 : tensor<4096x4096xf16>)
+// NTRANS: tb.matmul
+// NTRANS: tb.forloop_accum sum
+// NTRANS: %[[N:.*]] = tk.fused grid [8, 1, 1] block [128, 1, 1] forloop 1 (%{{.*}} = %arg0 : tensor<8x4096xf16>, %{{.*}} = %[[D]] : tensor<8x4096xf16>)
+// NTRANS-DAG: %[[XT:.*]] = tb.input_iterator %{{.*}} imap [0, -1, -1] fmap -1 : tensor<8x4096xf16> -> !tb.tile<1x4096xf16>
+// NTRANS-DAG: %[[DT:.*]] = tb.input_iterator %{{.*}} imap [0, -1, -1] fmap -1 : tensor<8x4096xf16> -> !tb.tile<1x4096xf16>
+// NTRANS: %[[INNER:.*]] = tb.rms_norm %[[DT]]
+// NTRANS-NEXT: %[[H:.*]] = tb.binary add %[[XT]], %[[INNER]]
+// NTRANS-NEXT: %[[OUTER:.*]] = tb.rms_norm %[[H]]
+// NTRANS: tb.output_saver %{{.*}} omap [0, -1, -1]
+// NTRANS-NOT: tk.
+// NTRANS: return %[[N]]
 
 // softmax(Q_h @ (C @ Wk_h)^T) @ (C @ Wv_h): reassociated so that K and V
 // are never formed, (Q_h @ Wk_h^T) @ C^T and (P @ C) @ Wv_h (17.2 -> 0.138

@@ -143,6 +143,7 @@ TEST_F(TKToTileTest, BlockGraphs) {
                     "examples/ugraph/small/gated_mlp.mlir",
                     "examples/ugraph/small/gqa_decode_splitkv.mlir",
                     "examples/ugraph/small/mla_decode.mlir",
+                    "examples/ugraph/small/ntrans.mlir",
                     "examples/ugraph/small/rmsnorm_linear_b1.mlir",
                     "examples/ugraph/small/rmsnorm_linear.mlir"});
 }
@@ -150,12 +151,11 @@ TEST_F(TKToTileTest, BlockGraphs) {
 // The µGraphs the superoptimizer finds for the benchmark workloads, at
 // their real sizes.
 TEST_F(TKToTileTest, FoundUGraphs) {
-  expectEquivalent({"examples/ugraph/gated_mlp.mlir",
-                    "examples/ugraph/gqa_decode.mlir",
-                    "examples/ugraph/gqa_decode_splitkv.mlir",
-                    "examples/ugraph/lora.mlir",
-                    "examples/ugraph/rmsnorm_linear_b1.mlir",
-                    "examples/ugraph/rmsnorm_linear.mlir"});
+  expectEquivalent(
+      {"examples/ugraph/gated_mlp.mlir", "examples/ugraph/gqa_decode.mlir",
+       "examples/ugraph/gqa_decode_splitkv.mlir", "examples/ugraph/lora.mlir",
+       "examples/ugraph/ntrans.mlir", "examples/ugraph/rmsnorm_linear_b1.mlir",
+       "examples/ugraph/rmsnorm_linear.mlir"});
 }
 
 // The benchmark workloads as imported (predefined kernels only), at their

@@ -104,6 +104,28 @@
 // QKNORM-PTX: ex2.approx
 // QKNORM-PTX: .entry qknorm_attention_k3(
 
+// ntrans (examples/ugraph/ntrans.mlir): the matmul on the tensor cores,
+// then one kernel of a block per row with both rms_norms (a row sum and a
+// root each) and the residual add.
+// RUN: tileopt-opt %S/../../../examples/ugraph/ntrans.mlir --tileopt-lower-ugraph -o %t/ntrans.mlir
+// RUN: tileopt-compile %t/ntrans.mlir -o %t/ntrans 2>/dev/null
+// RUN: FileCheck %s --check-prefix=NTRANS-PTX --input-file=%t/ntrans/kernels.ptx
+// RUN: FileCheck %s --check-prefix=NTRANS --input-file=%t/ntrans/manifest.json
+// NTRANS-PTX: .entry ntrans_k0(
+// NTRANS-PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// NTRANS-PTX: .entry ntrans_k1(
+// NTRANS-PTX-NOT: mma.sync
+// NTRANS-PTX-COUNT-2: sqrt.approx.f32
+// NTRANS-PTX-NOT: .entry
+// NTRANS: "launches": [
+// NTRANS: "kernel": 0
+// NTRANS: "grid": [
+// NTRANS-NEXT: 8,
+// NTRANS-NEXT: 1,
+// NTRANS-NEXT: 1
+// NTRANS: "kernel": 1
+// NTRANS-NOT: "kernel":
+
 // mla_decode (examples/ugraph/mla_decode.mlir): the transposes of Wk and C
 // and the reshapes to and from the heads' rows are copy kernels; eight
 // launches in all.

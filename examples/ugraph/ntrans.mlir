@@ -1,0 +1,28 @@
+// ntrans (BENCHMARKS.md) at b=1 as the superoptimizer finds it:
+// examples/linalg/ntrans.mlir through tileopt-import-linalg and
+// tileopt-superoptimize{threads=2}. Two kernels: the matmul, each block
+// owning 16 columns of W and walking the hidden dim; then both rms_norms and
+// the residual add in one kernel, a block per row (Mirage's norm-transformer
+// fusion). One kernel cannot hold both: the norms reduce over all 4096 output
+// columns, so its blocks would each read all of W (docs/superoptimizer.md).
+func.func @ntrans(%arg0: tensor<8x4096xf16>, %arg1: tensor<8x4096xf16>, %arg2: tensor<4096x4096xf16>) -> tensor<8x4096xf16> {
+  %0 = tk.fused grid [256, 1, 1] block [128, 1, 1] forloop 64 (%arg3 = %arg1 : tensor<8x4096xf16>, %arg4 = %arg2 : tensor<4096x4096xf16>) -> tensor<8x4096xf16> {
+    %2 = tb.input_iterator %arg3 imap [-1, -1, -1] fmap 1 : tensor<8x4096xf16> -> !tb.tile<8x64xf16>
+    %3 = tb.input_iterator %arg4 imap [1, -1, -1] fmap 0 : tensor<4096x4096xf16> -> !tb.tile<64x16xf16>
+    %4 = tb.matmul %2, %3 : !tb.tile<8x64xf16>, !tb.tile<64x16xf16> -> !tb.tile<8x16xf16>
+    %5 = tb.forloop_accum sum %4 : (!tb.tile<8x16xf16>) -> !tb.tile<8x16xf16>
+    %6 = tb.output_saver %5 omap [1, -1, -1] : !tb.tile<8x16xf16> -> tensor<8x4096xf16>
+    tb.yield %6 : tensor<8x4096xf16>
+  }
+  %1 = tk.fused grid [8, 1, 1] block [128, 1, 1] forloop 1 (%arg3 = %arg0 : tensor<8x4096xf16>, %arg4 = %0 : tensor<8x4096xf16>) -> tensor<8x4096xf16> {
+    %2 = tb.input_iterator %arg3 imap [0, -1, -1] fmap -1 : tensor<8x4096xf16> -> !tb.tile<1x4096xf16>
+    %3 = tb.input_iterator %arg4 imap [0, -1, -1] fmap -1 : tensor<8x4096xf16> -> !tb.tile<1x4096xf16>
+    %4 = tb.rms_norm %3 {epsilon = 1.00135803E-5 : f32} : !tb.tile<1x4096xf16>
+    %5 = tb.binary add %2, %4 : !tb.tile<1x4096xf16>, !tb.tile<1x4096xf16> -> !tb.tile<1x4096xf16>
+    %6 = tb.rms_norm %5 {epsilon = 1.00135803E-5 : f32} : !tb.tile<1x4096xf16>
+    %7 = tb.forloop_accum none %6 : (!tb.tile<1x4096xf16>) -> !tb.tile<1x4096xf16>
+    %8 = tb.output_saver %7 omap [0, -1, -1] : !tb.tile<1x4096xf16> -> tensor<8x4096xf16>
+    tb.yield %8 : tensor<8x4096xf16>
+  }
+  return %1 : tensor<8x4096xf16>
+}
