@@ -501,9 +501,13 @@ private:
                              "interpreter (it computes in floating point)");
     const F &a = floats(mma.getLhs()), &b = floats(mma.getRhs()),
             &acc = floats(mma.getAcc());
-    ArrayRef<int64_t> sa = a.getShape(), sb = b.getShape();
+    ArrayRef<int64_t> sa = a.getShape();
     int64_t rank = sa.size(), m = sa[rank - 2], k = sa[rank - 1],
-            n = sb[rank - 1];
+            n = acc.getShape()[rank - 1];
+    // Element (kk, j) of the rhs is at j * columnStride + kk * rowStride:
+    // K-major when it is given transposed.
+    bool transposed = mma.getRhsTransposed();
+    int64_t rowStride = transposed ? 1 : n, columnStride = transposed ? k : 1;
     F out(acc.getShape());
     for (int64_t batch = 0, e = numElements(sa.drop_back(2)); batch < e;
          ++batch)
@@ -511,7 +515,8 @@ private:
         for (int64_t j = 0; j < n; ++j) {
           int64_t o = (batch * m + i) * n + j;
           out[o] = d.add(acc[o], d.dot(&a[(batch * m + i) * k], 1,
-                                       &b[batch * k * n + j], n, k));
+                                       &b[batch * k * n + j * columnStride],
+                                       rowStride, k));
         }
     set(mma, std::move(out));
     return success();

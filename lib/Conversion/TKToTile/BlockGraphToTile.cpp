@@ -151,8 +151,11 @@ private:
 
 class BlockGraphLowering {
 public:
-  BlockGraphLowering(tk::FusedOp fused, tile::KernelOp kernel)
-      : fused(fused), kernel(kernel), dims(fused), b(kernel.getContext()) {}
+  /// `inputViews[i]` is the view argument input `i` of `fused` reads.
+  BlockGraphLowering(tk::FusedOp fused, tile::KernelOp kernel,
+                     ArrayRef<unsigned> inputViews)
+      : fused(fused), kernel(kernel), inputViews(inputViews), dims(fused),
+        b(kernel.getContext()) {}
 
   LogicalResult run();
   ArrayRef<int64_t> grid() const { return dims.grid; }
@@ -207,6 +210,7 @@ private:
 
   tk::FusedOp fused;
   tile::KernelOp kernel;
+  ArrayRef<unsigned> inputViews;
   TileDims dims;
   OpBuilder b;
   Location loc = fused.getLoc();
@@ -588,7 +592,7 @@ void BlockGraphLowering::placeFor(Stage stage) {
 
 void BlockGraphLowering::lowerIterator(tb::InputIteratorOp it) {
   auto input = cast<BlockArgument>(it.getInput());
-  Value view = entry->getArgument(input.getArgNumber());
+  Value view = entry->getArgument(inputViews[input.getArgNumber()]);
   tb::TileType type = it.getResult().getType();
   SmallVector<Value> indices =
       tileIndices(it.getResult(), it.getImap(), it.getFmapAttr().getInt());
@@ -601,9 +605,46 @@ void BlockGraphLowering::lowerIterator(tb::InputIteratorOp it) {
         return std::get<0>(sizes) > std::get<1>(sizes);
       }))
     zeros = tile::PaddingModeAttr::get(b.getContext(), tile::PaddingMode::zero);
-  Value tile = tile::LoadOp::create(
-      b, loc, RankedTensorType::get(shape, type.getElementType()), view,
-      indices, latency, /*allow_tma=*/nullptr, zeros);
+  auto tileType = RankedTensorType::get(shape, type.getElementType());
+  Value tile;
+  if (tk::TransposeOp transpose =
+          transposeReadThrough(fused.getInputs()[input.getArgNumber()])) {
+    // Dim i of the transposed tile is dim permutation[i] of the source's.
+    ArrayRef<int64_t> permutation = transpose.getPermutation();
+    SmallVector<int64_t> sourceShape(shape.size());
+    SmallVector<Value> sourceIndices(indices.size());
+    for (auto [i, p] : llvm::enumerate(permutation)) {
+      sourceShape[p] = shape[i];
+      sourceIndices[p] = indices[i];
+    }
+    Value source = tile::LoadOp::create(
+        b, loc, tileType.clone(sourceShape), view, sourceIndices, latency,
+        /*allow_tma=*/nullptr, zeros);
+    // Permuted after the leading unit dims it keeps in place are dropped,
+    // so that a tile.mma sees the permute of its operand itself (and reads
+    // the source's layout: tile.mma's rhs_transposed).
+    SmallVector<int64_t> computed = computedShape(sourceShape);
+    int64_t dropped = sourceShape.size() - computed.size();
+    SmallVector<int64_t> kept;
+    for (int64_t p : ArrayRef(permutation).drop_front(dropped))
+      kept.push_back(p - dropped);
+    if (llvm::equal(ArrayRef(permutation).take_front(dropped),
+                    llvm::seq<int64_t>(0, dropped)) &&
+        llvm::all_of(kept, [](int64_t p) { return p >= 0; })) {
+      SmallVector<int64_t> permuted;
+      for (int64_t p : kept)
+        permuted.push_back(computed[p]);
+      tile = tile::PermuteOp::create(b, loc, tileType.clone(permuted),
+                                     reshape(source, computed),
+                                     b.getDenseI64ArrayAttr(kept));
+    } else {
+      tile = tile::PermuteOp::create(b, loc, tileType, source,
+                                     b.getDenseI64ArrayAttr(permutation));
+    }
+  } else {
+    tile = tile::LoadOp::create(b, loc, tileType, view, indices, latency,
+                                /*allow_tma=*/nullptr, zeros);
+  }
   tiles[it.getResult()] = reshape(tile, computedShape(shape));
 }
 
@@ -615,10 +656,10 @@ void BlockGraphLowering::lowerSaver(tb::OutputSaverOp saver) {
       tileIndices(saver.getInput(), saver.getOmap(),
                   saver.getFmapAttr() ? saver.getFmapAttr().getInt() : -1);
   auto yield = cast<tb::YieldOp>(fused.getBody().front().getTerminator());
-  unsigned numInputs = fused.getInputs().size();
+  unsigned numReads = entry->getNumArguments() - yield.getValues().size();
   for (auto [i, value] : llvm::enumerate(yield.getValues()))
     if (value == saver.getResult())
-      tile::StoreOp::create(b, loc, tile, entry->getArgument(numInputs + i),
+      tile::StoreOp::create(b, loc, tile, entry->getArgument(numReads + i),
                             indices, /*latency=*/nullptr,
                             /*allow_tma=*/nullptr);
 }
@@ -894,10 +935,24 @@ LogicalResult BlockGraphLowering::run() {
   return success();
 }
 
+tk::TransposeOp tileopt::transposeReadThrough(Value input) {
+  return input.getDefiningOp<tk::TransposeOp>();
+}
+
 FailureOr<LoweredKernel>
 tileopt::lowerBlockGraph(OpBuilder &b, tk::FusedOp fused, StringRef name) {
+  SmallVector<Value> reads;
+  SmallVector<unsigned> inputViews;
+  for (Value input : fused.getInputs()) {
+    if (tk::TransposeOp transpose = transposeReadThrough(input))
+      input = transpose.getInput();
+    auto *it = llvm::find(reads, input);
+    inputViews.push_back(it - reads.begin());
+    if (it == reads.end())
+      reads.push_back(input);
+  }
   SmallVector<Type> views;
-  for (Type type : llvm::concat<const Type>(fused.getInputs().getTypes(),
+  for (Type type : llvm::concat<const Type>(ValueRange(reads).getTypes(),
                                             fused.getResultTypes())) {
     auto tensor = cast<RankedTensorType>(type);
     views.push_back(tile::TensorViewType::get(b.getContext(), tensor.getShape(),
@@ -907,10 +962,11 @@ tileopt::lowerBlockGraph(OpBuilder &b, tk::FusedOp fused, StringRef name) {
       b, fused.getLoc(), name, b.getFunctionType(views, {}),
       /*sym_visibility=*/nullptr, /*arg_attrs=*/nullptr,
       /*res_attrs=*/nullptr, /*occupancy=*/nullptr, /*num_ctas=*/nullptr);
-  BlockGraphLowering lowering(fused, kernel);
+  BlockGraphLowering lowering(fused, kernel, inputViews);
   if (failed(lowering.run())) {
     kernel.erase();
     return failure();
   }
-  return LoweredKernel{kernel, SmallVector<int64_t, 3>(lowering.grid())};
+  return LoweredKernel{kernel, SmallVector<int64_t, 3>(lowering.grid()),
+                       std::move(reads)};
 }

@@ -93,7 +93,8 @@ struct LayoutKernelBuilder {
              << "] blocks to copy, more than CUDA allows";
     }
     return LoweredKernel{kernel,
-                         SmallVector<int64_t, 3>(grid.begin(), grid.end())};
+                         SmallVector<int64_t, 3>(grid.begin(), grid.end()),
+                         {op->getOperand(0)}};
   }
 
   OpBuilder &b;

@@ -86,6 +86,14 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
         failed(tilePredefinedKernel(b, &op)))
       return failure();
 
+  // A transpose that only graph-defined kernels read is read through by
+  // them (transposeReadThrough): it gets neither a kernel nor a buffer.
+  auto readThrough = [](Operation &op) {
+    auto transpose = dyn_cast<tk::TransposeOp>(op);
+    return transpose && llvm::all_of(transpose->getUsers(), [](Operation *u) {
+             return isa<tk::FusedOp>(u);
+           });
+  };
   Buffers buffers;
   for (auto [i, arg] : llvm::enumerate(body.getArguments()))
     buffers.add(b, arg, "in" + std::to_string(i), /*output=*/false);
@@ -94,7 +102,7 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
     buffers.add(b, result, "out" + std::to_string(i), /*output=*/true);
   unsigned intermediates = 0;
   for (Operation &op : body.without_terminator())
-    for (Value result : op.getResults())
+    for (Value result : readThrough(op) ? ValueRange() : op.getResults())
       if (!buffers.ofTensor.count(result))
         buffers.add(b, result, "tmp" + std::to_string(intermediates++),
                     /*output=*/true);
@@ -106,8 +114,11 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
     for (auto &[op, lowered] : kernels)
       lowered.kernel.erase();
   };
-  for (auto [i, op] : llvm::enumerate(body.without_terminator())) {
-    std::string name = (func.getSymName() + "_k" + Twine(i)).str();
+  unsigned numKernels = 0;
+  for (Operation &op : body.without_terminator()) {
+    if (readThrough(op))
+      continue;
+    std::string name = (func.getSymName() + "_k" + Twine(numKernels++)).str();
     FailureOr<LoweredKernel> lowered =
         isa<tk::FusedOp>(op) ? lowerBlockGraph(b, cast<tk::FusedOp>(op), name)
                              : lowerLayoutChange(b, &op, name);
@@ -126,8 +137,7 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
   b.setInsertionPointToEnd(entry);
   for (auto &[op, lowered] : kernels) {
     SmallVector<Value> args;
-    for (Value tensor :
-         llvm::concat<Value>(op->getOperands(), op->getResults()))
+    for (Value tensor : llvm::concat<Value>(lowered.reads, op->getResults()))
       args.push_back(entry->getArgument(buffers.ofTensor.lookup(tensor)));
     tile::LaunchOp::create(b, op->getLoc(), lowered.kernel.getSymName(),
                            lowered.grid, args);

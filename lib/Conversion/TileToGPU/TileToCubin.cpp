@@ -22,6 +22,11 @@ std::string tileopt::findCudaToolkit(StringRef requested) {
 
 void tileopt::buildTileLoweringPipeline(OpPassManager &pm,
                                         const TileToCubinOptions &options) {
+  // Tile-level folds first: a load the kernel repeats is loaded once, and
+  // a transposed mma operand is read in its own layout (tile.mma's
+  // rhs_transposed) instead of being permuted through shared memory.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
   PipelineTileLoadsOptions pipelining;
   pipelining.numWarps = options.numWarps;
   pm.addPass(createPipelineTileLoads(pipelining));

@@ -678,6 +678,9 @@ std::string wgmmaLimit(tile::MmaOp mma, int64_t numThreads) {
   int64_t m = mma.getLhs().getType().getDimSize(0);
   int64_t k = mma.getLhs().getType().getDimSize(1);
   int64_t n = mma.getRhs().getType().getDimSize(1);
+  if (mma.getRhsTransposed())
+    return "the wgmma lowering reads the rhs N-major only, and this one is "
+           "given transposed";
   if (numThreads % 128 != 0)
     return "wgmma needs whole warpgroups (a multiple of 4 warps)";
   int64_t groups = numThreads / 128;
@@ -1879,13 +1882,15 @@ SmallVector<Value> loadMatrix(OpBuilder &b, Location loc, Value staging,
 /// Multiplies the operands staged in `staging` at element offsets `lhsBase`
 /// and `rhsBase` (laid out as `lhs` and `rhs` say) into `acc`, the scalars
 /// of an mma accumulator fragment: each warp loads its parts with ldmatrix
-/// (B transposed on the way) and runs mma.sync m16n8k16 on the accumulator
-/// tiles it holds.
+/// (B transposed on the way, unless `rhsTransposed` says it is staged as
+/// [N, K] already) and runs mma.sync m16n8k16 on the accumulator tiles it
+/// holds.
 void multiplyStagedMmaSync(OpBuilder &b, Location loc, Value staging,
                            const StagedOperand &lhs, Value lhsBase,
                            const StagedOperand &rhs, Value rhsBase,
-                           int64_t numThreads, MutableArrayRef<Value> acc) {
-  int64_t m = lhs.rows, k = lhs.cols, n = rhs.cols;
+                           bool rhsTransposed, int64_t numThreads,
+                           MutableArrayRef<Value> acc) {
+  int64_t m = lhs.rows, k = lhs.cols, n = rhsTransposed ? rhs.rows : rhs.cols;
   auto constant = [&](int64_t v) { return indexConstant(b, loc, v); };
   auto add = [&](Value x, Value y) { return addIndex(b, loc, x, y); };
   auto [warpsM, warpsN] = FragmentLayout::mmaWarpGrid({m, n}, numThreads);
@@ -1922,15 +1927,30 @@ void multiplyStagedMmaSync(OpBuilder &b, Location loc, Value staging,
     // tiles per ldmatrix.x4 (lanes 0-15 point at the rows of the first,
     // 16-31 at those of the second), one with .x2 if the warp has an odd
     // count.
+    // Staged as [N, K], the same matrices are the rows of the n8 tiles:
+    // lane l points at row l % 8 of matrix l / 8, matrices in the order
+    // (n tile, k half) (0, 0), (0, 1), (1, 0), (1, 1); no .trans.
     for (int64_t nj = 0; nj < tileCols; nj += 2) {
       bool pair = nj + 1 < tileCols;
-      Value row = add(laneRow, constant(kk * 16));
-      Value col = add(warpCol, constant(nj * 8));
-      if (pair)
-        col = add(col, laneHalf);
-      Value at = add(rhsBase, rhs.offset(b, loc, row, col));
+      Value at;
+      if (rhsTransposed) {
+        Value row = add(
+            add(warpCol, constant(nj * 8)),
+            add(laneHalf, arith::RemUIOp::create(b, loc, lane, constant(8))));
+        Value half = arith::RemUIOp::create(
+            b, loc, arith::DivUIOp::create(b, loc, lane, constant(8)),
+            constant(2));
+        Value col = add(mulIndex(b, loc, half, 8), constant(kk * 16));
+        at = add(rhsBase, rhs.offset(b, loc, row, col));
+      } else {
+        Value row = add(laneRow, constant(kk * 16));
+        Value col = add(warpCol, constant(nj * 8));
+        if (pair)
+          col = add(col, laneHalf);
+        at = add(rhsBase, rhs.offset(b, loc, row, col));
+      }
       SmallVector<Value> regs =
-          loadMatrix(b, loc, staging, at, pair ? 4 : 2, true);
+          loadMatrix(b, loc, staging, at, pair ? 4 : 2, !rhsTransposed);
       bRegs.push_back({regs[0], regs[1]});
       if (pair)
         bRegs.push_back({regs[2], regs[3]});
@@ -2062,7 +2082,7 @@ void multiplyStaged(OpBuilder &b, Location loc, tile::MmaOp mma, Value staging,
     return multiplyStagedWgmma(b, loc, staging, lhs, lhsBase, rhs, rhsBase,
                                numThreads, acc, pendingWgmmaGroups);
   multiplyStagedMmaSync(b, loc, staging, lhs, lhsBase, rhs, rhsBase,
-                        numThreads, acc);
+                        mma.getRhsTransposed(), numThreads, acc);
 }
 
 /// Makes the operands this thread wrote into shared memory (with stores or

@@ -29,5 +29,15 @@
 // RUN: tileopt-opt %S/../../../examples/ugraph/small/mla_decode.mlir --tileopt-lower-ugraph \
 // RUN:   | tileopt-interp --seed=11 | awk '/^# output #1 /{done = 1} NR > 1 && !done' > %t.mla.tile
 // RUN: diff %t.mla.ugraph %t.mla.tile
+// The code generator's folds first (as tileopt-compile does): the two
+// products that read the transposed C and Wk read them through, with
+// tile.mma's rhs_transposed; the results are the same.
+// RUN: tileopt-opt %S/../../../examples/ugraph/small/mla_decode.mlir --tileopt-lower-ugraph \
+// RUN:   --canonicalize --cse -o %t.mla.folded.mlir
+// RUN: FileCheck %s --check-prefix=MLA-FOLDED --input-file=%t.mla.folded.mlir
+// RUN: tileopt-interp %t.mla.folded.mlir --seed=11 | awk '/^# output #1 /{done = 1} NR > 1 && !done' > %t.mla.folded
+// RUN: diff %t.mla.ugraph %t.mla.folded
+// MLA-FOLDED-COUNT-2: tile.mma {{.*}} {rhs_transposed}
+// MLA-FOLDED-NOT: tile.permute
 // RUN: FileCheck %s --check-prefix=MLA --input-file=%t.mla.tile
 // MLA: tensor 16x1x32

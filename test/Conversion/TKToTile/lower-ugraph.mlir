@@ -352,3 +352,57 @@ func.func @sixteen_rows(%X: tensor<64x64xf16>, %W: tensor<64x16xf16>) -> tensor<
   }
   return %0 : tensor<64x16xf16>
 }
+
+// -----
+
+// A transpose that only graph-defined kernels read is read through: the
+// product x @ W^T loads W's tiles as stored, [N, K], and permutes them in
+// the block (tile.mma's rhs_transposed after canonicalization); the
+// transpose has neither a kernel nor a buffer.
+// CHECK-LABEL: tile.kernel @read_through_k0(
+// CHECK-SAME: %{{.*}}: !tile.view<64x64xf16>, %[[W:.*]]: !tile.view<32x64xf16>, %{{.*}}: !tile.view<64x32xf16>)
+// CHECK: %[[TILE:.*]] = tile.load %[[W]][%{{.*}}, %{{.*}}] : !tile.view<32x64xf16> -> tensor<32x64xf16>
+// CHECK: %[[T:.*]] = tile.permute %[[TILE]] [1, 0] : tensor<32x64xf16> -> tensor<64x32xf16>
+// CHECK: tile.mma %{{.*}}, %[[T]], %{{.*}} : tensor<64x64xf16>, tensor<64x32xf16>, tensor<64x32xf32>
+// CHECK-NOT: tile.kernel
+// CHECK-LABEL: func.func @read_through(
+// CHECK-SAME: %[[X:.*]]: memref<64x64xf16> {{.*}}, %[[WB:.*]]: memref<32x64xf16> {{.*}}, %[[Y:.*]]: memref<64x32xf16> {{.*}})
+// CHECK-NEXT: tile.launch @read_through_k0 grid [1, 1, 1](%[[X]], %[[WB]], %[[Y]])
+// CHECK-NEXT: return
+func.func @read_through(%X: tensor<64x64xf16>, %W: tensor<32x64xf16>) -> tensor<64x32xf16> {
+  %wt = tk.transpose %W [1, 0] : tensor<32x64xf16> -> tensor<64x32xf16>
+  %0 = tk.fused grid [1, 1, 1] block [128, 1, 1] forloop 1 (%x = %X : tensor<64x64xf16>, %w = %wt : tensor<64x32xf16>) -> tensor<64x32xf16> {
+    %1 = tb.input_iterator %x imap [-1, -1, -1] fmap -1 : tensor<64x64xf16> -> !tb.tile<64x64xf16>
+    %2 = tb.input_iterator %w imap [-1, -1, -1] fmap -1 : tensor<64x32xf16> -> !tb.tile<64x32xf16>
+    %3 = tb.matmul %1, %2 : !tb.tile<64x64xf16>, !tb.tile<64x32xf16> -> !tb.tile<64x32xf16>
+    %4 = tb.forloop_accum none %3 : (!tb.tile<64x32xf16>) -> !tb.tile<64x32xf16>
+    %5 = tb.output_saver %4 omap [-1, -1, -1] : !tb.tile<64x32xf16> -> tensor<64x32xf16>
+    tb.yield %5 : tensor<64x32xf16>
+  }
+  return %0 : tensor<64x32xf16>
+}
+
+// -----
+
+// Read through by the product, and returned: the transpose keeps its copy
+// kernel, and the product still reads W.
+// CHECK-LABEL: tile.kernel @read_through_returned_k0(
+// CHECK-SAME: %{{.*}}: !tile.view<32x64xf16>, %{{.*}}: !tile.view<64x32xf16>)
+// CHECK-LABEL: tile.kernel @read_through_returned_k1(
+// CHECK-SAME: %{{.*}}: !tile.view<64x64xf16>, %{{.*}}: !tile.view<32x64xf16>, %{{.*}}: !tile.view<64x32xf16>)
+// CHECK-LABEL: func.func @read_through_returned(
+// CHECK-SAME: %[[X:.*]]: memref<64x64xf16> {{.*}}, %[[W:.*]]: memref<32x64xf16> {{.*}}, %[[Y:.*]]: memref<64x32xf16> {{.*}}, %[[WT:.*]]: memref<64x32xf16> {{.*}})
+// CHECK-NEXT: tile.launch @read_through_returned_k0 grid [{{.*}}](%[[W]], %[[WT]])
+// CHECK-NEXT: tile.launch @read_through_returned_k1 grid [1, 1, 1](%[[X]], %[[W]], %[[Y]])
+func.func @read_through_returned(%X: tensor<64x64xf16>, %W: tensor<32x64xf16>) -> (tensor<64x32xf16>, tensor<64x32xf16>) {
+  %wt = tk.transpose %W [1, 0] : tensor<32x64xf16> -> tensor<64x32xf16>
+  %0 = tk.fused grid [1, 1, 1] block [128, 1, 1] forloop 1 (%x = %X : tensor<64x64xf16>, %w = %wt : tensor<64x32xf16>) -> tensor<64x32xf16> {
+    %1 = tb.input_iterator %x imap [-1, -1, -1] fmap -1 : tensor<64x64xf16> -> !tb.tile<64x64xf16>
+    %2 = tb.input_iterator %w imap [-1, -1, -1] fmap -1 : tensor<64x32xf16> -> !tb.tile<64x32xf16>
+    %3 = tb.matmul %1, %2 : !tb.tile<64x64xf16>, !tb.tile<64x32xf16> -> !tb.tile<64x32xf16>
+    %4 = tb.forloop_accum none %3 : (!tb.tile<64x32xf16>) -> !tb.tile<64x32xf16>
+    %5 = tb.output_saver %4 omap [-1, -1, -1] : !tb.tile<64x32xf16> -> tensor<64x32xf16>
+    tb.yield %5 : tensor<64x32xf16>
+  }
+  return %0, %wt : tensor<64x32xf16>, tensor<64x32xf16>
+}

@@ -139,3 +139,28 @@ tile.kernel @sixteen_rows(%a: !tile.view<?x?xf16>, %b: !tile.view<?x?xf16>,
   tile.store %r, %c[%i, %i] : tensor<16x64xf32>, !tile.view<?x?xf32>
   tile.return
 }
+
+// -----
+
+// x @ W^T with W loaded as it is stored, [N, K] (rhs_transposed): W is
+// staged in that layout and read with ldmatrix without .trans, like A.
+// CHECK-LABEL: gpu.func @transposed_rhs
+// CHECK:         gpu.barrier
+// CHECK:         gpu.barrier
+// CHECK-NOT:     transpose = true
+// CHECK:         nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false}
+// CHECK-NOT:     transpose = true
+// CHECK:         nvvm.mma.sync
+// CHECK-NOT:     transpose = true
+// CHECK:         gpu.return
+tile.kernel @transposed_rhs(%x: !tile.view<64x64xf16>, %w: !tile.view<64x64xf16>,
+                            %y: !tile.view<64x64xf16>) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %tx = tile.load %x[%c0, %c0] : !tile.view<64x64xf16> -> tensor<64x64xf16>
+  %tw = tile.load %w[%c0, %c0] : !tile.view<64x64xf16> -> tensor<64x64xf16>
+  %acc = tile.mma %tx, %tw, %zero {rhs_transposed} : tensor<64x64xf16>, tensor<64x64xf16>, tensor<64x64xf32>
+  %out = arith.truncf %acc : tensor<64x64xf32> to tensor<64x64xf16>
+  tile.store %out, %y[%c0, %c0] : tensor<64x64xf16>, !tile.view<64x64xf16>
+  tile.return
+}

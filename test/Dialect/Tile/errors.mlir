@@ -606,3 +606,19 @@ tile.kernel @view_complex(%v: !tile.view<16x?xcomplex<f32>>) {
 tile.kernel @view_vector(%v: !tile.view<16xvector<4xf32>>) {
   tile.return
 }
+
+// -----
+
+func.func @mma_transposed_rhs_shape(%a: tensor<16x32xf16>, %b: tensor<32x16xf16>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{'tile.mma' op contraction dims differ: lhs has 32 columns, the transposed rhs (32x16, N x K) has 16}}
+  %0 = tile.mma %a, %b, %c {rhs_transposed} : tensor<16x32xf16>, tensor<32x16xf16>, tensor<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @mma_transposed_rhs_batched(%a: tensor<2x16x16xf16>, %c: tensor<2x16x16xf32>) {
+  // expected-error @+1 {{'tile.mma' op takes a transposed rhs of rank 2 only, got rank 3}}
+  %0 = tile.mma %a, %a, %c {rhs_transposed} : tensor<2x16x16xf16>, tensor<2x16x16xf16>, tensor<2x16x16xf32>
+  return
+}

@@ -141,6 +141,7 @@ tile.kernel @stores(%v: !tile.view<?x?xf32>, %s: f32) {
 // CHECK-LABEL: tile.kernel @mma_dtypes
 // CHECK: tile.mma %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x16xf16>, tensor<16x32xf16>, tensor<64x32xf16>
 // CHECK: tile.mma %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x16xf16>, tensor<16x32xf16>, tensor<64x32xf32>
+// CHECK: tile.mma %{{.*}}, %{{.*}}, %{{.*}} {rhs_transposed} : tensor<64x16xf16>, tensor<32x16xf16>, tensor<64x32xf32>
 // CHECK: tile.mma %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x16xbf16>, tensor<16x32xbf16>, tensor<64x32xf32>
 // CHECK: tile.mma %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x8xf32>, tensor<8x32xf32>, tensor<64x32xf32>
 // CHECK: tile.mma %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x32xf8E4M3FN>, tensor<32x32xf8E4M3FN>, tensor<64x32xf32>
@@ -164,6 +165,8 @@ tile.kernel @mma_dtypes(%h: !tile.view<?x?xf16>, %b: !tile.view<?x?xbf16>,
   %h1 = tile.load %h[%c0, %c0] : !tile.view<?x?xf16> -> tensor<16x32xf16>
   %0 = tile.mma %h0, %h1, %acc16 : tensor<64x16xf16>, tensor<16x32xf16>, tensor<64x32xf16>
   %1 = tile.mma %h0, %h1, %acc32 : tensor<64x16xf16>, tensor<16x32xf16>, tensor<64x32xf32>
+  %ht = tile.load %h[%c0, %c0] : !tile.view<?x?xf16> -> tensor<32x16xf16>
+  %t = tile.mma %h0, %ht, %acc32 {rhs_transposed} : tensor<64x16xf16>, tensor<32x16xf16>, tensor<64x32xf32>
 
   %b0 = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x16xbf16>
   %b1 = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x32xbf16>

@@ -28,11 +28,21 @@ FailureOr<tk::FusedOp> tilePredefinedKernel(OpBuilder &b, Operation *op);
 struct LoweredKernel {
   tile::KernelOp kernel;
   SmallVector<int64_t, 3> grid;
+  /// The tensors the kernel reads, one per view argument before those of
+  /// its results.
+  SmallVector<Value> reads;
 };
 
+/// The transpose that produces `input`, a graph-defined kernel's input, if
+/// one does: the kernel reads the transpose's source instead, loading each
+/// tile in the source's layout and permuting it in the block, so that the
+/// transpose needs no kernel of its own unless something else reads it.
+tk::TransposeOp transposeReadThrough(Value input);
+
 /// Builds, at `b`'s insertion point, the tile kernel @`name` that runs the
-/// block graph of `fused`: its arguments are one view per input of `fused`
-/// and then one per result. Its grid is the block graph's, unless a batch
+/// block graph of `fused`: its arguments are one view per tensor it reads
+/// (each input of `fused`, or the source of one transposeReadThrough reads
+/// through; a tensor read twice has one view) and then one per result. Its grid is the block graph's, unless a batch
 /// dim the block graph keeps whole is split over a grid dim it leaves
 /// unused. Fails with a diagnostic at the block-graph op that has no tile
 /// form (and leaves no kernel).

@@ -185,6 +185,13 @@ static bool isSupportedMma(Type lhs, Type rhs, Type acc) {
   return false;
 }
 
+/// `type` with its last two dims swapped.
+static RankedTensorType transposedMatrix(RankedTensorType type) {
+  SmallVector<int64_t> shape(type.getShape());
+  std::swap(shape[shape.size() - 2], shape.back());
+  return type.clone(shape);
+}
+
 LogicalResult MmaOp::verify() {
   RankedTensorType lhs = getLhs().getType(), rhs = getRhs().getType(),
                    acc = getAcc().getType();
@@ -192,6 +199,17 @@ LogicalResult MmaOp::verify() {
     return emitOpError("takes rank-2 tiles, or rank 3 with a batch dim; got "
                        "rank ")
            << lhs.getRank();
+  if (getRhsTransposed()) {
+    if (rhs.getRank() != 2)
+      return emitOpError("takes a transposed rhs of rank 2 only, got rank ")
+             << rhs.getRank();
+    if (lhs.getShape().back() != rhs.getShape().back())
+      return emitOpError("contraction dims differ: lhs has ")
+             << lhs.getShape().back() << " columns, the transposed rhs ("
+             << rhs.getDimSize(0) << "x" << rhs.getDimSize(1) << ", N x K) has "
+             << rhs.getShape().back();
+    rhs = transposedMatrix(rhs);
+  }
   if (failed(verifyMatmulShapes(*this, lhs, rhs, acc)))
     return failure();
   Type lhsElement = lhs.getElementType(), rhsElement = rhs.getElementType();
@@ -279,4 +297,30 @@ LogicalResult PermuteOp::verify() {
 }
 
 #define GET_OP_CLASSES
+namespace {
+/// mma(lhs, permute(x, [1, 0]), acc) -> mma(lhs, x, acc) {rhs_transposed}:
+/// the tensor cores read x in its own layout (MmaOp's description).
+struct FoldRhsTranspose : public OpRewritePattern<MmaOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(MmaOp mma,
+                                PatternRewriter &rewriter) const override {
+    auto permute = mma.getRhs().getDefiningOp<PermuteOp>();
+    if (mma.getRhsTransposed() || !permute ||
+        permute.getPermutation() != ArrayRef<int64_t>{1, 0})
+      return failure();
+    rewriter.modifyOpInPlace(mma, [&] {
+      mma.getRhsMutable().assign(permute.getInput());
+      mma.setRhsTransposed(true);
+    });
+    return success();
+  }
+};
+} // namespace
+
+void MmaOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                        MLIRContext *context) {
+  patterns.add<FoldRhsTranspose>(context);
+}
+
 #include "TileOpt/Dialect/Tile/IR/TileOps.cpp.inc"

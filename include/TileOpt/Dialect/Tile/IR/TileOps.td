@@ -260,14 +260,23 @@ def Tile_MmaOp : Tile_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
     | i8 (signless) | i32 (signless) |
 
     A leading batch dim, the same in all three, is allowed.
+
+    With `rhs_transposed` the rhs is given as [N, K], K-major: the product
+    is `lhs @ transpose(rhs)`. A tile loaded in that layout (a row-major
+    tensor whose transpose is the operand, as `x @ W^T` has) reaches the
+    tensor cores without a relayout: the code generator stages it as it is
+    and reads it with ldmatrix without `.trans`. The canonicalizer folds a
+    `tile.permute [1, 0]` of the rhs into the flag.
   }];
-  let arguments = (ins Tile_Tile:$lhs, Tile_Tile:$rhs, Tile_Tile:$acc);
+  let arguments = (ins Tile_Tile:$lhs, Tile_Tile:$rhs, Tile_Tile:$acc,
+                       UnitAttr:$rhs_transposed);
   let results = (outs Tile_Tile:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs `,` $acc attr-dict `:` type($lhs) `,` type($rhs) `,`
     type($acc)
   }];
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
