@@ -188,6 +188,12 @@ func.func @moves(%X: tensor<16x4096xf16>) -> tensor<4096x16xf16> {
   return %s : tensor<4096x16xf16>
 }
 
+func.func @read_through(%X: tensor<16x4096xf16>, %W: tensor<4096x4096xf16>) -> tensor<16x4096xf16> {
+  %t = tk.transpose %W [1, 0] : tensor<4096x4096xf16> -> tensor<4096x4096xf16>
+  %y = tk.matmul %X, %t : tensor<16x4096xf16>, tensor<4096x4096xf16> -> tensor<16x4096xf16>
+  return %y : tensor<16x4096xf16>
+}
+
 func.func @unknown(%X: tensor<16x16xf32>) -> tensor<16x16xf32> {
   %y = arith.addf %X, %X : tensor<16x16xf32>
   return %y : tensor<16x16xf32>
@@ -410,8 +416,9 @@ TEST_F(CostModelTest, SplitKVBeatsTooFewBlocks) {
   EXPECT_LT(split.seconds, flash.seconds / 2);
 }
 
-// The lowering copies every layout change, a reshape too (one buffer per
-// tensor): three launches, each reading and writing the 128 KiB once.
+// The lowering copies every layout change that a layout change or the
+// return reads, a reshape too (one buffer per tensor): three launches, each
+// reading and writing the 128 KiB once.
 TEST_F(CostModelTest, LayoutChangesAreCopies) {
   ProgramCost moves = cost("moves");
   ASSERT_EQ(moves.kernels.size(), 3u);
@@ -423,6 +430,15 @@ TEST_F(CostModelTest, LayoutChangesAreCopies) {
     EXPECT_DOUBLE_EQ(kernel.cudaCoreFlops, 0);
   }
   expectSeconds(moves.seconds, 3 * (2e-6 + 2 * 131072 / 4.26e12));
+}
+
+// A transpose that only computing kernels read costs nothing: they read
+// its source (TransposeOp::readByKernelsOnly); the matmul alone is priced.
+TEST_F(CostModelTest, TransposeReadThroughIsFree) {
+  ProgramCost program = cost("read_through");
+  ASSERT_EQ(program.kernels.size(), 1u);
+  EXPECT_TRUE(isa<tk::MatmulOp>(program.kernels[0].op));
+  expectSeconds(program.seconds, program.kernels[0].seconds);
 }
 
 TEST_F(CostModelTest, UnknownOpFails) {

@@ -86,13 +86,12 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
         failed(tilePredefinedKernel(b, &op)))
       return failure();
 
-  // A transpose that only graph-defined kernels read is read through by
-  // them (transposeReadThrough): it gets neither a kernel nor a buffer.
+  // A transpose that only computing kernels (graph-defined ones now) read
+  // is read through by them (transposeReadThrough): it gets neither a
+  // kernel nor a buffer.
   auto readThrough = [](Operation &op) {
     auto transpose = dyn_cast<tk::TransposeOp>(op);
-    return transpose && llvm::all_of(transpose->getUsers(), [](Operation *u) {
-             return isa<tk::FusedOp>(u);
-           });
+    return transpose && transpose.readByKernelsOnly();
   };
   Buffers buffers;
   for (auto [i, arg] : llvm::enumerate(body.getArguments()))

@@ -241,5 +241,12 @@ LogicalResult FusedOp::verifyRegions() {
   return tb::verifyBlockGraph(*this);
 }
 
+bool TransposeOp::readByKernelsOnly() {
+  return llvm::none_of(getResult().getUsers(), [](Operation *user) {
+    return user->hasTrait<OpTrait::IsTerminator>() ||
+           user->hasTrait<LayoutChange>();
+  });
+}
+
 #define GET_OP_CLASSES
 #include "TileOpt/Dialect/TK/IR/TKOps.cpp.inc"
