@@ -634,16 +634,32 @@ interp::interpretHost(func::FuncOp host, ArrayRef<TensorOf<Domain>> inputs,
       return launch.emitOpError("launches @")
              << launch.getKernel() << ", which is not a tile.kernel";
     SmallVector<T *> bound;
-    for (Value arg : launch.getArgs()) {
+    // A static view of another shape than its buffer's (a reshape that is
+    // a view) runs on a reshaped copy, copied back after the kernel.
+    std::vector<std::pair<T, T *>> reshaped;
+    reshaped.reserve(launch.getArgs().size());
+    for (auto [param, arg] :
+         llvm::zip(kernel.getArgumentTypes(), launch.getArgs())) {
       auto blockArg = dyn_cast<BlockArgument>(arg);
       if (!blockArg || blockArg.getOwner()->getParentOp() != host)
         return launch.emitOpError("passes a value that is not an argument of "
                                   "the host function: the tile interpreter "
                                   "binds buffers only");
-      bound.push_back(&buffers[blockArg.getArgNumber()]);
+      T *buffer = &buffers[blockArg.getArgNumber()];
+      auto view = dyn_cast<tile::TensorViewType>(param);
+      if (view && !llvm::any_of(view.getShape(), ShapedType::isDynamic) &&
+          view.getShape() != buffer->getShape()) {
+        T copy(view.getShape());
+        llvm::copy(buffer->values(), copy.values().begin());
+        reshaped.emplace_back(std::move(copy), buffer);
+        buffer = &reshaped.back().first;
+      }
+      bound.push_back(buffer);
     }
     if (failed(interpretKernel<Domain>(kernel, launch.getGrid(), bound, domain)))
       return failure();
+    for (auto &[copy, buffer] : reshaped)
+      llvm::copy(copy.values(), buffer->values().begin());
   }
   SmallVector<T> outputs;
   for (unsigned i : signature->outputs)

@@ -87,11 +87,15 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
       return failure();
 
   // A transpose that only computing kernels (graph-defined ones now) read
-  // is read through by them (transposeReadThrough): it gets neither a
-  // kernel nor a buffer.
-  auto readThrough = [](Operation &op) {
-    auto transpose = dyn_cast<tk::TransposeOp>(op);
-    return transpose && transpose.readByKernelsOnly();
+  // is read through by them (transposeReadThrough); a reshape the function
+  // does not return is a view of its input's buffer (tile.launch binds a
+  // static view to any buffer of as many elements). Neither is a kernel.
+  auto noKernel = [](Operation &op) {
+    if (auto transpose = dyn_cast<tk::TransposeOp>(op))
+      return transpose.readByKernelsOnly();
+    if (auto reshape = dyn_cast<tk::ReshapeOp>(op))
+      return reshape.isView();
+    return false;
   };
   Buffers buffers;
   for (auto [i, arg] : llvm::enumerate(body.getArguments()))
@@ -100,11 +104,17 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
   for (auto [i, result] : llvm::enumerate(ret.getOperands()))
     buffers.add(b, result, "out" + std::to_string(i), /*output=*/true);
   unsigned intermediates = 0;
-  for (Operation &op : body.without_terminator())
-    for (Value result : readThrough(op) ? ValueRange() : op.getResults())
+  for (Operation &op : body.without_terminator()) {
+    if (auto reshape = dyn_cast<tk::ReshapeOp>(op); reshape && noKernel(op)) {
+      buffers.ofTensor[reshape.getResult()] =
+          buffers.ofTensor.lookup(reshape.getInput());
+      continue;
+    }
+    for (Value result : noKernel(op) ? ValueRange() : op.getResults())
       if (!buffers.ofTensor.count(result))
         buffers.add(b, result, "tmp" + std::to_string(intermediates++),
                     /*output=*/true);
+  }
 
   // Kernels first, so that a failure leaves nothing behind.
   SymbolTable symbols(func->getParentOp());
@@ -115,7 +125,7 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
   };
   unsigned numKernels = 0;
   for (Operation &op : body.without_terminator()) {
-    if (readThrough(op))
+    if (noKernel(op))
       continue;
     std::string name = (func.getSymName() + "_k" + Twine(numKernels++)).str();
     FailureOr<LoweredKernel> lowered =

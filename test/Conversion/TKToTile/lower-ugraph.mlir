@@ -406,3 +406,28 @@ func.func @read_through_returned(%X: tensor<64x64xf16>, %W: tensor<32x64xf16>) -
   }
   return %0, %wt : tensor<64x32xf16>, tensor<64x32xf16>
 }
+
+// -----
+
+// A reshape the function does not return is a view: it has no kernel and
+// no buffer, and its reader binds its input's buffer (the 16x1x64 rows as
+// 16 rows of 64).
+// CHECK-LABEL: tile.kernel @reshape_view_k0(
+// CHECK-SAME: %{{.*}}: !tile.view<16x64xf16>, %{{.*}}: !tile.view<64x32xf16>, %{{.*}}: !tile.view<16x32xf16>)
+// CHECK-NOT: tile.kernel
+// CHECK-LABEL: func.func @reshape_view(
+// CHECK-SAME: %[[A:.*]]: memref<16x1x64xf16> {{.*}}, %[[W:.*]]: memref<64x32xf16> {{.*}}, %[[Y:.*]]: memref<16x32xf16> {{.*}})
+// CHECK-NEXT: tile.launch @reshape_view_k0 grid [1, 1, 1](%[[A]], %[[W]], %[[Y]]) : memref<16x1x64xf16>, memref<64x32xf16>, memref<16x32xf16>
+// CHECK-NEXT: return
+func.func @reshape_view(%A: tensor<16x1x64xf16>, %W: tensor<64x32xf16>) -> tensor<16x32xf16> {
+  %rows = tk.reshape %A : tensor<16x1x64xf16> -> tensor<16x64xf16>
+  %0 = tk.fused grid [1, 1, 1] block [128, 1, 1] forloop 1 (%x = %rows : tensor<16x64xf16>, %w = %W : tensor<64x32xf16>) -> tensor<16x32xf16> {
+    %1 = tb.input_iterator %x imap [-1, -1, -1] fmap -1 : tensor<16x64xf16> -> !tb.tile<16x64xf16>
+    %2 = tb.input_iterator %w imap [-1, -1, -1] fmap -1 : tensor<64x32xf16> -> !tb.tile<64x32xf16>
+    %3 = tb.matmul %1, %2 : !tb.tile<16x64xf16>, !tb.tile<64x32xf16> -> !tb.tile<16x32xf16>
+    %4 = tb.forloop_accum none %3 : (!tb.tile<16x32xf16>) -> !tb.tile<16x32xf16>
+    %5 = tb.output_saver %4 omap [-1, -1, -1] : !tb.tile<16x32xf16> -> tensor<16x32xf16>
+    tb.yield %5 : tensor<16x32xf16>
+  }
+  return %0 : tensor<16x32xf16>
+}

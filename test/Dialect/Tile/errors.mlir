@@ -622,3 +622,41 @@ func.func @mma_transposed_rhs_batched(%a: tensor<2x16x16xf16>, %c: tensor<2x16x1
   %0 = tile.mma %a, %a, %c {rhs_transposed} : tensor<2x16x16xf16>, tensor<2x16x16xf16>, tensor<2x16x16xf32>
   return
 }
+
+// -----
+
+tile.kernel @copy_rows(%x: !tile.view<16x512xf16>) {
+  tile.return
+}
+
+// A static view binds a buffer of another shape only with as many elements.
+func.func @launch_count(%b: memref<16x1x256xf16>) {
+  // expected-error @+1 {{'tile.launch' op argument #0 has 4096 elements where the view '!tile.view<16x512xf16>' has 8192}}
+  tile.launch @copy_rows grid [1, 1, 1](%b) : memref<16x1x256xf16>
+  return
+}
+
+// -----
+
+tile.kernel @copy_any(%x: !tile.view<?x512xf16>) {
+  tile.return
+}
+
+// A view with a dynamic dim takes its sizes from the buffer: same rank.
+func.func @launch_dynamic(%b: memref<16x1x512xf16>) {
+  // expected-error @+1 {{'tile.launch' op argument #0 must have rank 2 for the view '!tile.view<?x512xf16>', whose dynamic sizes it gives; got 'memref<16x1x512xf16>'}}
+  tile.launch @copy_any grid [1, 1, 1](%b) : memref<16x1x512xf16>
+  return
+}
+
+// -----
+
+tile.kernel @copy_half(%x: !tile.view<16x512xf16>) {
+  tile.return
+}
+
+func.func @launch_element_type(%b: memref<16x512xf32>) {
+  // expected-error @+1 {{'tile.launch' op argument #0 must be a static-shape memref of element type 'f16' for the view '!tile.view<16x512xf16>', got 'memref<16x512xf32>'}}
+  tile.launch @copy_half grid [1, 1, 1](%b) : memref<16x512xf32>
+  return
+}

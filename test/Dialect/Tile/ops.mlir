@@ -356,3 +356,17 @@ tile.kernel @gemm(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>,
   tile.store %res, %c[%i, %j] allow_tma : tensor<128x128xf32>, !tile.view<?x?xf32>
   tile.return
 }
+
+// -----
+
+// A static view binds a buffer of another shape with as many elements (the
+// buffer reinterpreted row-major, as a reshape that is a view binds it).
+// CHECK-LABEL: func.func @reshaped_binding
+// CHECK: tile.launch @rows grid [16, 1, 1](%{{.*}}) : memref<16x1x512xf16>
+tile.kernel @rows(%x: !tile.view<16x512xf16>) {
+  tile.return
+}
+func.func @reshaped_binding(%b: memref<16x1x512xf16>) {
+  tile.launch @rows grid [16, 1, 1](%b) : memref<16x1x512xf16>
+  return
+}

@@ -241,6 +241,12 @@ LogicalResult FusedOp::verifyRegions() {
   return tb::verifyBlockGraph(*this);
 }
 
+bool ReshapeOp::isView() {
+  return llvm::none_of(getResult().getUsers(), [](Operation *user) {
+    return user->hasTrait<OpTrait::IsTerminator>();
+  });
+}
+
 bool TransposeOp::readByKernelsOnly() {
   return llvm::none_of(getResult().getUsers(), [](Operation *user) {
     return user->hasTrait<OpTrait::IsTerminator>() ||

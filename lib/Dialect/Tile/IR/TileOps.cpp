@@ -98,13 +98,25 @@ LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     }
     auto buffer = dyn_cast<MemRefType>(arg.getType());
     if (!buffer || !buffer.hasStaticShape() ||
-        buffer.getElementType() != view.getElementType() ||
-        buffer.getRank() != view.getRank())
+        buffer.getElementType() != view.getElementType())
       return emitOpError("argument #")
-             << i << " must be a static-shape memref of rank "
-             << view.getRank() << " and element type "
-             << view.getElementType() << " for the view " << view
-             << ", got " << arg.getType();
+             << i << " must be a static-shape memref of element type "
+             << view.getElementType() << " for the view " << view << ", got "
+             << arg.getType();
+    // A static view binds any buffer of as many elements: the buffer
+    // reinterpreted row-major, as a reshape that is a view binds it.
+    if (!llvm::any_of(view.getShape(), ShapedType::isDynamic)) {
+      int64_t elements = ShapedType::getNumElements(view.getShape());
+      if (buffer.getNumElements() == elements)
+        continue;
+      return emitOpError("argument #")
+             << i << " has " << buffer.getNumElements()
+             << " elements where the view " << view << " has " << elements;
+    }
+    if (buffer.getRank() != view.getRank())
+      return emitOpError("argument #")
+             << i << " must have rank " << view.getRank() << " for the view "
+             << view << ", whose dynamic sizes it gives; got " << arg.getType();
     for (auto [d, viewDim, bufferDim] :
          llvm::enumerate(view.getShape(), buffer.getShape()))
       if (!ShapedType::isDynamic(viewDim) && viewDim != bufferDim)

@@ -151,11 +151,20 @@ def TK_ReshapeOp : TK_Op<"reshape", [TK_LayoutChange]> {
   let description = [{
     Folds: a reshape to the input's own type is the input, and a reshape of
     a reshape reshapes the first input.
+
+    Once lowered, a reshape the function does not return is a view: its
+    readers bind its input's buffer (`isView`, docs/lowering.md), and the
+    cost model prices it at nothing.
   }];
   let arguments = (ins TK_Tensor:$input);
   let results = (outs TK_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// Whether the result is not returned: row-major, it is the input's
+    /// elements in the same order, so the lowering gives it no buffer.
+    bool isView();
+  }];
 }
 
 def TK_TransposeOp : TK_Op<"transpose", [TK_LayoutChange]> {

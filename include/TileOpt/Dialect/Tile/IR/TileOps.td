@@ -167,7 +167,9 @@ def Tile_LaunchOp : Op<Tile_Dialect, "launch", [
     attribute `tileopt.output` is an output, the others inputs): each
     `tile.launch` runs `kernel` once per block of `grid`, binding each kernel
     argument in order to an operand — a view to a buffer of its element type
-    and rank whose sizes agree with the view's static dims, a scalar to a
+    and rank whose sizes agree with the view's static dims, or a fully
+    static view to any buffer of its element type and element count (the
+    buffer reinterpreted row-major: a reshape that is a view), a scalar to a
     value of its type. `tileopt-compile` turns the launches into an
     artifact's launch sequence.
 
