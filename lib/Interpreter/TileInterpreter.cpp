@@ -647,7 +647,7 @@ interp::interpretHost(func::FuncOp host, ArrayRef<TensorOf<Domain>> inputs,
                                   "binds buffers only");
       T *buffer = &buffers[blockArg.getArgNumber()];
       auto view = dyn_cast<tile::TensorViewType>(param);
-      if (view && !llvm::any_of(view.getShape(), ShapedType::isDynamic) &&
+      if (view && !ShapedType::isDynamicShape(view.getShape()) &&
           view.getShape() != buffer->getShape()) {
         T copy(view.getShape());
         llvm::copy(buffer->values(), copy.values().begin());

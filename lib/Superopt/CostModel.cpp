@@ -440,13 +440,7 @@ mlir::tileopt::superopt::estimateCost(func::FuncOp program,
     return program.emitOpError("has no body whose cost could be estimated");
   ProgramCost total;
   for (Operation &op : program.getBody().getOps()) {
-    // Readers load a transpose's source, or a reshape's input buffer
-    // (their descriptions in TKOps.td).
-    auto transpose = dyn_cast<tk::TransposeOp>(op);
-    auto reshape = dyn_cast<tk::ReshapeOp>(op);
-    if (isa<func::ReturnOp>(op) ||
-        (transpose && transpose.readByKernelsOnly()) ||
-        (reshape && reshape.isView()))
+    if (isa<func::ReturnOp>(op) || tk::isFreeLayoutChange(&op))
       continue;
     if (failed(checkSizedValues(&op)))
       return failure();

@@ -625,15 +625,13 @@ void BlockGraphLowering::lowerIterator(tb::InputIteratorOp it) {
     // the source's layout: tile.mma's rhs_transposed).
     SmallVector<int64_t> computed = computedShape(sourceShape);
     int64_t dropped = sourceShape.size() - computed.size();
-    SmallVector<int64_t> kept;
-    for (int64_t p : ArrayRef(permutation).drop_front(dropped))
-      kept.push_back(p - dropped);
     if (llvm::equal(ArrayRef(permutation).take_front(dropped),
-                    llvm::seq<int64_t>(0, dropped)) &&
-        llvm::all_of(kept, [](int64_t p) { return p >= 0; })) {
-      SmallVector<int64_t> permuted;
-      for (int64_t p : kept)
-        permuted.push_back(computed[p]);
+                    llvm::seq<int64_t>(0, dropped))) {
+      SmallVector<int64_t> kept, permuted;
+      for (int64_t p : ArrayRef(permutation).drop_front(dropped)) {
+        kept.push_back(p - dropped);
+        permuted.push_back(computed[p - dropped]);
+      }
       tile = tile::PermuteOp::create(b, loc, tileType.clone(permuted),
                                      reshape(source, computed),
                                      b.getDenseI64ArrayAttr(kept));

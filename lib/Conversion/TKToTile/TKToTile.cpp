@@ -86,17 +86,6 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
         failed(tilePredefinedKernel(b, &op)))
       return failure();
 
-  // A transpose that only computing kernels (graph-defined ones now) read
-  // is read through by them (transposeReadThrough); a reshape the function
-  // does not return is a view of its input's buffer (tile.launch binds a
-  // static view to any buffer of as many elements). Neither is a kernel.
-  auto noKernel = [](Operation &op) {
-    if (auto transpose = dyn_cast<tk::TransposeOp>(op))
-      return transpose.readByKernelsOnly();
-    if (auto reshape = dyn_cast<tk::ReshapeOp>(op))
-      return reshape.isView();
-    return false;
-  };
   Buffers buffers;
   for (auto [i, arg] : llvm::enumerate(body.getArguments()))
     buffers.add(b, arg, "in" + std::to_string(i), /*output=*/false);
@@ -104,13 +93,18 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
   for (auto [i, result] : llvm::enumerate(ret.getOperands()))
     buffers.add(b, result, "out" + std::to_string(i), /*output=*/true);
   unsigned intermediates = 0;
+  // A free layout change is no kernel: a transpose its readers read
+  // through (transposeReadThrough) has no buffer either, and a reshape that
+  // is a view has its input's (tile.launch binds a static view to any
+  // buffer of as many elements).
   for (Operation &op : body.without_terminator()) {
-    if (auto reshape = dyn_cast<tk::ReshapeOp>(op); reshape && noKernel(op)) {
-      buffers.ofTensor[reshape.getResult()] =
-          buffers.ofTensor.lookup(reshape.getInput());
+    if (tk::isFreeLayoutChange(&op)) {
+      if (auto reshape = dyn_cast<tk::ReshapeOp>(op))
+        buffers.ofTensor[reshape.getResult()] =
+            buffers.ofTensor.lookup(reshape.getInput());
       continue;
     }
-    for (Value result : noKernel(op) ? ValueRange() : op.getResults())
+    for (Value result : op.getResults())
       if (!buffers.ofTensor.count(result))
         buffers.add(b, result, "tmp" + std::to_string(intermediates++),
                     /*output=*/true);
@@ -125,7 +119,7 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
   };
   unsigned numKernels = 0;
   for (Operation &op : body.without_terminator()) {
-    if (noKernel(op))
+    if (tk::isFreeLayoutChange(&op))
       continue;
     std::string name = (func.getSymName() + "_k" + Twine(numKernels++)).str();
     FailureOr<LoweredKernel> lowered =

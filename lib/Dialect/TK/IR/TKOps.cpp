@@ -254,5 +254,13 @@ bool TransposeOp::readByKernelsOnly() {
   });
 }
 
+bool tk::isFreeLayoutChange(Operation *op) {
+  if (auto transpose = dyn_cast<TransposeOp>(op))
+    return transpose.readByKernelsOnly();
+  if (auto reshape = dyn_cast<ReshapeOp>(op))
+    return reshape.isView();
+  return false;
+}
+
 #define GET_OP_CLASSES
 #include "TileOpt/Dialect/TK/IR/TKOps.cpp.inc"

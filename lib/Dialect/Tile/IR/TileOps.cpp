@@ -105,7 +105,7 @@ LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
              << arg.getType();
     // A static view binds any buffer of as many elements: the buffer
     // reinterpreted row-major, as a reshape that is a view binds it.
-    if (!llvm::any_of(view.getShape(), ShapedType::isDynamic)) {
+    if (!ShapedType::isDynamicShape(view.getShape())) {
       int64_t elements = ShapedType::getNumElements(view.getShape());
       if (buffer.getNumElements() == elements)
         continue;

@@ -26,4 +26,12 @@ class LayoutChange : public OpTrait::TraitBase<ConcreteType, LayoutChange> {};
 #define GET_OP_CLASSES
 #include "TileOpt/Dialect/TK/IR/TKOps.h.inc"
 
+namespace mlir::tileopt::tk {
+/// Whether `op` is a layout change that is no kernel once lowered: a
+/// transpose only computing kernels read (TransposeOp::readByKernelsOnly)
+/// or a reshape that is a view of its input's buffer (ReshapeOp::isView).
+/// The lowering and the cost model both follow it.
+bool isFreeLayoutChange(Operation *op);
+} // namespace mlir::tileopt::tk
+
 #endif // TILEOPT_DIALECT_TK_IR_TKOPS_H
