@@ -9,7 +9,8 @@
 # benchmarks against torch in one process (bench/tile/bench.py). Logs go to
 # $OUT (or ./device-logs).
 #
-#   scripts/device-run.sh [--no-compile] [--cuda-graph] [--kernel-times] [name...]
+#   scripts/device-run.sh [--no-compile] [--cuda-graph] [--kernel-times] [--profile]
+#                         [name...]
 #
 # Names pick artifacts (examples, or bench/tile/gemm-sweep.sh variants):
 # only those are checked and timed; the interpreter check and the sanitizers
@@ -20,7 +21,11 @@
 # named artifact under ncu and prints every launch's GPU time
 # (kernel-times-NAME.csv), twice: with ncu's default cache flush before
 # each kernel (cold), and without (warm L2, as in the benchmark's graph
-# replays, whose inputs stay in the 50 MB L2). A name candidates-WORKLOAD
+# replays, whose inputs stay in the 50 MB L2); --profile runs each named
+# artifact once under ncu's full set of sections and writes, per artifact,
+# the report (profile-NAME.ncu-rep), its details page and its SASS source
+# page with per-instruction stall samples (profile-NAME-details.csv,
+# profile-NAME-source.csv). A name candidates-WORKLOAD
 # times the superoptimizer's candidates of a workload instead
 # (bench/superopt/time_candidates.py; scripts/rank-candidates.sh) and writes
 # their times to $OUT/candidates-WORKLOAD.times.json.
@@ -34,12 +39,14 @@ failed=0
 step() { echo; echo "== $*"; }
 bench_flags=()
 kernel_times=0
+profile=0
 names=()
 candidate_sets=()
 for arg in "$@"; do
   case $arg in
     --no-compile|--cuda-graph) bench_flags+=("$arg") ;;
     --kernel-times) kernel_times=1 ;;
+    --profile) profile=1 ;;
     candidates-*) candidate_sets+=("$arg") ;;
     *) names+=("$arg") ;;
   esac
@@ -111,6 +118,20 @@ for r in rows[len(rows) // 2:]:
 print(f"  {'total':<43} {total:9.2f} us")
 PY
     done
+  done
+fi
+
+if [ $profile -eq 1 ]; then
+  for example in "${selected[@]}"; do
+    step "profile of $example (ncu --set full)"
+    report=$logs/profile-$example
+    ncu --set full --clock-control none -f -o "$report" \
+      "$rt_build/bin/tileopt-run" "$artifacts/$example" --iters 1 --warmup 0 \
+      > "$report.log" 2>&1 || { failed=1; tail -n 5 "$report.log"; continue; }
+    ncu -i "$report.ncu-rep" --page details --csv > "$report-details.csv" &&
+      ncu -i "$report.ncu-rep" --page source --print-source sass --csv \
+        > "$report-source.csv" || failed=1
+    ls -la "$report"*
   done
 fi
 

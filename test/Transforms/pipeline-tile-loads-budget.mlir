@@ -8,12 +8,19 @@
 
 // A gated MLP's X (8x256) and W1, W2 tiles (256x32) on 128 threads: 8 + 32
 // + 32 registers a step, 144 two steps ahead. One step ahead fits; two fit
-// a budget of 160.
+// a budget of 160. One step ahead, the loop is unrolled by 2 (16 steps, no
+// remainder); two steps ahead, by 3.
 // CHECK-LABEL: tile.kernel @one_ahead
 // CHECK-COUNT-3: tile.load
-// CHECK:         scf.for {{.*}} -> (tensor<8x32xf32>, tensor<8x32xf32>, tensor<8x256xf16>, tensor<256x32xf16>, tensor<256x32xf16>)
+// CHECK:         %[[TWO:.*]] = arith.constant 2 : index
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[TWO]] iter_args({{.*}} -> (tensor<8x32xf32>, tensor<8x32xf32>, tensor<8x256xf16>, tensor<256x32xf16>, tensor<256x32xf16>)
+// CHECK-COUNT-6:   tile.load
+// CHECK:           scf.yield
+// CHECK-NOT:     scf.for
+// CHECK:         tile.return
 // WIDER-LABEL: tile.kernel @one_ahead
-// WIDER:         scf.for {{.*}} -> (tensor<8x32xf32>, tensor<8x32xf32>, tensor<8x256xf16>, tensor<8x256xf16>, tensor<256x32xf16>, tensor<256x32xf16>, tensor<256x32xf16>, tensor<256x32xf16>)
+// WIDER:         %[[THREE:.*]] = arith.constant 3 : index
+// WIDER:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[THREE]] iter_args({{.*}} -> (tensor<8x32xf32>, tensor<8x32xf32>, tensor<8x256xf16>, tensor<8x256xf16>, tensor<256x32xf16>, tensor<256x32xf16>, tensor<256x32xf16>, tensor<256x32xf16>)
 tile.kernel @one_ahead(%x: !tile.view<8x4096xf16>, %w1: !tile.view<4096x4096xf16>,
                       %w2: !tile.view<4096x4096xf16>, %o: !tile.view<8x4096xf32>) {
   %c0 = arith.constant 0 : index

@@ -2,19 +2,30 @@
 
 // latency 3: two tiles in flight. The first two are loaded before the loop
 // (iterations lb and lb + step); iteration k uses the oldest and loads the
-// one for k + 2 * step.
+// one for k + 2 * step. The loop is then unrolled by 3, so that each slot of
+// the queue is refilled by the copy after the one that used it: copy 0 uses
+// Q0 and loads k + 2 (used by copy 2), copy 1 uses Q1 and loads k + 3 (the
+// next Q0), copy 2 loads k + 4 (the next Q1). 8 iterations leave 2 for a
+// remainder loop.
 // CHECK-LABEL: tile.kernel @gemm_like
 // CHECK:         %[[C1:.*]] = arith.constant 1 : index
 // CHECK:         %[[T0:.*]] = tile.load %{{.*}}[%{{.*}}, %{{.*}}] : !tile.view<256x256xbf16> -> tensor<64x32xbf16>
 // CHECK:         %[[T1:.*]] = tile.load %{{.*}}[%{{.*}}, %{{.*}}] : !tile.view<256x256xbf16> -> tensor<64x32xbf16>
-// CHECK:         scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %[[C1]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[Q0:.*]] = %[[T0]], %[[Q1:.*]] = %[[T1]])
+// CHECK:         %[[C6:.*]] = arith.constant 6 : index
+// CHECK:         %[[C3:.*]] = arith.constant 3 : index
+// CHECK:         %[[MAIN:.*]]:3 = scf.for %[[K:.*]] = %{{.*}} to %[[C6]] step %[[C3]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[Q0:.*]] = %[[T0]], %[[Q1:.*]] = %[[T1]])
 // CHECK:           %[[TWO:.*]] = arith.constant 2 : index
 // CHECK:           %[[D:.*]] = arith.muli %[[C1]], %[[TWO]] : index
 // CHECK:           %[[AHEAD:.*]] = arith.addi %[[K]], %[[D]] : index
-// CHECK:           %[[NEXT:.*]] = tile.load %{{.*}}[%{{.*}}, %[[AHEAD]]] : !tile.view<256x256xbf16> -> tensor<64x32xbf16>
+// CHECK:           %[[N0:.*]] = tile.load %{{.*}}[%{{.*}}, %[[AHEAD]]] : !tile.view<256x256xbf16> -> tensor<64x32xbf16>
 // CHECK-NOT:       latency
-// CHECK:           %[[E:.*]] = math.exp %[[Q0]]
-// CHECK:           scf.yield %{{.*}}, %[[Q1]], %[[NEXT]]
+// CHECK:           math.exp %[[Q0]]
+// CHECK:           %[[N1:.*]] = tile.load
+// CHECK:           math.exp %[[Q1]]
+// CHECK:           %[[N2:.*]] = tile.load
+// CHECK:           math.exp %[[N0]]
+// CHECK:           scf.yield %{{.*}}, %[[N1]], %[[N2]]
+// CHECK:         scf.for %{{.*}} = %[[C6]] to %{{.*}} step %[[C1]] iter_args(%{{.*}} = %[[MAIN]]#0, %{{.*}} = %[[MAIN]]#1, %{{.*}} = %[[MAIN]]#2)
 tile.kernel @gemm_like(%a: !tile.view<256x256xbf16>, %c: !tile.view<256x256xbf16>) {
   %i = tile.block_id x
   %c0 = arith.constant 0 : index
