@@ -8,11 +8,21 @@
 // layout changes, that attention is split over the keys (64 chunks of 64)
 // plus a combine that rescales the partial results. The partial P C chunks
 // lie along the rows (1024 x 512), so the combine's 32 blocks split the
-// columns while their loop walks the chunks.
+// columns while their loop walks the chunks. The heads' query projections
+// Q Wk^T are a graph-defined kernel of 32 blocks (16 columns of Wk^T each)
+// since the cost model prices predefined kernels by the tiling they are
+// lowered with (2026-12-03); the output projections stay a tk.matmul.
 func.func @mla_decode(%arg0: tensor<16x1x128xf16>, %arg1: tensor<4096x512xf16>, %arg2: tensor<16x512x128xf16>, %arg3: tensor<16x512x128xf16>) -> tensor<16x1x128xf16> {
   %0 = tk.transpose %arg2 [0, 2, 1] : tensor<16x512x128xf16> -> tensor<16x128x512xf16>
   %1 = tk.transpose %arg1 [1, 0] : tensor<4096x512xf16> -> tensor<512x4096xf16>
-  %2 = tk.matmul %arg0, %0 : tensor<16x1x128xf16>, tensor<16x128x512xf16> -> tensor<16x1x512xf16>
+  %2 = tk.fused grid [32, 1, 1] block [128, 1, 1] forloop 1 (%arg4 = %arg0 : tensor<16x1x128xf16>, %arg5 = %0 : tensor<16x128x512xf16>) -> tensor<16x1x512xf16> {
+    %8 = tb.input_iterator %arg4 imap [-1, -1, -1] fmap -1 : tensor<16x1x128xf16> -> !tb.tile<16x1x128xf16>
+    %9 = tb.input_iterator %arg5 imap [2, -1, -1] fmap -1 : tensor<16x128x512xf16> -> !tb.tile<16x128x16xf16>
+    %10 = tb.matmul %8, %9 : !tb.tile<16x1x128xf16>, !tb.tile<16x128x16xf16> -> !tb.tile<16x1x16xf16>
+    %11 = tb.forloop_accum none %10 : (!tb.tile<16x1x16xf16>) -> !tb.tile<16x1x16xf16>
+    %12 = tb.output_saver %11 omap [2, -1, -1] : !tb.tile<16x1x16xf16> -> tensor<16x1x512xf16>
+    tb.yield %12 : tensor<16x1x512xf16>
+  }
   %3 = tk.reshape %2 : tensor<16x1x512xf16> -> tensor<16x512xf16>
   %4:3 = tk.fused grid [64, 1, 1] block [128, 1, 1] forloop 1 (%arg4 = %arg1 : tensor<4096x512xf16>, %arg5 = %3 : tensor<16x512xf16>, %arg6 = %1 : tensor<512x4096xf16>) -> (tensor<16x64xf16>, tensor<1024x512xf16>, tensor<16x64xf16>) {
     %8 = tb.input_iterator %arg4 imap [0, -1, -1] fmap -1 : tensor<4096x512xf16> -> !tb.tile<64x512xf16>

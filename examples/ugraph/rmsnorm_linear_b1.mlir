@@ -1,14 +1,15 @@
 // rmsnorm_linear (BENCHMARKS.md) at b=1 as the superoptimizer finds it:
 // examples/linalg/rmsnorm_linear.mlir through tileopt-import-linalg and
-// tileopt-superoptimize{threads=2} (commit acc0505). Each block owns 16
-// columns of W and accumulates the mean of x^2 (plus eps) beside X @ W.
+// tileopt-superoptimize{threads=2} (commit acc0505; the loop's 16 steps of
+// 256 since the cost model prices loop steps, 2026-12-03). Each block owns
+// 16 columns of W and accumulates the mean of x^2 (plus eps) beside X @ W.
 func.func @rmsnorm_linear(%arg0: tensor<2x4096xf16>, %arg1: tensor<4096x6144xf16>) -> tensor<2x6144xf16> {
-  %0 = tk.fused grid [384, 1, 1] block [128, 1, 1] forloop 64 (%arg2 = %arg0 : tensor<2x4096xf16>, %arg3 = %arg1 : tensor<4096x6144xf16>) -> tensor<2x6144xf16> {
-    %1 = tb.input_iterator %arg2 imap [-1, -1, -1] fmap 1 : tensor<2x4096xf16> -> !tb.tile<2x64xf16>
-    %2 = tb.input_iterator %arg3 imap [1, -1, -1] fmap 0 : tensor<4096x6144xf16> -> !tb.tile<64x16xf16>
-    %3 = tb.unary square %1 : !tb.tile<2x64xf16>
-    %4 = tb.matmul %1, %2 : !tb.tile<2x64xf16>, !tb.tile<64x16xf16> -> !tb.tile<2x16xf16>
-    %5 = tb.reduce mean %3 dim 1 : !tb.tile<2x64xf16> -> !tb.tile<2x1xf16>
+  %0 = tk.fused grid [384, 1, 1] block [128, 1, 1] forloop 16 (%arg2 = %arg0 : tensor<2x4096xf16>, %arg3 = %arg1 : tensor<4096x6144xf16>) -> tensor<2x6144xf16> {
+    %1 = tb.input_iterator %arg2 imap [-1, -1, -1] fmap 1 : tensor<2x4096xf16> -> !tb.tile<2x256xf16>
+    %2 = tb.input_iterator %arg3 imap [1, -1, -1] fmap 0 : tensor<4096x6144xf16> -> !tb.tile<256x16xf16>
+    %3 = tb.unary square %1 : !tb.tile<2x256xf16>
+    %4 = tb.matmul %1, %2 : !tb.tile<2x256xf16>, !tb.tile<256x16xf16> -> !tb.tile<2x16xf16>
+    %5 = tb.reduce mean %3 dim 1 : !tb.tile<2x256xf16> -> !tb.tile<2x1xf16>
     %6 = tb.forloop_accum sum %4 : (!tb.tile<2x16xf16>) -> !tb.tile<2x16xf16>
     %7 = tb.unary add_scalar(1.00135803E-5) %5 : !tb.tile<2x1xf16>
     %8 = tb.forloop_accum mean %7 : (!tb.tile<2x1xf16>) -> !tb.tile<2x1xf16>

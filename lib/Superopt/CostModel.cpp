@@ -3,11 +3,15 @@
 // Every kernel is priced from totals over its blocks (device bytes, flops per
 // unit, shared-memory bytes) and from how its blocks spread over the SMs; the
 // kernel takes a launch plus its longest component, since memory and compute
-// of resident blocks overlap. docs/superoptimizer.md ("Cost model") gives the
-// formulas and the reasons for them.
+// of resident blocks overlap, plus its loop's latency, which they do not
+// hide. Predefined kernels are priced by the tiling the lowering gives them.
+// docs/superoptimizer.md ("Cost model") gives the formulas and the reasons
+// for them.
 //
 //===----------------------------------------------------------------------===//
 #include "TileOpt/Superopt/CostModel.h"
+
+#include "TileOpt/Conversion/TKToTile/TKToTile.h"
 
 #include "TileOpt/Dialect/TB/IR/TBOps.h"
 #include "TileOpt/Dialect/TH/IR/THOps.h"
@@ -59,6 +63,13 @@ GpuTarget GpuTarget::h200() {
   // Not measured in isolation: BENCHMARKS.md's lora at b=1 takes 5.9 us in a
   // CUDA graph for a few tiny kernels (floor 0.6 us), about 2 us each.
   target.launchSeconds = 2e-6;
+  // Measured on this H200 (docs/performance.md, 2026-12-03): the same
+  // rmsnorm_linear_b1 kernel walking K in 64 steps of 64 took 34.8 us, in 16
+  // steps of 256 31.2 us: 0.075 us a step beyond the bytes.
+  target.loopStepSeconds = 0.075e-6;
+  // Published microbenchmarks of H100 HBM3 (same memory system): about
+  // 0.6 us under load. Not measured here.
+  target.dramLatencySeconds = 0.6e-6;
   return target;
 }
 
@@ -87,6 +98,19 @@ double product(ArrayRef<int64_t> dims) {
 /// names a tensor dim) rather than the same tile (fmap -1).
 bool walksForloop(tb::InputIteratorOp iterator) {
   return iterator.getFmapAttr().getInt() >= 0;
+}
+
+/// Bytes of `tile` as the lowering holds it: the multiplicand rows of a
+/// product are padded to a multiple of 32 (mma.sync on 2x2 warps).
+int64_t paddedBytes(Value tile) {
+  auto type = cast<ShapedType>(tile.getType());
+  bool multiplied = llvm::any_of(tile.getUses(), [](OpOperand &use) {
+    return isa<tb::MatmulOp>(use.getOwner()) && use.getOperandNumber() == 0;
+  });
+  if (!multiplied || type.getRank() < 2)
+    return bytesOf(type);
+  int64_t rows = type.getDimSize(type.getRank() - 2);
+  return bytesOf(type) / rows * static_cast<int64_t>(llvm::alignTo(rows, 32));
 }
 
 /// Every value of `op` must have a size in bytes for the model to price it.
@@ -227,12 +251,13 @@ void setTime(KernelCost &cost, double busiestShare, const GpuTarget &target) {
   auto *longest = llvm::max_element(
       components, [](auto &a, auto &b) { return a.first < b.first; });
   cost.bound = longest->first > 0 ? longest->second.str() : "launch";
-  cost.seconds = target.launchSeconds + longest->first;
+  cost.seconds = target.launchSeconds + longest->first + cost.loopSeconds;
 }
 
-/// A predefined kernel reads each input once and writes each output once,
-/// spread evenly over every SM (a library picks its own tiling).
-FailureOr<KernelCost> predefinedCost(Operation *op, const GpuTarget &target) {
+/// A kernel that reads each input once and writes each output once, spread
+/// evenly over every SM: the predefined kernels the lowering does not tile
+/// (concat, split, the layout changes' copy kernels).
+FailureOr<KernelCost> evenlySpreadCost(Operation *op, const GpuTarget &target) {
   std::optional<Arithmetic> arithmetic = arithmeticOf(op, target);
   if (!arithmetic)
     return op->emitOpError("is not modelled by the cost model");
@@ -256,6 +281,49 @@ FailureOr<KernelCost> predefinedCost(Operation *op, const GpuTarget &target) {
 /// the loop state and operand fragments (an assumption).
 constexpr int64_t kBaseRegistersPerThread = 32;
 
+/// tileopt-pipeline-tile-loads' default `register-budget`: the 32-bit
+/// registers per thread that a loop's tiles in flight may take.
+constexpr int64_t kPipelineRegisterBudget = 128;
+
+/// Whether the code generator issues the tiles `graph`'s loop walks ahead of
+/// their use. A loop that only multiplies two walked tiles, each loaded for
+/// the one matmul alone, into a sum goes through a shared-memory ring
+/// (cp.async or TMA); other walked tiles are carried in registers, at least
+/// one step ahead when they fit the budget (docs/lowering.md), padded as the
+/// lowering pads them.
+bool loopLoadsPipelined(tb::BlockGraphOpInterface graph, int64_t threads) {
+  Block &body = graph.getBlockGraph();
+  auto walked = llvm::make_filter_range(
+      body.getOps<tb::InputIteratorOp>(),
+      [](tb::InputIteratorOp iterator) { return walksForloop(iterator); });
+  auto matmuls = body.getOps<tb::MatmulOp>();
+  if (std::distance(matmuls.begin(), matmuls.end()) == 1) {
+    tb::MatmulOp matmul = *matmuls.begin();
+    auto accumulatesOnly = [](Value value) {
+      return llvm::all_of(value.getUsers(), [](Operation *user) {
+        return isa<tb::ForloopAccumOp>(user);
+      });
+    };
+    auto isWalked = [](Value operand) {
+      auto iterator = operand.getDefiningOp<tb::InputIteratorOp>();
+      return iterator && walksForloop(iterator);
+    };
+    bool staged =
+        isWalked(matmul.getLhs()) && isWalked(matmul.getRhs()) &&
+        accumulatesOnly(matmul.getResult()) &&
+        llvm::all_of(walked, [&](tb::InputIteratorOp iterator) {
+          return llvm::all_of(iterator->getUsers(),
+                              [&](Operation *user) { return user == matmul; });
+        });
+    if (staged)
+      return true;
+  }
+  int64_t bytes = 0;
+  for (tb::InputIteratorOp iterator : walked)
+    bytes += paddedBytes(iterator.getResult());
+  return llvm::divideCeil(bytes, 4 * threads) <= kPipelineRegisterBudget;
+}
+
 FailureOr<KernelCost> fusedCost(tk::FusedOp kernel, const GpuTarget &target) {
   auto graph = cast<tb::BlockGraphOpInterface>(kernel.getOperation());
   ArrayRef<int64_t> grid = graph.getGridDims();
@@ -269,6 +337,8 @@ FailureOr<KernelCost> fusedCost(tk::FusedOp kernel, const GpuTarget &target) {
   // Per block, except device bytes, which are totals.
   double tensorCoreFlops = 0, cudaCoreFlops = 0, sharedMemoryTraffic = 0;
   int64_t accumulatorElements = 0;
+  // Bytes of the tiles the loop walks, per block and step.
+  double walkedBytesPerStep = 0;
   // Values that change every for-loop iteration: an op on one of them runs
   // once per iteration; an op after a reducing accumulator, or on tiles the
   // loop does not walk alone, once per block.
@@ -305,8 +375,10 @@ FailureOr<KernelCost> fusedCost(tk::FusedOp kernel, const GpuTarget &target) {
               else
                 cost.dramBytes += reReads;
               sharedMemoryTraffic += perBlock;
-              if (walksForloop(iterator))
+              if (walksForloop(iterator)) {
                 perIteration.insert(iterator.getResult());
+                walkedBytesPerStep += bytesOf(iterator.getType());
+              }
               return success();
             })
             .Case([&](tb::ForloopAccumOp accum) {
@@ -392,7 +464,44 @@ FailureOr<KernelCost> fusedCost(tk::FusedOp kernel, const GpuTarget &target) {
   // spread, and a kernel of fewer blocks than SMs leaves the rest idle.
   double busiestShare =
       double(llvm::divideCeil(blocks, target.numSMs)) / blocks;
+  // A loop's steps follow one another in each block; the blocks an SM holds
+  // at once run theirs side by side, the next round after them. A step whose
+  // tiles are loaded when used also waits for device memory, and each round
+  // waits for its first step's tiles before any work starts: the latency,
+  // then the bytes at the SM's share of the device's bandwidth.
+  if (iterations > 1) {
+    int64_t rounds =
+        llvm::divideCeil(llvm::divideCeil(blocks, target.numSMs), blocksPerSM);
+    cost.pipelined = loopLoadsPipelined(graph, threads);
+    double step = target.loopStepSeconds +
+                  (cost.pipelined ? 0 : target.dramLatencySeconds);
+    double fill = target.dramLatencySeconds + walkedBytesPerStep *
+                                                  target.numSMs /
+                                                  target.dramBytesPerSecond;
+    cost.loopSeconds = double(rounds) * (iterations * step + fill);
+  }
   setTime(cost, busiestShare, target);
+  return cost;
+}
+
+/// A predefined kernel is priced as the lowering tiles it: the block graph
+/// of its tiling (buildPredefinedTiling: grid, tiles, K steps), built
+/// detached and dropped after. Ops it does not tile are spread evenly over the
+/// SMs.
+FailureOr<KernelCost> predefinedCost(Operation *op, const GpuTarget &target) {
+  OpBuilder builder(op->getContext());
+  FailureOr<tk::FusedOp> tiled = [&] {
+    ScopedDiagnosticHandler quiet(op->getContext(),
+                                  [](Diagnostic &) { return success(); });
+    return buildPredefinedTiling(builder, op);
+  }();
+  if (failed(tiled))
+    return evenlySpreadCost(op, target);
+  FailureOr<KernelCost> cost = fusedCost(*tiled, target);
+  tiled->erase();
+  if (failed(cost))
+    return evenlySpreadCost(op, target);
+  cost->op = op;
   return cost;
 }
 
@@ -413,7 +522,7 @@ int64_t mlir::tileopt::superopt::estimateSharedMemory(tk::FusedOp kernel) {
     for (Value value : op.getResults()) {
       if (!isa<tb::TileType>(value.getType()))
         continue;
-      int64_t bytes = bytesOf(value.getType());
+      int64_t bytes = paddedBytes(value);
       int64_t first = position[&op], last = first;
       for (Operation *user : value.getUsers())
         last = std::max(last, position[body.findAncestorOpInBlock(*user)]);
@@ -463,12 +572,12 @@ void ProgramCost::print(raw_ostream &os) const {
         kernel.op->getName().getStringRef().str().c_str(), kernel.seconds * 1e6,
         kernel.bound.c_str(), kernel.dramBytes * 1e-6, kernel.l2Bytes * 1e-6,
         kernel.tensorCoreFlops * 1e-9, kernel.cudaCoreFlops * 1e-9);
-    if (isa<tk::FusedOp>(kernel.op))
-      os << llvm::format("  smem %lld B/block  blocks %lld (%g per SM, %lld "
-                         "waves)  reductions %u",
-                         (long long)kernel.sharedMemoryBytes,
-                         (long long)kernel.blocks, kernel.blocksPerSM,
-                         (long long)kernel.waves, kernel.reductionPasses);
+    os << llvm::format(
+        "  smem %lld B/block  blocks %lld (%g per SM, %lld "
+        "waves)  reductions %u  loop %.4g us%s",
+        (long long)kernel.sharedMemoryBytes, (long long)kernel.blocks,
+        kernel.blocksPerSM, (long long)kernel.waves, kernel.reductionPasses,
+        kernel.loopSeconds * 1e6, kernel.pipelined ? "" : " (not pipelined)");
     os << "\n";
   }
   os << llvm::format("total      %9.3f us in %zu kernels\n", seconds * 1e6,

@@ -3,8 +3,9 @@
 // The superoptimizer ranks the verified candidates of a program by an
 // analytic estimate of their run time on one GPU: per kernel launch, device
 // memory traffic, flops at tensor-core or CUDA-core rate, shared-memory
-// traffic, and how the kernel's blocks spread over the SMs. The formulas and
-// the reasons for them are in docs/superoptimizer.md, section "Cost model".
+// traffic, how the kernel's blocks spread over the SMs, and the latency of
+// its loop's steps. The formulas and the reasons for them are in
+// docs/superoptimizer.md, section "Cost model".
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEOPT_SUPEROPT_COSTMODEL_H
@@ -43,6 +44,15 @@ struct GpuTarget {
   double sharedMemoryBytesPerSecondPerSM;
   /// The fixed cost of one kernel launch, paid even by an empty kernel.
   double launchSeconds;
+  /// What one step of a block's for-loop adds that neither memory nor
+  /// arithmetic throughput accounts for: the barriers, the shared-memory
+  /// round trips and the chained mma of a step, which the blocks resident on
+  /// an SM cannot hide from each other.
+  double loopStepSeconds;
+  /// Device-memory latency, paid by every step of a loop whose tiles in
+  /// flight do not fit the register budget of the load pipelining (they
+  /// are loaded when used).
+  double dramLatencySeconds;
 
   static GpuTarget h200();
 };
@@ -57,15 +67,24 @@ struct KernelCost {
   double l2Bytes = 0;
   double tensorCoreFlops = 0;
   double cudaCoreFlops = 0;
-  /// Per block; 0 for predefined kernels, whose tiling is the library's.
+  /// Per block, for the tiles live at once (estimateSharedMemory); 0 for
+  /// the predefined kernels the lowering does not tile.
   int64_t sharedMemoryBytes = 0;
   /// Bytes moved through shared memory by all blocks.
   double sharedMemoryTraffic = 0;
-  /// Predefined kernels are assumed to spread over every SM.
+  /// The predefined kernels the lowering does not tile are assumed to
+  /// spread over every SM.
   int64_t blocks = 0;
   /// Occupancy: blocks one SM can hold at once.
   double blocksPerSM = 0;
   int64_t waves = 0;
+  /// The for-loop's steps in sequence (GpuTarget::loopStepSeconds), summed
+  /// over the rounds of blocks an SM runs; 0 without a loop.
+  double loopSeconds = 0;
+  /// Whether the tiles the loop walks are issued ahead of their use (they
+  /// fit the pipelining's register budget, or the code generator stages
+  /// them through shared memory).
+  bool pipelined = true;
   /// Reductions over a dim (tk.reduce, tk.rms_norm, tb.reduce, tb.rms_norm).
   unsigned reductionPasses = 0;
   /// The component that takes longest: "memory", "tensor core",
@@ -82,7 +101,8 @@ struct ProgramCost {
 };
 
 /// Estimates the run time of `program`, a function of tk ops, on `target`:
-/// the sum of its kernels' times. tk.reshape is free and launches nothing.
+/// the sum of its kernels' times. A reshape that is a view and a transpose
+/// read through (tk::isFreeLayoutChange) are free and launch nothing.
 /// Fails with a diagnostic at the op (never crashes) on ops it cannot model,
 /// and on a tk.fused whose tiles do not fit the target's shared memory.
 FailureOr<ProgramCost> estimateCost(func::FuncOp program,

@@ -283,25 +283,29 @@ int64_t tileopt::powerOfTwoTile(int64_t n, int64_t cap) {
   return std::min<int64_t>(cap, n & -n);
 }
 
+FailureOr<tk::FusedOp> tileopt::buildPredefinedTiling(OpBuilder &b,
+                                                      Operation *op) {
+  return llvm::TypeSwitch<Operation *, FailureOr<tk::FusedOp>>(op)
+      .Case([&](tk::MatmulOp mm) { return tileMatmul(b, mm); })
+      .Case<tk::UnaryOp, tk::BinaryOp>(
+          [&](Operation *ew) { return tileElementwise(b, ew); })
+      .Case([&](tk::ReduceOp reduce) { return tileReduce(b, reduce); })
+      .Case([&](tk::RmsNormOp norm) { return tileRmsNorm(b, norm); })
+      .Case<tk::ConcatOp, tk::SplitOp>(
+          [](Operation *move) -> FailureOr<tk::FusedOp> {
+            return move->emitOpError(
+                "moves data between tensors; it has no tiling yet");
+          })
+      .Default([](Operation *other) -> FailureOr<tk::FusedOp> {
+        return other->emitOpError("is not a predefined kernel");
+      });
+}
+
 FailureOr<tk::FusedOp> tileopt::tilePredefinedKernel(OpBuilder &b,
                                                      Operation *op) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(op);
-  FailureOr<tk::FusedOp> fused =
-      llvm::TypeSwitch<Operation *, FailureOr<tk::FusedOp>>(op)
-          .Case([&](tk::MatmulOp mm) { return tileMatmul(b, mm); })
-          .Case<tk::UnaryOp, tk::BinaryOp>(
-              [&](Operation *ew) { return tileElementwise(b, ew); })
-          .Case([&](tk::ReduceOp reduce) { return tileReduce(b, reduce); })
-          .Case([&](tk::RmsNormOp norm) { return tileRmsNorm(b, norm); })
-          .Case<tk::ConcatOp, tk::SplitOp>(
-              [](Operation *move) -> FailureOr<tk::FusedOp> {
-                return move->emitOpError(
-                    "moves data between tensors; it has no tiling yet");
-              })
-          .Default([](Operation *other) -> FailureOr<tk::FusedOp> {
-            return other->emitOpError("is not a predefined kernel");
-          });
+  FailureOr<tk::FusedOp> fused = buildPredefinedTiling(b, op);
   if (failed(fused))
     return failure();
   op->replaceAllUsesWith(*fused);

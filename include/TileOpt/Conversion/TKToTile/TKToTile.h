@@ -24,6 +24,11 @@ namespace mlir::tileopt {
 /// Reshapes and transposes compute nothing: lowerLayoutChange copies them.
 FailureOr<tk::FusedOp> tilePredefinedKernel(OpBuilder &b, Operation *op);
 
+/// The tk.fused of tilePredefinedKernel, built at `b`'s insertion point (or
+/// detached, without one) and leaving `op` as it is: the cost model prices
+/// a predefined kernel by the tiling it will be lowered with.
+FailureOr<tk::FusedOp> buildPredefinedTiling(OpBuilder &b, Operation *op);
+
 /// A tile kernel and the grid it runs over.
 struct LoweredKernel {
   tile::KernelOp kernel;
