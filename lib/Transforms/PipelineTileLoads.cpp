@@ -186,10 +186,16 @@ void pipelineLoop(scf::ForOp loop, int64_t numWarps, int64_t registerBudget) {
   // edge, and a move of a tile still in flight waits for its load: every
   // distance then acts as one (on the H200, latency 6 was no faster than 3,
   // and ncu put a quarter of the stalls on the long scoreboard at the loop's
-  // top). Unrolled by distance + 1, every slot is refilled by the copy after
-  // the one that consumed it, so each tile keeps one register from its load
-  // to its use and no move is needed.
-  if (failed(loopUnrollByFactor(newLoop, longestDistance + 1)))
+  // top). Unrolled by the longest distance + 1, every slot is refilled by a
+  // later copy than the one that consumed it, so each tile keeps one register
+  // from its load to its use and no move is needed (the remainder loop keeps
+  // its moves). A loop of fewer iterations than that is left as it is: its
+  // unrolled body would never run.
+  int64_t factor = longestDistance + 1;
+  std::optional<APInt> tripCount = newLoop.getStaticTripCount();
+  if (tripCount && tripCount->slt(factor))
+    return;
+  if (failed(loopUnrollByFactor(newLoop, factor)))
     newLoop.emitRemark("could not be unrolled by ")
         << longestDistance + 1
         << ": each tile in flight is moved at the back edge, which waits for "

@@ -94,8 +94,9 @@
 // accumulating X W and X A, and after it the block multiplies the
 // accumulated X A (16x16, the only tile of that shape accumulated) by its
 // tile of B (the only 16-row tile it can multiply), which the loop does not
-// walk. The cost model puts it about 1 us behind for its 16 loop steps (on
-// the H200 it took 3.4-6.5 us against 2.9 for the first, docs/performance.md).
+// walk. The cost model puts it 1.2 us behind (3.71 against 2.56 us) for its
+// 16 loop steps (on the H200 it took 3.4-6.5 us against 2.9 for the first,
+// docs/performance.md).
 // LORA: // candidate 0{{.*}}: {{.*}} us, 1 kernel(s)
 // LORA: %[[XA:.*]] = tb.forloop_accum sum %{{.*}} : (!tb.tile<16x16xf16>)
 // LORA-NEXT: %[[XAB:.*]] = tb.matmul %[[XA]], %{{.*}} : !tb.tile<16x16xf16>, !tb.tile<16x{{[0-9]+}}xf16>

@@ -44,6 +44,31 @@ tile.kernel @gemm_like(%a: !tile.view<256x256xbf16>, %c: !tile.view<256x256xbf16
 
 // -----
 
+// Two iterations, fewer than the 3 an unrolled body would take: the loop is
+// pipelined but not unrolled.
+// CHECK-LABEL: tile.kernel @short_loop
+// CHECK:         %[[C1:.*]] = arith.constant 1 : index
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C1]] iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}})
+// CHECK-COUNT-1:   tile.load
+// CHECK:           scf.yield
+// CHECK-NOT:     scf.for
+tile.kernel @short_loop(%a: !tile.view<256x256xbf16>, %c: !tile.view<256x256xbf16>) {
+  %i = tile.block_id x
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant dense<0.0> : tensor<64x32xbf16>
+  %r = scf.for %k = %c0 to %c2 step %c1 iter_args(%acc = %zero) -> (tensor<64x32xbf16>) {
+    %t = tile.load %a[%i, %k] latency 3 : !tile.view<256x256xbf16> -> tensor<64x32xbf16>
+    %s = arith.addf %acc, %t : tensor<64x32xbf16>
+    scf.yield %s : tensor<64x32xbf16>
+  }
+  tile.store %r, %c[%i, %c0] : tensor<64x32xbf16>, !tile.view<256x256xbf16>
+  tile.return
+}
+
+// -----
+
 // Index arithmetic on the induction variable is recomputed for the
 // iteration ahead; loads without a latency above 1 stay as they are.
 // CHECK-LABEL: tile.kernel @computed_index

@@ -194,6 +194,13 @@ func.func @read_through(%X: tensor<16x4096xf16>, %W: tensor<4096x4096xf16>) -> t
   return %y : tensor<16x4096xf16>
 }
 
+// Rows of 3000: no power-of-two tile holds one, so the lowering has no
+// tiling for this rms_norm.
+func.func @untiled_norm(%X: tensor<16x3000xf16>) -> tensor<16x3000xf16> {
+  %n = tk.rms_norm %X : tensor<16x3000xf16>
+  return %n : tensor<16x3000xf16>
+}
+
 func.func @unknown(%X: tensor<16x16xf32>) -> tensor<16x16xf32> {
   %y = arith.addf %X, %X : tensor<16x16xf32>
   return %y : tensor<16x16xf32>
@@ -352,7 +359,7 @@ TEST_F(CostModelTest, SharedMemoryOfRmsNormLinear) {
 // blocks, K in 64 steps of 64) reads A and B 32 times each, all but once
 // from L2, and at the L2 bandwidth the model assumes that bounds it. The
 // fused 256x128 tiling re-reads A half as often and is tensor-core bound.
-TEST_F(CostModelTest, MatmulHeavyIsTensorCoreBound) {
+TEST_F(CostModelTest, BiggerTilesReReadLess) {
   ProgramCost predefined = cost("big_matmul");
   ASSERT_EQ(predefined.kernels.size(), 1u);
   const KernelCost &library = predefined.kernels[0];
@@ -362,7 +369,12 @@ TEST_F(CostModelTest, MatmulHeavyIsTensorCoreBound) {
   EXPECT_DOUBLE_EQ(library.dramBytes, 3.0 * 4096 * 4096 * 2);
   EXPECT_DOUBLE_EQ(library.l2Bytes,
                    1024.0 * 64 * 32768 - 2.0 * 4096 * 4096 * 2);
-  EXPECT_GT(library.loopSeconds, 0);
+  // 1024 blocks, 8 on the busiest SM, one at a time (its tiles take 96 KiB
+  // and more): 8 rounds of 64 steps, each round waiting for a 128x64 and a
+  // 64x128 tile first.
+  EXPECT_DOUBLE_EQ(library.blocksPerSM, 1);
+  expectSeconds(library.loopSeconds,
+                8 * (64 * 0.075e-6 + 0.6e-6 + 32768 * 132 / 4.26e12));
   expectSeconds(library.seconds,
                 2e-6 + (library.dramBytes + library.l2Bytes) / 10e12 +
                     library.loopSeconds);
@@ -482,6 +494,23 @@ TEST_F(CostModelTest, TransposeReadThroughIsFree) {
   ASSERT_EQ(program.kernels.size(), 1u);
   EXPECT_TRUE(isa<tk::MatmulOp>(program.kernels[0].op));
   expectSeconds(program.seconds, program.kernels[0].seconds);
+}
+
+// A predefined kernel without a tiling is priced as spread evenly over the
+// SMs, and its tiling's diagnostic is not reported: it is no error of the
+// program's.
+TEST_F(CostModelTest, UntiledPredefinedKernelIsSpreadEvenly) {
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+    diagnostics += d.str() + "\n";
+    return success();
+  });
+  ProgramCost program = cost("untiled_norm");
+  ASSERT_EQ(program.kernels.size(), 1u);
+  EXPECT_EQ(program.kernels[0].blocks, 132);
+  EXPECT_DOUBLE_EQ(program.kernels[0].loopSeconds, 0);
+  expectSeconds(program.seconds, 2e-6 + 2 * 96000 / 4.26e12);
+  EXPECT_EQ(diagnostics, "");
 }
 
 TEST_F(CostModelTest, UnknownOpFails) {

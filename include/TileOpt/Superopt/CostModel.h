@@ -104,14 +104,17 @@ struct ProgramCost {
 /// the sum of its kernels' times. A reshape that is a view and a transpose
 /// read through (tk::isFreeLayoutChange) are free and launch nothing.
 /// Fails with a diagnostic at the op (never crashes) on ops it cannot model,
-/// and on a tk.fused whose tiles do not fit the target's shared memory.
+/// and on a tk.fused whose tiles do not fit the target's shared memory. A
+/// predefined kernel whose tiling cannot be built or priced is priced as
+/// spread evenly over the SMs, silently.
 FailureOr<ProgramCost> estimateCost(func::FuncOp program,
                                     const GpuTarget &target);
 
 /// The shared memory one block of `kernel` needs, in bytes: the tiles live at
 /// once in program order, input iterators double-buffered when the for-loop
-/// gives them a new tile every iteration. The search uses it to drop
-/// candidates early.
+/// gives them a new tile every iteration, a matmul's left operand with its
+/// rows padded to a multiple of 32 as the lowering pads them. The cost model
+/// prices occupancy with it and fails a kernel over the target's limit.
 int64_t estimateSharedMemory(tk::FusedOp kernel);
 
 } // namespace mlir::tileopt::superopt

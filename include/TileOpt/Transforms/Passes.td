@@ -44,13 +44,14 @@ def PipelineTileLoads : Pass<"tileopt-pipeline-tile-loads"> {
     view (padding) or read data that is never used, and never fault.
 
     The loop is then unrolled by L (the longest distance plus one; a
-    remainder loop takes the last iterations). Carried as loop values, the
-    queue of tiles shifts by one slot per iteration, and the register moves
-    that shift it at the back edge wait for the loads still in flight: every
-    distance acted as one (on the H200 latency 6 was no faster than 3, and a
-    quarter of the stalls were on the loads at the loop's top). Unrolled,
-    each slot is refilled by the copy after the one that used it, so a tile
-    keeps its registers from its load to its use.
+    remainder loop takes the last iterations, and a loop of fewer than L
+    iterations is not unrolled). Carried as loop values, the queue of tiles
+    shifts by one slot per iteration, and the register moves that shift it
+    at the back edge wait for the loads still in flight: every distance
+    acted as one (on the H200 latency 6 was no faster than 3, and a quarter
+    of the stalls were on the loads at the loop's top). Unrolled, each slot
+    is refilled by a later copy than the one that used it, so a tile keeps
+    its registers from its load to its use.
 
     Only loads whose view is defined outside the loop and whose indices are
     computed from the induction variable by side-effect-free ops are
