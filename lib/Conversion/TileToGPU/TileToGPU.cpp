@@ -727,6 +727,35 @@ bool isElementwiseOnTiles(Operation *op) {
          !isa<arith::ConstantOp>(op);
 }
 
+/// Marks a tile.mma whose left operand the tile.mma just before it in the
+/// same block already staged: the same value, with only ops between them
+/// that leave shared memory alone (tile loads into registers, elementwise
+/// ops on fragments, index arithmetic and constants). Two products of one
+/// activation (a gated MLP's X W1 and X W2) then store X once a step, not
+/// twice: on the H200 such a loop waited on the shared-memory instruction
+/// queue 43% of the time. MmaLowering leaves a marked mma's left operand
+/// where its predecessor put it.
+constexpr StringLiteral kLhsStagedAttr = "tileopt.lhs_staged";
+
+void markRestagedLhs(tile::KernelOp kernel) {
+  kernel.walk([](Block *block) {
+    tile::MmaOp previous;
+    for (Operation &op : *block) {
+      if (auto mma = dyn_cast<tile::MmaOp>(op)) {
+        if (previous && previous.getLhs() == mma.getLhs() &&
+            registerStagingLayout(previous) == registerStagingLayout(mma))
+          mma->setAttr(kLhsStagedAttr, UnitAttr::get(mma.getContext()));
+        previous = mma;
+        continue;
+      }
+      bool keepsSharedMemory = isa<tile::LoadOp, arith::ConstantOp>(op) ||
+                               isElementwiseOnTiles(&op) || !hasTensorType(&op);
+      if (!keepsSharedMemory || op.getNumRegions() > 0)
+        previous = nullptr;
+    }
+  });
+}
+
 /// Whether `use` of an mma accumulator needs the tile in the blocked layout:
 /// tile.reduce combines along the rows of that layout, and tile.mma stages
 /// its multiplicands into shared memory from it.
@@ -2106,7 +2135,9 @@ SmallVector<Value> fragmentElements(OpBuilder &b, Location loc, Value fragment) 
 
 /// tile.mma on tensor cores, with operands in registers: both are staged in
 /// shared memory (padded rows, or panels for wgmma: registerStagingLayout)
-/// between two barriers and multiplied from there (multiplyStaged).
+/// between two barriers and multiplied from there (multiplyStaged). The left
+/// operand is not staged again when the mma before it left it there
+/// (markRestagedLhs).
 struct MmaLowering : public TilePattern<tile::MmaOp> {
   using TilePattern::TilePattern;
 
@@ -2138,7 +2169,8 @@ struct MmaLowering : public TilePattern<tile::MmaOp> {
             staging, ValueRange{at});
       }
     };
-    stage(adaptor.getLhs(), lhsType, lhs, 0);
+    if (!op->hasAttr(kLhsStagedAttr))
+      stage(adaptor.getLhs(), lhsType, lhs, 0);
     stage(adaptor.getRhs(), rhsType, rhs, lhs.numElements());
     fenceForWgmma(rewriter, loc, op);
     gpu::BarrierOp::create(rewriter, loc);
@@ -2563,6 +2595,7 @@ struct LowerTileToGPUPass
                                   useWgmma(kernel, chip, numThreads))))
         return signalPassFailure();
       remarkUnusedTma(kernel, numThreads, swizzleStaging);
+      markRestagedLhs(kernel);
     }
 
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),

@@ -164,3 +164,32 @@ tile.kernel @transposed_rhs(%x: !tile.view<64x64xf16>, %w: !tile.view<64x64xf16>
   tile.store %out, %y[%c0, %c0] : tensor<64x64xf16>, !tile.view<64x64xf16>
   tile.return
 }
+
+// -----
+
+// Two products of one activation (a gated MLP's X W1 and X W2): the second
+// mma finds X where the first staged it and stores only its own right
+// operand. 64x32 X and 32x64 W tiles on 128 threads: the first stages 2 + 2
+// vectors of 8 a thread, the second 2.
+// CHECK-LABEL: gpu.func @shared_lhs
+// CHECK:         gpu.barrier
+// CHECK-COUNT-4: vector.store
+// CHECK:         gpu.barrier
+// CHECK:         nvvm.mma.sync
+// CHECK:         gpu.barrier
+// CHECK-COUNT-2: vector.store
+// CHECK-NEXT:    gpu.barrier
+// CHECK:         nvvm.mma.sync
+tile.kernel @shared_lhs(%x: !tile.view<64x32xf16>, %w1: !tile.view<32x64xf16>,
+                        %w2: !tile.view<32x64xf16>, %o: !tile.view<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %tx = tile.load %x[%c0, %c0] : !tile.view<64x32xf16> -> tensor<64x32xf16>
+  %t1 = tile.load %w1[%c0, %c0] : !tile.view<32x64xf16> -> tensor<32x64xf16>
+  %t2 = tile.load %w2[%c0, %c0] : !tile.view<32x64xf16> -> tensor<32x64xf16>
+  %p1 = tile.mma %tx, %t1, %zero : tensor<64x32xf16>, tensor<32x64xf16>, tensor<64x64xf32>
+  %p2 = tile.mma %tx, %t2, %zero : tensor<64x32xf16>, tensor<32x64xf16>, tensor<64x64xf32>
+  %sum = arith.addf %p1, %p2 : tensor<64x64xf32>
+  tile.store %sum, %o[%c0, %c0] : tensor<64x64xf32>, !tile.view<64x64xf32>
+  tile.return
+}
