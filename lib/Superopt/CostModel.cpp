@@ -12,6 +12,7 @@
 #include "TileOpt/Superopt/CostModel.h"
 
 #include "TileOpt/Conversion/TKToTile/TKToTile.h"
+#include "TileOpt/Transforms/Passes.h"
 
 #include "TileOpt/Dialect/TB/IR/TBOps.h"
 #include "TileOpt/Dialect/TH/IR/THOps.h"
@@ -102,7 +103,7 @@ bool walksForloop(tb::InputIteratorOp iterator) {
 }
 
 /// Bytes of `tile` as the lowering holds it: the multiplicand rows of a
-/// product are padded to a multiple of 32 (mma.sync on 2x2 warps).
+/// product are padded to a multiple of kMmaPaddedRows.
 int64_t paddedBytes(Value tile) {
   auto type = cast<ShapedType>(tile.getType());
   bool multiplied = llvm::any_of(tile.getUses(), [](OpOperand &use) {
@@ -111,7 +112,8 @@ int64_t paddedBytes(Value tile) {
   if (!multiplied || type.getRank() < 2)
     return bytesOf(type);
   int64_t rows = type.getDimSize(type.getRank() - 2);
-  return bytesOf(type) / rows * static_cast<int64_t>(llvm::alignTo(rows, 32));
+  return bytesOf(type) / rows *
+         static_cast<int64_t>(llvm::alignTo(rows, kMmaPaddedRows));
 }
 
 /// Every value of `op` must have a size in bytes for the model to price it.
@@ -282,10 +284,6 @@ FailureOr<KernelCost> evenlySpreadCost(Operation *op, const GpuTarget &target) {
 /// the loop state and operand fragments (an assumption).
 constexpr int64_t kBaseRegistersPerThread = 32;
 
-/// tileopt-pipeline-tile-loads' default `register-budget`: the 32-bit
-/// registers per thread that a loop's tiles in flight may take.
-constexpr int64_t kPipelineRegisterBudget = 128;
-
 /// Whether the code generator issues the tiles `graph`'s loop walks ahead of
 /// their use. A loop that only multiplies two walked tiles, each loaded for
 /// the one matmul alone, into a sum goes through a shared-memory ring
@@ -322,7 +320,11 @@ bool loopLoadsPipelined(tb::BlockGraphOpInterface graph, int64_t threads) {
   int64_t bytes = 0;
   for (tb::InputIteratorOp iterator : walked)
     bytes += paddedBytes(iterator.getResult());
-  return llvm::divideCeil(bytes, 4 * threads) <= kPipelineRegisterBudget;
+  // The registers a thread may give the tiles in flight: the default
+  // `register-budget` of tileopt-pipeline-tile-loads, as tileopt-compile runs
+  // it.
+  return llvm::divideCeil(bytes, 4 * threads) <=
+         PipelineTileLoadsOptions().registerBudget;
 }
 
 FailureOr<KernelCost> fusedCost(tk::FusedOp kernel, const GpuTarget &target) {

@@ -197,7 +197,7 @@ void pipelineLoop(scf::ForOp loop, int64_t numWarps, int64_t registerBudget) {
     return;
   if (failed(loopUnrollByFactor(newLoop, factor)))
     newLoop.emitRemark("could not be unrolled by ")
-        << longestDistance + 1
+        << factor
         << ": each tile in flight is moved at the back edge, which waits for "
            "its load";
 }

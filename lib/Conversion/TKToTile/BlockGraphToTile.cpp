@@ -119,10 +119,11 @@ public:
 private:
   using Dim = std::pair<Value, unsigned>;
   /// What mma.sync m16n8k16 on 2x2 warps (4, the tile code generator's
-  /// default) needs M and N to be multiples of. An M that blocks take parts
-  /// of is not padded: 16 rows go on 1x4 warps (FragmentLayout::mmaWarpGrid),
-  /// which need N a multiple of kMmaColumnsSideBySide.
-  static constexpr int64_t kMmaRows = 32, kMmaColumns = 16,
+  /// default) needs M (kMmaPaddedRows) and N to be multiples of. An M that
+  /// blocks take parts of is not padded: 16 rows go on 1x4 warps
+  /// (FragmentLayout::mmaWarpGrid), which need N a multiple of
+  /// kMmaColumnsSideBySide.
+  static constexpr int64_t kMmaRows = kMmaPaddedRows, kMmaColumns = 16,
                            kMmaColumnsSideBySide = 32;
 
   void fixMapped(Value tile, ArrayRef<int64_t> gridMap, int64_t fmap,

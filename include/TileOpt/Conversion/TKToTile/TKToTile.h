@@ -65,6 +65,11 @@ FailureOr<LoweredKernel> lowerLayoutChange(OpBuilder &b, Operation *op,
 /// the predefined tilings and the layout kernels take along a dim of `n`.
 int64_t powerOfTwoTile(int64_t n, int64_t cap);
 
+/// What a block graph's lowering pads the rows of a product it does not
+/// split to: a multiple of what mma.sync m16n8k16 on 2x2 warps (4, the tile
+/// code generator's default) takes. The cost model counts tiles padded so.
+constexpr int64_t kMmaPaddedRows = 32;
+
 /// Replaces `func`, a function of tk ops, by tile kernels and a host
 /// function of the same name that launches them on memref buffers: the
 /// function's arguments (inputs), then its results and the tensors passed
