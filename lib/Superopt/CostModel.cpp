@@ -12,6 +12,7 @@
 #include "TileOpt/Superopt/CostModel.h"
 
 #include "TileOpt/Conversion/TKToTile/TKToTile.h"
+#include "TileOpt/Conversion/TileToGPU/FragmentLayout.h"
 #include "TileOpt/Transforms/Passes.h"
 
 #include "TileOpt/Dialect/TB/IR/TBOps.h"
@@ -103,17 +104,41 @@ bool walksForloop(tb::InputIteratorOp iterator) {
 }
 
 /// Bytes of `tile` as the lowering holds it: the multiplicand rows of a
-/// product are padded to a multiple of kMmaPaddedRows.
+/// product are padded as mmaPaddedRows says, the most any product needs.
 int64_t paddedBytes(Value tile) {
   auto type = cast<ShapedType>(tile.getType());
-  bool multiplied = llvm::any_of(tile.getUses(), [](OpOperand &use) {
-    return isa<tb::MatmulOp>(use.getOwner()) && use.getOperandNumber() == 0;
-  });
-  if (!multiplied || type.getRank() < 2)
+  if (type.getRank() < 2)
     return bytesOf(type);
-  int64_t rows = type.getDimSize(type.getRank() - 2);
-  return bytesOf(type) / rows *
-         static_cast<int64_t>(llvm::alignTo(rows, kMmaPaddedRows));
+  int64_t rows = type.getDimSize(type.getRank() - 2), paddedRows = rows;
+  for (OpOperand &use : tile.getUses())
+    if (auto matmul = dyn_cast<tb::MatmulOp>(use.getOwner());
+        matmul && use.getOperandNumber() == 0)
+      paddedRows = std::max(
+          paddedRows,
+          mmaPaddedRows(rows, matmul.getResult().getType().getShape().back()));
+  return bytesOf(type) / rows * paddedRows;
+}
+
+/// Shared-memory bytes one execution of `matmul` moves as the tile code
+/// generator runs it on mma.sync: both operands are staged, the left one
+/// with its rows padded (paddedBytes), and each warp reads with ldmatrix
+/// the rows of the left and the columns of the right that its part of the
+/// result needs (FragmentLayout::mmaWarpGrid), so the left operand is read
+/// once per column of warps and the right once per row. A decode step's
+/// 8 rows times 16 columns, padded to 32 rows on 2x2 warps, move twice what
+/// 8 rows times 32 columns, padded to 16 rows on 1x4 warps, move per result
+/// column: on the H200 gated_mlp took 38.8 us in blocks of the first and
+/// 23.7 us in blocks of the second (docs/performance.md).
+double matmulSharedMemoryTraffic(tb::MatmulOp matmul, int64_t threads) {
+  auto lhs = cast<ShapedType>(matmul.getLhs().getType());
+  int64_t lhsBytes = paddedBytes(matmul.getLhs());
+  int64_t rows = lhs.getDimSize(lhs.getRank() - 2);
+  int64_t paddedRows = lhsBytes / (bytesOf(lhs) / rows);
+  int64_t columns = matmul.getResult().getType().getShape().back();
+  auto [warpsM, warpsN] =
+      FragmentLayout::mmaWarpGrid({paddedRows, columns}, threads);
+  double rhsBytes = bytesOf(matmul.getRhs().getType());
+  return lhsBytes * (1.0 + warpsN) + rhsBytes * (1.0 + warpsM);
 }
 
 /// Every value of `op` must have a size in bytes for the model to price it.
@@ -415,12 +440,16 @@ FailureOr<KernelCost> fusedCost(tk::FusedOp kernel, const GpuTarget &target) {
               cost.reductionPasses += arithmetic->reductionPasses;
               // One pass over shared memory: read the operand tiles, write
               // the results. A th.graph is one pass for its whole chain. A
-              // tb.matmul leaves its result in registers (mma fragments).
-              for (Type type : compute->getOperandTypes())
-                sharedMemoryTraffic += bytesOf(type) * times;
-              if (!isa<tb::MatmulOp>(compute))
-                for (Type type : compute->getResultTypes())
+              // tb.matmul stages and reads its operands as mma.sync does and
+              // leaves its result in registers (mma fragments).
+              if (auto matmul = dyn_cast<tb::MatmulOp>(compute)) {
+                sharedMemoryTraffic +=
+                    matmulSharedMemoryTraffic(matmul, threads) * times;
+              } else {
+                for (Type type : llvm::concat<const Type>(
+                         compute->getOperandTypes(), compute->getResultTypes()))
                   sharedMemoryTraffic += bytesOf(type) * times;
+              }
               if (variesPerIteration(compute))
                 perIteration.insert(compute->result_begin(),
                                     compute->result_end());

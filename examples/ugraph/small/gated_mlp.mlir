@@ -5,17 +5,17 @@
 // about 6.6e4, past the f16 range (65504).
 // interp-reference: --scale 0.5
 func.func @gated_mlp(%X: tensor<8x1024xf16>, %W1: tensor<1024x64xf16>, %W2: tensor<1024x64xf16>) -> tensor<8x64xf16> {
-  %0 = tk.fused grid [4, 1, 1] block [128, 1, 1] forloop 4 (%x = %X : tensor<8x1024xf16>, %w1 = %W1 : tensor<1024x64xf16>, %w2 = %W2 : tensor<1024x64xf16>) -> tensor<8x64xf16> {
+  %0 = tk.fused grid [2, 1, 1] block [128, 1, 1] forloop 4 (%x = %X : tensor<8x1024xf16>, %w1 = %W1 : tensor<1024x64xf16>, %w2 = %W2 : tensor<1024x64xf16>) -> tensor<8x64xf16> {
     %1 = tb.input_iterator %x imap [-1, -1, -1] fmap 1 : tensor<8x1024xf16> -> !tb.tile<8x256xf16>
-    %2 = tb.input_iterator %w1 imap [1, -1, -1] fmap 0 : tensor<1024x64xf16> -> !tb.tile<256x16xf16>
-    %3 = tb.input_iterator %w2 imap [1, -1, -1] fmap 0 : tensor<1024x64xf16> -> !tb.tile<256x16xf16>
-    %4 = tb.matmul %1, %2 : !tb.tile<8x256xf16>, !tb.tile<256x16xf16> -> !tb.tile<8x16xf16>
-    %5 = tb.matmul %1, %3 : !tb.tile<8x256xf16>, !tb.tile<256x16xf16> -> !tb.tile<8x16xf16>
-    %6 = tb.forloop_accum sum %4 : (!tb.tile<8x16xf16>) -> !tb.tile<8x16xf16>
-    %7 = tb.forloop_accum sum %5 : (!tb.tile<8x16xf16>) -> !tb.tile<8x16xf16>
-    %8 = tb.unary silu %6 : !tb.tile<8x16xf16>
-    %9 = tb.binary mul %7, %8 : !tb.tile<8x16xf16>, !tb.tile<8x16xf16> -> !tb.tile<8x16xf16>
-    %10 = tb.output_saver %9 omap [1, -1, -1] : !tb.tile<8x16xf16> -> tensor<8x64xf16>
+    %2 = tb.input_iterator %w1 imap [1, -1, -1] fmap 0 : tensor<1024x64xf16> -> !tb.tile<256x32xf16>
+    %3 = tb.input_iterator %w2 imap [1, -1, -1] fmap 0 : tensor<1024x64xf16> -> !tb.tile<256x32xf16>
+    %4 = tb.matmul %1, %2 : !tb.tile<8x256xf16>, !tb.tile<256x32xf16> -> !tb.tile<8x32xf16>
+    %5 = tb.matmul %1, %3 : !tb.tile<8x256xf16>, !tb.tile<256x32xf16> -> !tb.tile<8x32xf16>
+    %6 = tb.forloop_accum sum %4 : (!tb.tile<8x32xf16>) -> !tb.tile<8x32xf16>
+    %7 = tb.forloop_accum sum %5 : (!tb.tile<8x32xf16>) -> !tb.tile<8x32xf16>
+    %8 = tb.unary silu %6 : !tb.tile<8x32xf16>
+    %9 = tb.binary mul %7, %8 : !tb.tile<8x32xf16>, !tb.tile<8x32xf16> -> !tb.tile<8x32xf16>
+    %10 = tb.output_saver %9 omap [1, -1, -1] : !tb.tile<8x32xf16> -> tensor<8x64xf16>
     tb.yield %10 : tensor<8x64xf16>
   }
   return %0 : tensor<8x64xf16>

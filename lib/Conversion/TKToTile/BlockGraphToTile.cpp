@@ -119,11 +119,11 @@ public:
 private:
   using Dim = std::pair<Value, unsigned>;
   /// What mma.sync m16n8k16 on 2x2 warps (4, the tile code generator's
-  /// default) needs M (kMmaPaddedRows) and N to be multiples of. An M that
+  /// default) needs M (mmaPaddedRows) and N to be multiples of. An M that
   /// blocks take parts of is not padded: 16 rows go on 1x4 warps
   /// (FragmentLayout::mmaWarpGrid), which need N a multiple of
   /// kMmaColumnsSideBySide.
-  static constexpr int64_t kMmaRows = kMmaPaddedRows, kMmaColumns = 16,
+  static constexpr int64_t kMmaRows = 32, kMmaColumns = 16,
                            kMmaColumnsSideBySide = 32;
 
   void fixMapped(Value tile, ArrayRef<int64_t> gridMap, int64_t fmap,
@@ -239,6 +239,15 @@ private:
 // Padding
 //===----------------------------------------------------------------------===//
 
+int64_t tileopt::mmaPaddedRows(int64_t rows, int64_t columns) {
+  constexpr int64_t kMmaTileRows = 16, kRowsOnSquareWarps = 32,
+                    kColumnsSideBySide = 32;
+  int64_t multiple = rows <= kMmaTileRows && columns % kColumnsSideBySide == 0
+                         ? kMmaTileRows
+                         : kRowsOnSquareWarps;
+  return llvm::alignTo(rows, multiple);
+}
+
 static ArrayRef<int64_t> shapeOf(Value v) {
   return cast<ShapedType>(v.getType()).getShape();
 }
@@ -290,8 +299,6 @@ TileDims::TileDims(tk::FusedOp fused) {
       // Padding K would add products of whatever the padding holds.
       int64_t rank = shapeOf(mm.getResult()).size();
       combine(mm.getLhs(), rank - 1);
-      int64_t &rows = multiples[axisOf(mm.getLhs(), rank - 2)];
-      rows = std::max(rows, kMmaRows);
       int64_t &columns = multiples[axisOf(mm.getRhs(), rank - 1)];
       columns = std::max(columns, kMmaColumns);
     } else if (auto reduce = dyn_cast<tb::ReduceOp>(op)) {
@@ -305,11 +312,18 @@ TileDims::TileDims(tk::FusedOp fused) {
     }
   }
   // M that cannot be padded to a multiple of 32 (blocks take parts of it)
-  // puts the warps side by side, 1x4, which needs N a multiple of 32.
+  // puts the warps side by side, 1x4, which needs N a multiple of 32. A free
+  // M takes the padding its products' N allow (mmaPaddedRows), the most any
+  // of them needs.
   for (auto mm : graph.getOps<tb::MatmulOp>()) {
     int64_t rank = shapeOf(mm.getResult()).size();
     Dim rows = axisOf(mm.getLhs(), rank - 2);
-    if (fixed.contains(rows) && shapeOf(mm.getLhs())[rank - 2] % kMmaRows) {
+    int64_t m = shapeOf(mm.getLhs())[rank - 2];
+    if (!fixed.contains(rows)) {
+      int64_t n = paddedShape(mm.getRhs())[rank - 1];
+      int64_t &multiple = multiples[rows];
+      multiple = std::max(multiple, mmaPaddedRows(m, n));
+    } else if (m % kMmaRows) {
       int64_t &columns = multiples[axisOf(mm.getRhs(), rank - 1)];
       columns = std::max(columns, kMmaColumnsSideBySide);
     }

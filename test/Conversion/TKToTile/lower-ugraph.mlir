@@ -211,13 +211,34 @@ func.func @matmul(%a: tensor<2048x1024xbf16>, %b: tensor<1024x1024xbf16>) -> ten
 // -----
 
 // A decode-size matmul (8 rows) would have 32 blocks of 128 columns: its
-// tiles narrow to 32 columns, 128 blocks (the 8 rows are padded to 32).
+// tiles narrow to 32 columns, 128 blocks. The 8 rows are padded to 16, one
+// m16 tile, as 32 columns let the 4 warps sit side by side.
 // CHECK-LABEL: tile.kernel @decode_matmul_k0(
-// CHECK: tile.mma %{{.*}}, %{{.*}}, %{{.*}} : tensor<32x64xf16>, tensor<64x32xf16>, tensor<32x32xf32>
+// CHECK: tile.load %{{.*}} padding zero : !tile.view<8x4096xf16> -> tensor<16x64xf16>
+// CHECK: tile.mma %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x64xf16>, tensor<64x32xf16>, tensor<16x32xf32>
 // CHECK-LABEL: func.func @decode_matmul(
 // CHECK: tile.launch @decode_matmul_k0 grid [128, 1, 1]
 func.func @decode_matmul(%a: tensor<8x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<8x4096xf16> {
   %0 = tk.matmul %a, %b : tensor<8x4096xf16>, tensor<4096x4096xf16> -> tensor<8x4096xf16>
+  return %0 : tensor<8x4096xf16>
+}
+
+// -----
+
+// Blocks of 16 columns cannot put 4 warps side by side (8 columns each):
+// the 8 rows are padded to 32, for 2x2 warps.
+// CHECK-LABEL: tile.kernel @narrow_decode_matmul_k0(
+// CHECK: tile.load %{{.*}} padding zero : !tile.view<8x4096xf16> -> tensor<32x256xf16>
+// CHECK: tile.mma %{{.*}}, %{{.*}}, %{{.*}} : tensor<32x256xf16>, tensor<256x16xf16>, tensor<32x16xf32>
+func.func @narrow_decode_matmul(%x: tensor<8x4096xf16>, %w: tensor<4096x4096xf16>) -> tensor<8x4096xf16> {
+  %0 = tk.fused grid [256, 1, 1] block [128, 1, 1] forloop 16 (%a = %x : tensor<8x4096xf16>, %b = %w : tensor<4096x4096xf16>) -> tensor<8x4096xf16> {
+    %1 = tb.input_iterator %a imap [-1, -1, -1] fmap 1 : tensor<8x4096xf16> -> !tb.tile<8x256xf16>
+    %2 = tb.input_iterator %b imap [1, -1, -1] fmap 0 : tensor<4096x4096xf16> -> !tb.tile<256x16xf16>
+    %3 = tb.matmul %1, %2 : !tb.tile<8x256xf16>, !tb.tile<256x16xf16> -> !tb.tile<8x16xf16>
+    %4 = tb.forloop_accum sum %3 : (!tb.tile<8x16xf16>) -> !tb.tile<8x16xf16>
+    %5 = tb.output_saver %4 omap [1, -1, -1] : !tb.tile<8x16xf16> -> tensor<8x4096xf16>
+    tb.yield %5 : tensor<8x4096xf16>
+  }
   return %0 : tensor<8x4096xf16>
 }
 
