@@ -120,11 +120,13 @@ int64_t paddedBytes(Value tile) {
 }
 
 /// Shared-memory bytes one execution of `matmul` moves as the tile code
-/// generator runs it on mma.sync: both operands are staged, the left one
-/// with its rows padded (paddedBytes), and each warp reads with ldmatrix
-/// the rows of the left and the columns of the right that its part of the
-/// result needs (FragmentLayout::mmaWarpGrid), so the left operand is read
-/// once per column of warps and the right once per row. A decode step's
+/// generator runs it on mma.sync, besides the writes of its operands, which
+/// their producers count (an iterator's tile lands in shared memory; a
+/// computed tile is written by its op): the padding rows of the left one
+/// (paddedBytes), and the ldmatrix reads of each warp, the rows of the left
+/// and the columns of the right that its part of the result needs
+/// (FragmentLayout::mmaWarpGrid), so the left operand is read once per
+/// column of warps and the right once per row. A decode step's
 /// 8 rows times 16 columns, padded to 32 rows on 2x2 warps, move twice what
 /// 8 rows times 32 columns, padded to 16 rows on 1x4 warps, move per result
 /// column: on the H200 gated_mlp took 38.8 us in blocks of the first and
@@ -138,7 +140,8 @@ double matmulSharedMemoryTraffic(tb::MatmulOp matmul, int64_t threads) {
   auto [warpsM, warpsN] =
       FragmentLayout::mmaWarpGrid({paddedRows, columns}, threads);
   double rhsBytes = bytesOf(matmul.getRhs().getType());
-  return lhsBytes * (1.0 + warpsN) + rhsBytes * (1.0 + warpsM);
+  double paddingBytes = lhsBytes - bytesOf(lhs);
+  return paddingBytes + double(lhsBytes) * warpsN + rhsBytes * warpsM;
 }
 
 /// Every value of `op` must have a size in bytes for the model to price it.
@@ -500,16 +503,17 @@ FailureOr<KernelCost> fusedCost(tk::FusedOp kernel, const GpuTarget &target) {
   // at once run theirs side by side, the next round after them. A step whose
   // tiles are loaded when used also waits for device memory, and each round
   // waits for its first step's tiles before any work starts: the latency,
-  // then the bytes at the SM's share of the device's bandwidth.
+  // then the bytes at the SM's share of the device's bandwidth, shared by
+  // the SMs that have blocks.
   if (iterations > 1) {
     int64_t rounds =
         llvm::divideCeil(llvm::divideCeil(blocks, target.numSMs), blocksPerSM);
     cost.pipelined = loopLoadsPipelined(graph, threads);
     double step = target.loopStepSeconds +
                   (cost.pipelined ? 0 : target.dramLatencySeconds);
-    double fill = target.dramLatencySeconds + walkedBytesPerStep *
-                                                  target.numSMs /
-                                                  target.dramBytesPerSecond;
+    int64_t loadingSMs = std::min<int64_t>(blocks, target.numSMs);
+    double fill = target.dramLatencySeconds +
+                  walkedBytesPerStep * loadingSMs / target.dramBytesPerSecond;
     cost.loopSeconds = double(rounds) * (iterations * step + fill);
   }
   setTime(cost, busiestShare, target);
