@@ -2,16 +2,15 @@
 // examples/linalg/lora.mlir through tileopt-import-linalg and
 // tileopt-superoptimize{threads=2 print-top=8} (2026-12-03): one kernel
 // over X, W, A and B, each block owning 32 columns of W and B, priced
-// 2.61 us (bound by shared memory). Mirage's looped form (@lora_looped
+// 2.65 us (bound by shared memory). Mirage's looped form (@lora_looped
 // below) is verified too, but its loop steps price it higher: the best
-// looped candidate (4 steps, 3.83 us) ranks 37th.
+// looped candidate (4 steps, 3.80 us) ranks 33rd.
 //
-// @lora: no loop; each block multiplies A by its 16x32 tile of B, then all
-// of X by its 256x32 tile of W and by that A B tile: X W + X (A B). X is
-// then the left operand of two 32-column products only, padded to 16 rows
-// for 1x4 warps; the form ranked first before, X W + (X A) B, also
-// multiplies X by A's 16 columns, which pads X to 32 rows for 2x2 warps
-// (2.68 us, ranked 5th).
+// @lora: no loop; each block multiplies all of X by its 256x32 tile of W,
+// and X A by its 16x32 tile of B. X is padded to 32 rows for the 16
+// columns of X A. X W + X (A B), which pads X to 16 rows only, ranks 5th
+// (2.68 us): the mma stores the 256x32 A B tile it multiplies into shared
+// memory.
 func.func @lora(%arg0: tensor<16x256xf16>, %arg1: tensor<256x4096xf16>, %arg2: tensor<256x16xf16>, %arg3: tensor<16x4096xf16>) -> tensor<16x4096xf16> {
   %0 = tk.fused grid [128, 1, 1] block [128, 1, 1] forloop 1 (%arg4 = %arg0 : tensor<16x256xf16>, %arg5 = %arg1 : tensor<256x4096xf16>, %arg6 = %arg2 : tensor<256x16xf16>, %arg7 = %arg3 : tensor<16x4096xf16>) -> tensor<16x4096xf16> {
     %1 = tb.input_iterator %arg4 imap [-1, -1, -1] fmap -1 : tensor<16x256xf16> -> !tb.tile<16x256xf16>
@@ -19,8 +18,8 @@ func.func @lora(%arg0: tensor<16x256xf16>, %arg1: tensor<256x4096xf16>, %arg2: t
     %3 = tb.input_iterator %arg6 imap [-1, -1, -1] fmap -1 : tensor<256x16xf16> -> !tb.tile<256x16xf16>
     %4 = tb.input_iterator %arg7 imap [1, -1, -1] fmap -1 : tensor<16x4096xf16> -> !tb.tile<16x32xf16>
     %5 = tb.matmul %1, %2 : !tb.tile<16x256xf16>, !tb.tile<256x32xf16> -> !tb.tile<16x32xf16>
-    %6 = tb.matmul %3, %4 : !tb.tile<256x16xf16>, !tb.tile<16x32xf16> -> !tb.tile<256x32xf16>
-    %7 = tb.matmul %1, %6 : !tb.tile<16x256xf16>, !tb.tile<256x32xf16> -> !tb.tile<16x32xf16>
+    %6 = tb.matmul %1, %3 : !tb.tile<16x256xf16>, !tb.tile<256x16xf16> -> !tb.tile<16x16xf16>
+    %7 = tb.matmul %6, %4 : !tb.tile<16x16xf16>, !tb.tile<16x32xf16> -> !tb.tile<16x32xf16>
     %8 = tb.binary add %5, %7 : !tb.tile<16x32xf16>, !tb.tile<16x32xf16> -> !tb.tile<16x32xf16>
     %9 = tb.forloop_accum none %8 : (!tb.tile<16x32xf16>) -> !tb.tile<16x32xf16>
     %10 = tb.output_saver %9 omap [1, -1, -1] : !tb.tile<16x32xf16> -> tensor<16x4096xf16>

@@ -119,18 +119,31 @@ int64_t paddedBytes(Value tile) {
   return bytesOf(type) / rows * paddedRows;
 }
 
+/// Whether `matmul` is the first product in its block on its left operand:
+/// the one that stores it (MmaLowering; the next one finds it there,
+/// markRestagedLhs).
+bool firstProductOnLhs(tb::MatmulOp matmul) {
+  return llvm::none_of(matmul.getLhs().getUsers(), [&](Operation *user) {
+    auto other = dyn_cast<tb::MatmulOp>(user);
+    return other && other != matmul && other.getLhs() == matmul.getLhs() &&
+           other->isBeforeInBlock(matmul);
+  });
+}
+
 /// Shared-memory bytes one execution of `matmul` moves as the tile code
-/// generator runs it on mma.sync, besides the writes of its operands, which
-/// their producers count (an iterator's tile lands in shared memory; a
-/// computed tile is written by its op): the padding rows of the left one
-/// (paddedBytes), and the ldmatrix reads of each warp, the rows of the left
-/// and the columns of the right that its part of the result needs
-/// (FragmentLayout::mmaWarpGrid), so the left operand is read once per
-/// column of warps and the right once per row. A decode step's
-/// 8 rows times 16 columns, padded to 32 rows on 2x2 warps, move twice what
-/// 8 rows times 32 columns, padded to 16 rows on 1x4 warps, move per result
-/// column: on the H200 gated_mlp took 38.8 us in blocks of the first and
-/// 23.7 us in blocks of the second (docs/performance.md).
+/// generator runs it on mma.sync. An operand that is already in shared
+/// memory (an iterator's tile lands there; an elementwise op writes its
+/// result) was counted by its producer; one held in registers, another
+/// product's result or an accumulator, is stored by the mma. The first
+/// product on a left operand also stores its padding rows (paddedBytes).
+/// Each warp then reads with ldmatrix the rows of the left and the columns
+/// of the right that its part of the result needs
+/// (FragmentLayout::mmaWarpGrid): the left operand once per column of
+/// warps, the right once per row. A decode step's 8 rows times 16 columns,
+/// padded to 32 rows on 2x2 warps, move twice what 8 rows times 32
+/// columns, padded to 16 rows on 1x4 warps, move per result column: on the
+/// H200 gated_mlp took 33.7 us in 32-column blocks padded to 32 rows and
+/// 23.7 us padded to 16 (docs/performance.md).
 double matmulSharedMemoryTraffic(tb::MatmulOp matmul, int64_t threads) {
   auto lhs = cast<ShapedType>(matmul.getLhs().getType());
   int64_t lhsBytes = paddedBytes(matmul.getLhs());
@@ -140,8 +153,16 @@ double matmulSharedMemoryTraffic(tb::MatmulOp matmul, int64_t threads) {
   auto [warpsM, warpsN] =
       FragmentLayout::mmaWarpGrid({paddedRows, columns}, threads);
   double rhsBytes = bytesOf(matmul.getRhs().getType());
-  double paddingBytes = lhsBytes - bytesOf(lhs);
-  return paddingBytes + double(lhsBytes) * warpsN + rhsBytes * warpsM;
+  auto inRegisters = [](Value operand) {
+    return isa_and_nonnull<tb::MatmulOp, tb::ForloopAccumOp>(
+        operand.getDefiningOp());
+  };
+  double stores = 0;
+  if (firstProductOnLhs(matmul))
+    stores += inRegisters(matmul.getLhs()) ? lhsBytes : lhsBytes - bytesOf(lhs);
+  if (inRegisters(matmul.getRhs()))
+    stores += rhsBytes;
+  return stores + double(lhsBytes) * warpsN + rhsBytes * warpsM;
 }
 
 /// Every value of `op` must have a size in bytes for the model to price it.
@@ -504,7 +525,7 @@ FailureOr<KernelCost> fusedCost(tk::FusedOp kernel, const GpuTarget &target) {
   // tiles are loaded when used also waits for device memory, and each round
   // waits for its first step's tiles before any work starts: the latency,
   // then the bytes at the SM's share of the device's bandwidth, shared by
-  // the SMs that have blocks.
+  // the SMs that have blocks, and at most what its own port takes.
   if (iterations > 1) {
     int64_t rounds =
         llvm::divideCeil(llvm::divideCeil(blocks, target.numSMs), blocksPerSM);
@@ -512,8 +533,10 @@ FailureOr<KernelCost> fusedCost(tk::FusedOp kernel, const GpuTarget &target) {
     double step = target.loopStepSeconds +
                   (cost.pipelined ? 0 : target.dramLatencySeconds);
     int64_t loadingSMs = std::min<int64_t>(blocks, target.numSMs);
-    double fill = target.dramLatencySeconds +
-                  walkedBytesPerStep * loadingSMs / target.dramBytesPerSecond;
+    double fill =
+        target.dramLatencySeconds +
+        walkedBytesPerStep * std::max(loadingSMs / target.dramBytesPerSecond,
+                                      1 / target.dramBytesPerSecondPerSM);
     cost.loopSeconds = double(rounds) * (iterations * step + fill);
   }
   setTime(cost, busiestShare, target);

@@ -9,6 +9,7 @@
 // checks that the comparison is tight enough to notice.
 //
 //===----------------------------------------------------------------------===//
+#include "TileOpt/Conversion/TKToTile/TKToTile.h"
 #include "TileOpt/Conversion/Passes.h"
 #include "TileOpt/InitAllDialects.h"
 #include "TileOpt/Interpreter/Interpreter.h"
@@ -133,6 +134,22 @@ protected:
 
   MLIRContext context;
 };
+
+// Rows that fit one m16 tile go on 4 warps side by side when the columns,
+// padded to a power of two, are a multiple of 32; other rows take 2x2 warps
+// and a multiple of 32. The padded rows are a power of two.
+TEST(MmaPaddingTest, RowsFitOneTileWhenTheWarpsSitSideBySide) {
+  EXPECT_EQ(mmaRowMultiple(8, 32), 16);
+  EXPECT_EQ(mmaRowMultiple(8, 24), 16);
+  EXPECT_EQ(mmaRowMultiple(8, 16), 32);
+  EXPECT_EQ(mmaRowMultiple(16, 4096), 16);
+  EXPECT_EQ(mmaRowMultiple(17, 32), 32);
+  EXPECT_EQ(mmaRowMultiple(1, 8), 32);
+  EXPECT_EQ(mmaPaddedRows(2, 32), 16);
+  EXPECT_EQ(mmaPaddedRows(8, 16), 32);
+  EXPECT_EQ(mmaPaddedRows(48, 32), 64);
+  EXPECT_EQ(mmaPaddedRows(128, 128), 128);
+}
 
 TEST_F(TKToTileTest, PredefinedKernels) {
   expectEquivalent({"test/Conversion/TKToTile/Inputs/predefined.mlir"});

@@ -494,8 +494,9 @@ TEST_F(CostModelTest, OneBlockIsMuchSlowerThanAGrid) {
   // its own SM's port to L2.
   expectSeconds(wide.seconds, 2e-6 + 2 * 1572864 / 4.26e12);
   // The single block also walks its 48 tiles one step after another, its
-  // first tile at the whole device's bandwidth.
-  expectSeconds(narrow.loopSeconds, 48 * 0.075e-6 + 0.6e-6 + 32768 / 4.26e12);
+  // first tile at what its SM's port to L2 takes.
+  expectSeconds(narrow.loopSeconds,
+                48 * 0.075e-6 + 0.6e-6 + 32768 / (64 * 1.98e9));
   expectSeconds(narrow.seconds,
                 2e-6 + 2 * 1572864 / (64 * 1.98e9) + narrow.loopSeconds);
   EXPECT_GT(single.seconds, 5 * spread.seconds);

@@ -118,14 +118,6 @@ public:
 
 private:
   using Dim = std::pair<Value, unsigned>;
-  /// What mma.sync m16n8k16 on 2x2 warps (4, the tile code generator's
-  /// default) needs M (mmaPaddedRows) and N to be multiples of. An M that
-  /// blocks take parts of is not padded: 16 rows go on 1x4 warps
-  /// (FragmentLayout::mmaWarpGrid), which need N a multiple of
-  /// kMmaColumnsSideBySide.
-  static constexpr int64_t kMmaRows = 32, kMmaColumns = 16,
-                           kMmaColumnsSideBySide = 32;
-
   void fixMapped(Value tile, ArrayRef<int64_t> gridMap, int64_t fmap,
                  tk::FusedOp fused);
   /// Marks the axis of `tile`'s dim `dim` as one whose elements meet: neither
@@ -239,13 +231,22 @@ private:
 // Padding
 //===----------------------------------------------------------------------===//
 
+/// What mma.sync m16n8k16 on the tile code generator's default 4 warps
+/// needs: on 2x2 warps, M a multiple of kMmaRowsOnSquareWarps and N of
+/// kMmaColumns; on 1x4 warps (FragmentLayout::mmaWarpGrid), M a multiple of
+/// kMmaTileRows and N of kMmaColumnsSideBySide.
+static constexpr int64_t kMmaTileRows = 16, kMmaRowsOnSquareWarps = 32,
+                         kMmaColumns = 16, kMmaColumnsSideBySide = 32;
+
+int64_t tileopt::mmaRowMultiple(int64_t rows, int64_t columns) {
+  bool sideBySide = rows <= kMmaTileRows &&
+                    llvm::PowerOf2Ceil(columns) % kMmaColumnsSideBySide == 0;
+  return sideBySide ? kMmaTileRows : kMmaRowsOnSquareWarps;
+}
+
 int64_t tileopt::mmaPaddedRows(int64_t rows, int64_t columns) {
-  constexpr int64_t kMmaTileRows = 16, kRowsOnSquareWarps = 32,
-                    kColumnsSideBySide = 32;
-  int64_t multiple = rows <= kMmaTileRows && columns % kColumnsSideBySide == 0
-                         ? kMmaTileRows
-                         : kRowsOnSquareWarps;
-  return llvm::alignTo(rows, multiple);
+  return std::max<int64_t>(llvm::PowerOf2Ceil(rows),
+                           mmaRowMultiple(rows, columns));
 }
 
 static ArrayRef<int64_t> shapeOf(Value v) {
@@ -312,21 +313,27 @@ TileDims::TileDims(tk::FusedOp fused) {
     }
   }
   // M that cannot be padded to a multiple of 32 (blocks take parts of it)
-  // puts the warps side by side, 1x4, which needs N a multiple of 32. A free
-  // M takes the padding its products' N allow (mmaPaddedRows), the most any
-  // of them needs.
-  for (auto mm : graph.getOps<tb::MatmulOp>()) {
+  // puts the warps side by side, 1x4, which needs N a multiple of 32. Then,
+  // with every N's multiple known, a free M takes the multiple its
+  // products' N allow (mmaRowMultiple), the most any of them needs.
+  auto matmuls = graph.getOps<tb::MatmulOp>();
+  for (auto mm : matmuls) {
     int64_t rank = shapeOf(mm.getResult()).size();
-    Dim rows = axisOf(mm.getLhs(), rank - 2);
-    int64_t m = shapeOf(mm.getLhs())[rank - 2];
-    if (!fixed.contains(rows)) {
-      int64_t n = paddedShape(mm.getRhs())[rank - 1];
-      int64_t &multiple = multiples[rows];
-      multiple = std::max(multiple, mmaPaddedRows(m, n));
-    } else if (m % kMmaRows) {
+    if (fixed.contains(axisOf(mm.getLhs(), rank - 2)) &&
+        shapeOf(mm.getLhs())[rank - 2] % kMmaRowsOnSquareWarps) {
       int64_t &columns = multiples[axisOf(mm.getRhs(), rank - 1)];
       columns = std::max(columns, kMmaColumnsSideBySide);
     }
+  }
+  for (auto mm : matmuls) {
+    int64_t rank = shapeOf(mm.getResult()).size();
+    Dim rows = axisOf(mm.getLhs(), rank - 2);
+    if (fixed.contains(rows))
+      continue;
+    int64_t &multiple = multiples[rows];
+    multiple =
+        std::max(multiple, mmaRowMultiple(shapeOf(mm.getLhs())[rank - 2],
+                                          paddedShape(mm.getRhs())[rank - 1]));
   }
   splitBatchAxis(fused);
 }

@@ -8,8 +8,10 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: tileopt-opt %S/../../../examples/ugraph/gated_mlp.mlir --tileopt-lower-ugraph -o %t/gated_mlp.mlir
 // RUN: tileopt-compile %t/gated_mlp.mlir -o %t/gated_mlp 2>/dev/null
+// RUN: FileCheck %s --check-prefix=GATED-TILE --input-file=%t/gated_mlp.mlir
 // RUN: FileCheck %s --check-prefix=GATED-PTX --input-file=%t/gated_mlp/kernels.ptx
 // RUN: FileCheck %s --check-prefix=GATED --input-file=%t/gated_mlp/manifest.json
+// GATED-TILE-COUNT-2: tile.mma %{{.*}} : tensor<16x256xf16>, tensor<256x32xf16>, tensor<16x32xf32>
 // GATED-PTX: .entry gated_mlp_k0(
 // GATED-PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // GATED-PTX: ex2.approx

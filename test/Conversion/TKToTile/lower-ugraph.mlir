@@ -244,6 +244,30 @@ func.func @narrow_decode_matmul(%x: tensor<8x4096xf16>, %w: tensor<4096x4096xf16
 
 // -----
 
+// One X read by a product of 32 columns and one of 16: the rows take the
+// larger multiple, 32, which both products' warps can take.
+// CHECK-LABEL: tile.kernel @shared_rows_k0(
+// CHECK: tile.load %{{.*}} padding zero : !tile.view<8x256xf16> -> tensor<32x256xf16>
+// CHECK-DAG: tile.mma %{{.*}} : tensor<32x256xf16>, tensor<256x32xf16>, tensor<32x32xf32>
+// CHECK-DAG: tile.mma %{{.*}} : tensor<32x256xf16>, tensor<256x16xf16>, tensor<32x16xf32>
+func.func @shared_rows(%x: tensor<8x256xf16>, %w: tensor<256x4096xf16>, %a: tensor<256x16xf16>) -> (tensor<8x4096xf16>, tensor<8x2048xf16>) {
+  %0:2 = tk.fused grid [128, 1, 1] block [128, 1, 1] forloop 1 (%xi = %x : tensor<8x256xf16>, %wi = %w : tensor<256x4096xf16>, %ai = %a : tensor<256x16xf16>) -> (tensor<8x4096xf16>, tensor<8x2048xf16>) {
+    %1 = tb.input_iterator %xi imap [-1, -1, -1] fmap -1 : tensor<8x256xf16> -> !tb.tile<8x256xf16>
+    %2 = tb.input_iterator %wi imap [1, -1, -1] fmap -1 : tensor<256x4096xf16> -> !tb.tile<256x32xf16>
+    %3 = tb.input_iterator %ai imap [-1, -1, -1] fmap -1 : tensor<256x16xf16> -> !tb.tile<256x16xf16>
+    %4 = tb.matmul %1, %2 : !tb.tile<8x256xf16>, !tb.tile<256x32xf16> -> !tb.tile<8x32xf16>
+    %5 = tb.matmul %1, %3 : !tb.tile<8x256xf16>, !tb.tile<256x16xf16> -> !tb.tile<8x16xf16>
+    %6 = tb.forloop_accum none %4 : (!tb.tile<8x32xf16>) -> !tb.tile<8x32xf16>
+    %7 = tb.forloop_accum none %5 : (!tb.tile<8x16xf16>) -> !tb.tile<8x16xf16>
+    %8 = tb.output_saver %6 omap [1, -1, -1] : !tb.tile<8x32xf16> -> tensor<8x4096xf16>
+    %9 = tb.output_saver %7 omap [1, -1, -1] : !tb.tile<8x16xf16> -> tensor<8x2048xf16>
+    tb.yield %8, %9 : tensor<8x4096xf16>, tensor<8x2048xf16>
+  }
+  return %0#0, %0#1 : tensor<8x4096xf16>, tensor<8x2048xf16>
+}
+
+// -----
+
 // Kernels run in order; the tensor between them is an output buffer of its
 // own ("tmp0"). A column reduction is permuted so that the reduced dim is
 // the last.

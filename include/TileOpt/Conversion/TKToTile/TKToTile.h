@@ -65,13 +65,17 @@ FailureOr<LoweredKernel> lowerLayoutChange(OpBuilder &b, Operation *op,
 /// the predefined tilings and the layout kernels take along a dim of `n`.
 int64_t powerOfTwoTile(int64_t n, int64_t cap);
 
-/// What a block graph's lowering pads the `rows` of a product of `columns`
-/// columns that it does not split to. mma.sync m16n8k16 on 2x2 warps (4,
-/// the tile code generator's default) takes multiples of 32 rows; rows that
-/// fit one m16 tile go on 1x4 warps instead when the columns are a multiple
-/// of 32 (FragmentLayout::mmaWarpGrid), so a decode step's 8 rows are padded
-/// to 16, not 32, and no warp multiplies padding only. The cost model counts
-/// tiles padded so.
+/// The multiple a block graph's lowering pads the `rows` of a product of
+/// `columns` columns to when blocks do not split them. mma.sync m16n8k16 on
+/// 2x2 warps (4, the tile code generator's default) takes multiples of 32
+/// rows; rows that fit one m16 tile go on 1x4 warps instead when the
+/// columns, padded to a power of two, are a multiple of 32
+/// (FragmentLayout::mmaWarpGrid), so a decode step's 8 rows are padded to
+/// 16, not 32, and no warp multiplies padding only.
+int64_t mmaRowMultiple(int64_t rows, int64_t columns);
+
+/// The rows such a product is computed in: a power of two, at least
+/// mmaRowMultiple. The cost model counts tiles padded so.
 int64_t mmaPaddedRows(int64_t rows, int64_t columns);
 
 /// Replaces `func`, a function of tk ops, by tile kernels and a host
