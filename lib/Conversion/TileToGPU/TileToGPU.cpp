@@ -274,12 +274,25 @@ struct StagedOperand {
   StagingLayout layout;
 };
 
-/// How `mma` stages operands that come from registers: wgmma needs panels;
-/// for mma.sync the rows are padded, as the swizzle's index arithmetic made
-/// the 128 x 128 x 64 GEMM spill on that path (620 us against 473 us padded
-/// on the H200).
-StagingLayout registerStagingLayout(tile::MmaOp mma) {
-  return isWgmma(mma) ? StagingLayout::Panels : StagingLayout::Padded;
+/// The bytes of a shared-memory line: 32 banks of 4 bytes.
+constexpr int64_t kSharedLineBytes = 128;
+
+/// How `mma` stages its `operand` tile when it comes from registers: wgmma
+/// needs panels. For mma.sync rows of a line or more are padded by 16
+/// bytes, as the swizzle's index arithmetic made the 128 x 128 x 64 GEMM
+/// spill on that path (620 us against 473 us padded on the H200). Shorter
+/// rows are swizzled: padded to 80 bytes, the 16-byte stores of the 8
+/// threads that share a store wavefront hit the same banks
+/// (rmsnorm_linear_b1's 256x32 tiles: 5.2-way conflicts, 38% of its store
+/// wavefronts, ncu), and the swizzle keeps them apart.
+StagingLayout registerStagingLayout(tile::MmaOp mma,
+                                    RankedTensorType operand) {
+  if (isWgmma(mma))
+    return StagingLayout::Panels;
+  int64_t rowBytes =
+      operand.getDimSize(1) * operand.getElementTypeBitWidth() / 8;
+  return rowBytes < kSharedLineBytes ? StagingLayout::Swizzled
+                                     : StagingLayout::Padded;
 }
 
 /// How the cp.async stages of `mma` are laid out.
@@ -292,9 +305,9 @@ StagingLayout pipelineStagingLayout(tile::MmaOp mma, bool swizzle) {
 /// The f16/bf16 elements of shared memory `mma` stages its operands in when
 /// they come from registers.
 int64_t stagingElements(tile::MmaOp mma) {
-  StagingLayout layout = registerStagingLayout(mma);
-  return StagedOperand(mma.getLhs().getType(), layout).numElements() +
-         StagedOperand(mma.getRhs().getType(), layout).numElements();
+  RankedTensorType lhs = mma.getLhs().getType(), rhs = mma.getRhs().getType();
+  return StagedOperand(lhs, registerStagingLayout(mma, lhs)).numElements() +
+         StagedOperand(rhs, registerStagingLayout(mma, rhs)).numElements();
 }
 
 /// How a tile.broadcast, reshape or permute moves its elements.
@@ -743,7 +756,8 @@ void markRestagedLhs(tile::KernelOp kernel) {
     for (Operation &op : *block) {
       if (auto mma = dyn_cast<tile::MmaOp>(op)) {
         if (previous && previous.getLhs() == mma.getLhs() &&
-            registerStagingLayout(previous) == registerStagingLayout(mma))
+            registerStagingLayout(previous, previous.getLhs().getType()) ==
+                registerStagingLayout(mma, mma.getLhs().getType()))
           mma->setAttr(kLhsStagedAttr, UnitAttr::get(mma.getContext()));
         previous = mma;
         continue;
@@ -2134,7 +2148,8 @@ SmallVector<Value> fragmentElements(OpBuilder &b, Location loc, Value fragment) 
 }
 
 /// tile.mma on tensor cores, with operands in registers: both are staged in
-/// shared memory (padded rows, or panels for wgmma: registerStagingLayout)
+/// shared memory (padded or swizzled rows, or panels for wgmma:
+/// registerStagingLayout)
 /// between two barriers and multiplied from there (multiplyStaged). The left
 /// operand is not staged again when the mma before it left it there
 /// (markRestagedLhs).
@@ -2147,8 +2162,8 @@ struct MmaLowering : public TilePattern<tile::MmaOp> {
     Location loc = op.getLoc();
     RankedTensorType lhsType = op.getLhs().getType(),
                      rhsType = op.getRhs().getType();
-    StagedOperand lhs(lhsType, registerStagingLayout(op)),
-        rhs(rhsType, registerStagingLayout(op));
+    StagedOperand lhs(lhsType, registerStagingLayout(op, lhsType)),
+        rhs(rhsType, registerStagingLayout(op, rhsType));
     Value staging = workgroupBuffer(op, lhsType.getElementType());
     Value tid = threadIdOf(rewriter, loc);
 

@@ -3,18 +3,18 @@
 // tile.mma on tensor cores: the accumulator carried by the loop is in the
 // mma layout (4 warps as 2 x 2, each with a 64 x 64 part: 4 x 8 tiles of
 // m16n8, 128 f32 per thread); the operands (without a latency hint) go from
-// registers into shared memory with padded rows (128 x 40 + 32 x 136 bf16),
-// are loaded with ldmatrix (B transposed, two n8 tiles per ldmatrix.x4), and
+// registers into shared memory, A's rows of 64 bytes swizzled and B's
+// padded (128 x 32 + 32 x 136 bf16), are loaded with ldmatrix (B transposed, two n8 tiles per ldmatrix.x4), and
 // multiplied with mma.sync m16n8k16.
 // CHECK-LABEL: gpu.func @gemm
-// CHECK-SAME:    workgroup(%[[STAGE:.*]] : memref<9472xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK-SAME:    workgroup(%[[STAGE:.*]] : memref<8448xbf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK:         %[[INIT:.*]] = arith.constant dense<0.000000e+00> : vector<128xf32>
 // CHECK:         scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (vector<128xf32>)
 // CHECK:           gpu.barrier
-// CHECK:           vector.store %{{.*}}, %[[STAGE]][%{{.*}}] : memref<9472xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK:           vector.store %{{.*}}, %[[STAGE]][%{{.*}}] : memref<8448xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
 // CHECK:           gpu.barrier
-// CHECK:           nvgpu.ldmatrix %[[STAGE]][%{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<9472xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
-// CHECK:           nvgpu.ldmatrix %[[STAGE]][%{{.*}}] {numTiles = 4 : i32, transpose = true} : memref<9472xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// CHECK:           nvgpu.ldmatrix %[[STAGE]][%{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<8448xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// CHECK:           nvgpu.ldmatrix %[[STAGE]][%{{.*}}] {numTiles = 4 : i32, transpose = true} : memref<8448xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
 // CHECK:           nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // CHECK-COUNT-63:  nvvm.mma.sync
 // CHECK:           scf.yield %{{.*}} : vector<128xf32>
@@ -49,7 +49,7 @@ tile.kernel @gemm(%a: !tile.view<4096x4096xbf16>, %b: !tile.view<4096x4096xbf16>
 // elementwise ops before the re-deal stay in the accumulator layout (32 per
 // thread), and the multiplicand is then staged like any register operand.
 // CHECK-LABEL: gpu.func @scores_softmax_values
-// CHECK-SAME:    workgroup(%[[SCRATCH:.*]] : memref<4096xf32, #gpu.address_space<workgroup>>, %[[STAGE:.*]] : memref<7168xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK-SAME:    workgroup(%[[SCRATCH:.*]] : memref<4096xf32, #gpu.address_space<workgroup>>, %[[STAGE:.*]] : memref<6656xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK-COUNT-16: nvvm.mma.sync
 // CHECK:         gpu.barrier
 // CHECK:         memref.store %{{.*}}, %[[SCRATCH]]
