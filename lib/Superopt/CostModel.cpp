@@ -103,12 +103,11 @@ bool walksForloop(tb::InputIteratorOp iterator) {
   return iterator.getFmapAttr().getInt() >= 0;
 }
 
-/// Bytes of `tile` as the lowering holds it: the multiplicand rows of a
-/// product are padded as mmaPaddedRows says, the most any product needs.
-int64_t paddedBytes(Value tile) {
+/// The rows of `tile`, a matrix or a batch of them, as the lowering holds
+/// it: the multiplicand rows of a product are padded as mmaPaddedRows says,
+/// the most any product needs.
+int64_t paddedRowsOf(Value tile) {
   auto type = cast<ShapedType>(tile.getType());
-  if (type.getRank() < 2)
-    return bytesOf(type);
   int64_t rows = type.getDimSize(type.getRank() - 2), paddedRows = rows;
   for (OpOperand &use : tile.getUses())
     if (auto matmul = dyn_cast<tb::MatmulOp>(use.getOwner());
@@ -116,7 +115,16 @@ int64_t paddedBytes(Value tile) {
       paddedRows = std::max(
           paddedRows,
           mmaPaddedRows(rows, matmul.getResult().getType().getShape().back()));
-  return bytesOf(type) / rows * paddedRows;
+  return paddedRows;
+}
+
+/// Bytes of `tile` as the lowering holds it (paddedRowsOf).
+int64_t paddedBytes(Value tile) {
+  auto type = cast<ShapedType>(tile.getType());
+  if (type.getRank() < 2)
+    return bytesOf(type);
+  return bytesOf(type) / type.getDimSize(type.getRank() - 2) *
+         paddedRowsOf(tile);
 }
 
 /// Whether `matmul` is the first product in its block on its left operand:
@@ -147,11 +155,9 @@ bool firstProductOnLhs(tb::MatmulOp matmul) {
 double matmulSharedMemoryTraffic(tb::MatmulOp matmul, int64_t threads) {
   auto lhs = cast<ShapedType>(matmul.getLhs().getType());
   int64_t lhsBytes = paddedBytes(matmul.getLhs());
-  int64_t rows = lhs.getDimSize(lhs.getRank() - 2);
-  int64_t paddedRows = lhsBytes / (bytesOf(lhs) / rows);
   int64_t columns = matmul.getResult().getType().getShape().back();
-  auto [warpsM, warpsN] =
-      FragmentLayout::mmaWarpGrid({paddedRows, columns}, threads);
+  auto [warpsM, warpsN] = FragmentLayout::mmaWarpGrid(
+      {paddedRowsOf(matmul.getLhs()), columns}, threads);
   double rhsBytes = bytesOf(matmul.getRhs().getType());
   auto inRegisters = [](Value operand) {
     return isa_and_nonnull<tb::MatmulOp, tb::ForloopAccumOp>(

@@ -113,7 +113,7 @@ FailureOr<ProgramCost> estimateCost(func::FuncOp program,
 /// The shared memory one block of `kernel` needs, in bytes: the tiles live at
 /// once in program order, input iterators double-buffered when the for-loop
 /// gives them a new tile every iteration, a matmul's left operand with its
-/// rows padded to a multiple of 32 as the lowering pads them. The cost model
+/// rows padded as the lowering pads them (mmaPaddedRows). The cost model
 /// prices occupancy with it and fails a kernel over the target's limit.
 int64_t estimateSharedMemory(tk::FusedOp kernel);
 

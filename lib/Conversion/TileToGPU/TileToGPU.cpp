@@ -2149,10 +2149,9 @@ SmallVector<Value> fragmentElements(OpBuilder &b, Location loc, Value fragment) 
 
 /// tile.mma on tensor cores, with operands in registers: both are staged in
 /// shared memory (padded or swizzled rows, or panels for wgmma:
-/// registerStagingLayout)
-/// between two barriers and multiplied from there (multiplyStaged). The left
-/// operand is not staged again when the mma before it left it there
-/// (markRestagedLhs).
+/// registerStagingLayout) between two barriers and multiplied from there
+/// (multiplyStaged). The left operand is not staged again when the mma
+/// before it left it there (markRestagedLhs).
 struct MmaLowering : public TilePattern<tile::MmaOp> {
   using TilePattern::TilePattern;
 
