@@ -50,6 +50,13 @@ GpuTarget GpuTarget::h200() {
   // of A100 and H100; not measured here): about three times an SM's even
   // share of device bandwidth, so a third of the SMs can saturate it.
   target.dramBytesPerSecondPerSM = 64 * kClock;
+  // Fitted to rmsnorm_linear_b1's kernel measured on this H200 in blocks of
+  // 32, 64 and 128 columns over 96 to 192 blocks, one or two per SM
+  // (docs/performance.md, 2026-12-04): an SM moved 512 KB of 128-byte rows
+  // in 12.2 us beyond launch and loop, 256 KB of 64-byte rows in 7.5 us,
+  // and 512 KB of them, in two blocks, in 16.6 us.
+  target.registerLoadBytesPerSecondPerSM = 55.6e9;
+  target.registerLoadLineSeconds = 0.68e-9;
   // 50 MB of L2 as on the H100 SXM (same GH100 die); its bandwidth is an
   // assumption, about 2.5x device memory as microbenchmarks of H100 report.
   target.l2CacheBytes = 50 * 1000 * 1000;
@@ -74,6 +81,22 @@ GpuTarget GpuTarget::h200() {
   // first step's tiles), and every step by a loop that is not pipelined.
   target.dramLatencySeconds = 0.6e-6;
   return target;
+}
+
+std::string GpuTarget::fingerprint() const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << name << " revision " << kCostModelRevision;
+  for (double number :
+       {double(numSMs), double(sharedMemoryPerBlock), double(sharedMemoryPerSM),
+        double(maxThreadsPerSM), double(maxBlocksPerSM), double(registersPerSM),
+        dramBytesPerSecond, dramBytesPerSecondPerSM,
+        registerLoadBytesPerSecondPerSM, registerLoadLineSeconds,
+        double(l2CacheBytes), l2BytesPerSecond, tensorCoreFlopsPerSecond,
+        cudaCoreFlopsPerSecond, sharedMemoryBytesPerSecondPerSM, launchSeconds,
+        loopStepSeconds, dramLatencySeconds})
+    os << " " << llvm::format("%.6g", number);
+  return text;
 }
 
 namespace {
@@ -293,10 +316,13 @@ double accumulateFlops(tb::AccumKind kind) {
 void setTime(KernelCost &cost, double busiestShare, const GpuTarget &target) {
   double smShare = busiestShare * target.numSMs;
   double viaL2 = cost.dramBytes + cost.l2Bytes;
-  double memory =
-      std::max({cost.dramBytes / target.dramBytesPerSecond,
-                viaL2 / target.l2BytesPerSecond,
-                viaL2 * busiestShare / target.dramBytesPerSecondPerSM});
+  double memory = std::max(
+      {cost.dramBytes / target.dramBytesPerSecond,
+       viaL2 / target.l2BytesPerSecond,
+       viaL2 * busiestShare / target.dramBytesPerSecondPerSM,
+       busiestShare *
+           (cost.registerLoadBytes / target.registerLoadBytesPerSecondPerSM +
+            cost.registerLoadLines * target.registerLoadLineSeconds)});
   std::pair<double, StringRef> components[] = {
       {memory, "memory"},
       {cost.tensorCoreFlops * smShare / target.tensorCoreFlopsPerSecond,
@@ -308,6 +334,9 @@ void setTime(KernelCost &cost, double busiestShare, const GpuTarget &target) {
        "shared memory"}};
   auto *longest = llvm::max_element(
       components, [](auto &a, auto &b) { return a.first < b.first; });
+  cost.serialSeconds = 0;
+  for (auto &component : components)
+    cost.serialSeconds += component.first;
   cost.bound = longest->first > 0 ? longest->second.str() : "launch";
   cost.seconds = target.launchSeconds + longest->first + cost.loopSeconds;
 }
@@ -339,47 +368,70 @@ FailureOr<KernelCost> evenlySpreadCost(Operation *op, const GpuTarget &target) {
 /// the loop state and operand fragments (an assumption).
 constexpr int64_t kBaseRegistersPerThread = 32;
 
-/// Whether the code generator issues the tiles `graph`'s loop walks ahead of
-/// their use. A loop that only multiplies two walked tiles, each loaded for
-/// the one matmul alone, into a sum goes through a shared-memory ring
-/// (cp.async or TMA); other walked tiles are carried in registers, at least
-/// one step ahead when they fit the budget (docs/lowering.md), padded as the
-/// lowering pads them.
-bool loopLoadsPipelined(tb::BlockGraphOpInterface graph, int64_t threads) {
+/// The product whose walked operands the code generator stages through a
+/// shared-memory ring (cp.async), or null: a loop that only multiplies two
+/// walked tiles, each loaded for the one matmul alone, into a sum. The
+/// loops' other tiles are loaded by the threads into registers
+/// (docs/lowering.md).
+tb::MatmulOp stagedMatmul(tb::BlockGraphOpInterface graph) {
   Block &body = graph.getBlockGraph();
-  auto walked = llvm::make_filter_range(
-      body.getOps<tb::InputIteratorOp>(),
-      [](tb::InputIteratorOp iterator) { return walksForloop(iterator); });
   auto matmuls = body.getOps<tb::MatmulOp>();
-  if (std::distance(matmuls.begin(), matmuls.end()) == 1) {
-    tb::MatmulOp matmul = *matmuls.begin();
-    auto accumulatesOnly = [](Value value) {
-      return llvm::all_of(value.getUsers(), [](Operation *user) {
+  if (graph.getForloopRange() <= 1 ||
+      std::distance(matmuls.begin(), matmuls.end()) != 1)
+    return nullptr;
+  tb::MatmulOp matmul = *matmuls.begin();
+  auto isWalked = [](Value operand) {
+    auto iterator = operand.getDefiningOp<tb::InputIteratorOp>();
+    return iterator && walksForloop(iterator);
+  };
+  bool accumulatesOnly =
+      llvm::all_of(matmul.getResult().getUsers(), [](Operation *user) {
         return isa<tb::ForloopAccumOp>(user);
       });
-    };
-    auto isWalked = [](Value operand) {
-      auto iterator = operand.getDefiningOp<tb::InputIteratorOp>();
-      return iterator && walksForloop(iterator);
-    };
-    bool staged =
-        isWalked(matmul.getLhs()) && isWalked(matmul.getRhs()) &&
-        accumulatesOnly(matmul.getResult()) &&
-        llvm::all_of(walked, [&](tb::InputIteratorOp iterator) {
-          return llvm::all_of(iterator->getUsers(),
-                              [&](Operation *user) { return user == matmul; });
-        });
-    if (staged)
-      return true;
-  }
+  bool walkedFeedOnlyIt = llvm::all_of(
+      body.getOps<tb::InputIteratorOp>(), [&](tb::InputIteratorOp iterator) {
+        return !walksForloop(iterator) ||
+               llvm::all_of(iterator->getUsers(),
+                            [&](Operation *user) { return user == matmul; });
+      });
+  if (isWalked(matmul.getLhs()) && isWalked(matmul.getRhs()) &&
+      accumulatesOnly && walkedFeedOnlyIt)
+    return matmul;
+  return nullptr;
+}
+
+/// Whether the code generator issues the tiles `graph`'s loop walks ahead of
+/// their use: through the shared-memory ring (stagedMatmul), or carried in
+/// registers at least one step ahead when they fit the budget
+/// (docs/lowering.md), padded as the lowering pads them.
+bool loopLoadsPipelined(tb::BlockGraphOpInterface graph, int64_t threads) {
+  if (stagedMatmul(graph))
+    return true;
   int64_t bytes = 0;
-  for (tb::InputIteratorOp iterator : walked)
-    bytes += paddedBytes(iterator.getResult());
+  for (tb::InputIteratorOp iterator :
+       graph.getBlockGraph().getOps<tb::InputIteratorOp>())
+    if (walksForloop(iterator))
+      bytes += paddedBytes(iterator.getResult());
   // The registers a thread may give the tiles in flight: the default
   // `register-budget` of tileopt-pipeline-tile-loads, as tileopt-compile runs
   // it.
   return llvm::divideCeil(bytes, 4 * threads) <=
          PipelineTileLoadsOptions().registerBudget;
+}
+
+/// The 128-byte lines one load of `iterator`'s tile touches: each run of
+/// elements contiguous in the tensor (a tile row, or several rows where the
+/// tile spans the tensor's trailing dims) starts a line of its own, as a
+/// tile's offsets are multiples of its size.
+int64_t linesOf(tb::InputIteratorOp iterator) {
+  ArrayRef<int64_t> tile = iterator.getType().getShape();
+  ArrayRef<int64_t> tensor = iterator.getInput().getType().getShape();
+  int64_t run = tile.back();
+  for (size_t dim = tile.size() - 1; dim > 0 && tile[dim] == tensor[dim]; --dim)
+    run *= tile[dim - 1];
+  int64_t runs = product(tile) / run;
+  int64_t elementBytes = bytesOf(iterator.getType()) / product(tile);
+  return runs * llvm::divideCeil(run * elementBytes, 128);
 }
 
 FailureOr<KernelCost> fusedCost(tk::FusedOp kernel, const GpuTarget &target) {
@@ -392,6 +444,7 @@ FailureOr<KernelCost> fusedCost(tk::FusedOp kernel, const GpuTarget &target) {
   KernelCost cost;
   cost.op = kernel;
   cost.blocks = blocks;
+  tb::MatmulOp staged = stagedMatmul(graph);
   // Per block, except device bytes, which are totals.
   double tensorCoreFlops = 0, cudaCoreFlops = 0, sharedMemoryTraffic = 0;
   int64_t accumulatorElements = 0;
@@ -433,6 +486,11 @@ FailureOr<KernelCost> fusedCost(tk::FusedOp kernel, const GpuTarget &target) {
               else
                 cost.dramBytes += reReads;
               sharedMemoryTraffic += perBlock;
+              if (!staged || !walksForloop(iterator)) {
+                cost.registerLoadBytes += perBlock * blocks;
+                cost.registerLoadLines +=
+                    double(linesOf(iterator)) * loads * blocks;
+              }
               if (walksForloop(iterator)) {
                 perIteration.insert(iterator.getResult());
                 walkedBytesPerStep += bytesOf(iterator.getType());
@@ -628,25 +686,30 @@ mlir::tileopt::superopt::estimateCost(func::FuncOp program,
     if (failed(kernel))
       return failure();
     total.seconds += kernel->seconds;
+    total.serialSeconds += kernel->serialSeconds;
     total.kernels.push_back(std::move(*kernel));
   }
   return total;
 }
 
+void KernelCost::print(raw_ostream &os) const {
+  os << llvm::format("%9.3f us  %-13s  dram %.4g MB  l2 %.4g MB  "
+                     "tensor %.4g GFLOP  cuda %.4g GFLOP",
+                     seconds * 1e6, bound.c_str(), dramBytes * 1e-6,
+                     l2Bytes * 1e-6, tensorCoreFlops * 1e-9,
+                     cudaCoreFlops * 1e-9);
+  os << llvm::format("  smem %lld B/block  blocks %lld (%g per SM, %lld "
+                     "waves)  reductions %u  loop %.4g us%s",
+                     (long long)sharedMemoryBytes, (long long)blocks,
+                     blocksPerSM, (long long)waves, reductionPasses,
+                     loopSeconds * 1e6, pipelined ? "" : " (not pipelined)");
+}
+
 void ProgramCost::print(raw_ostream &os) const {
   for (const KernelCost &kernel : kernels) {
-    os << llvm::format(
-        "%-10s %9.3f us  %-13s  dram %.4g MB  l2 %.4g MB  "
-        "tensor %.4g GFLOP  cuda %.4g GFLOP",
-        kernel.op->getName().getStringRef().str().c_str(), kernel.seconds * 1e6,
-        kernel.bound.c_str(), kernel.dramBytes * 1e-6, kernel.l2Bytes * 1e-6,
-        kernel.tensorCoreFlops * 1e-9, kernel.cudaCoreFlops * 1e-9);
-    os << llvm::format(
-        "  smem %lld B/block  blocks %lld (%g per SM, %lld "
-        "waves)  reductions %u  loop %.4g us%s",
-        (long long)kernel.sharedMemoryBytes, (long long)kernel.blocks,
-        kernel.blocksPerSM, (long long)kernel.waves, kernel.reductionPasses,
-        kernel.loopSeconds * 1e6, kernel.pipelined ? "" : " (not pipelined)");
+    os << llvm::format("%-10s ",
+                       kernel.op->getName().getStringRef().str().c_str());
+    kernel.print(os);
     os << "\n";
   }
   os << llvm::format("total      %9.3f us in %zu kernels\n", seconds * 1e6,

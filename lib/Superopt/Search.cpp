@@ -44,7 +44,7 @@ std::string SearchOptions::fingerprint() const {
   os << " tiles=";
   llvm::interleave(tileExtents, os, ",");
   os << " threads-per-block=" << blockThreads << " seed=" << seed
-     << " target=" << target.name << " keep=" << keep
+     << " target=" << target.fingerprint() << " keep=" << keep
      << " reassociate=" << reassociate
      << " merge-batch-rows=" << mergeBatchRows;
   return text;
@@ -323,8 +323,8 @@ namespace {
 struct Candidate {
   std::shared_ptr<const KernelGraph> graph;
   SmallVector<size_t, 2> choices;
-  double seconds;
-  uint64_t order; // enumeration order, the tie-break
+  ProgramCost cost; // without its kernels: they were in an erased function
+  uint64_t order;   // enumeration order, the last tie-break
 };
 
 /// Runs `fn` with the context's diagnostics captured instead of printed.
@@ -402,12 +402,8 @@ searchCandidates(func::FuncOp program, const ProgramInfo &info,
   FunctionType type = program.getFunctionType();
   std::vector<Candidate> candidates;
   uint64_t order = 0;
-  auto costOf = [&](func::FuncOp f) -> std::optional<double> {
-    FailureOr<ProgramCost> cost =
-        quietly(context, [&] { return estimateCost(f, opts.target); });
-    if (failed(cost))
-      return std::nullopt;
-    return cost->seconds;
+  auto costOf = [&](func::FuncOp f) -> FailureOr<ProgramCost> {
+    return quietly(context, [&] { return estimateCost(f, opts.target); });
   };
   enumerateKernelGraphs(ctx, info, opts, progress, [&](const KernelGraph &g) {
     auto shared = std::make_shared<const KernelGraph>(g);
@@ -420,10 +416,12 @@ searchCandidates(func::FuncOp program, const ProgramInfo &info,
     while (true) {
       func::FuncOp f = materialize(scratch.get(), "candidate", type, g, choices,
                                    info.elementType, opts.blockThreads);
-      if (std::optional<double> seconds = costOf(f)) {
-        candidates.push_back({shared, choices, *seconds, order++});
+      if (FailureOr<ProgramCost> cost = costOf(f); succeeded(cost)) {
+        double seconds = cost->seconds;
+        cost->kernels.clear();
+        candidates.push_back({shared, choices, std::move(*cost), order++});
         std::lock_guard<std::mutex> lock(progressMutex);
-        bestSeconds = std::min(bestSeconds, *seconds);
+        bestSeconds = std::min(bestSeconds, seconds);
       }
       f.erase();
       size_t i = 0;
@@ -450,7 +448,9 @@ searchCandidates(func::FuncOp program, const ProgramInfo &info,
 
   // Verify cheapest first; the input program is always a candidate.
   llvm::sort(candidates, [](const Candidate &a, const Candidate &b) {
-    return std::tie(a.seconds, a.order) < std::tie(b.seconds, b.order);
+    if (a.cost.cheaperThan(b.cost) || b.cost.cheaperThan(a.cost))
+      return a.cost.cheaperThan(b.cost);
+    return a.order < b.order;
   });
   for (const Candidate &c : candidates) {
     if (result.ranked.size() >= opts.keep)
@@ -669,7 +669,7 @@ static func::FuncOp splice(func::FuncOp program, const ProgramSplit &split,
 }
 
 static bool cheaperFirst(const RankedCandidate &x, const RankedCandidate &y) {
-  return x.cost.seconds < y.cost.seconds;
+  return x.cost.cheaperThan(y.cost);
 }
 
 /// Orders `result`'s candidates cheapest first, keeps the first `keep`,

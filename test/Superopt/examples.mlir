@@ -43,12 +43,15 @@
 // GATED-NOT: tk.
 // GATED: return
 
-// rms_norm(X) @ W: one kernel; each block owns a 32-column tile of W (192
-// blocks) and normalizes the rows of X it reads.
+// rms_norm(X) @ W: one kernel; each block owns a 64-column tile of W (96
+// blocks) and normalizes the rows of X it reads. 192 blocks of 32 columns
+// load as many bytes per SM in twice the lines (CostModelTest,
+// ShortRowsLoadSlowerThroughRegisters).
 // RMSNORM-LABEL: func.func @rmsnorm_linear
 // RMSNORM-NOT: tk.rms_norm
 // RMSNORM-NOT: tk.matmul
-// RMSNORM: tk.fused grid [192, 1, 1]
+// RMSNORM: tk.fused grid [96, 1, 1]
+// RMSNORM: tb.input_iterator %{{.*}} imap [1, -1, -1] fmap 0 : tensor<4096x6144xf16> -> !tb.tile<256x64xf16>
 // RMSNORM: tb.matmul
 // RMSNORM: tb.output_saver %{{.*}} omap [1, -1, -1]
 // RMSNORM-NOT: tk.

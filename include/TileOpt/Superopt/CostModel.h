@@ -16,6 +16,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <string>
+#include <tuple>
 
 namespace mlir::tileopt::superopt {
 
@@ -35,6 +36,14 @@ struct GpuTarget {
   /// The most one SM can move to or from device memory: a kernel whose
   /// blocks sit on few SMs cannot use the whole device bandwidth.
   double dramBytesPerSecondPerSM;
+  /// Tiles the threads load into registers (every tile but those the code
+  /// generator stages through cp.async) stream into an SM far slower than its
+  /// port: each 128-byte line the tile's rows touch costs
+  /// `registerLoadLineSeconds`, each byte 1 /
+  /// `registerLoadBytesPerSecondPerSM`, however many blocks the SM holds. Rows
+  /// shorter than a line cost nearly as much as whole ones.
+  double registerLoadBytesPerSecondPerSM;
+  double registerLoadLineSeconds;
   /// Re-reads of a tensor that fits in L2 are served from it.
   int64_t l2CacheBytes;
   double l2BytesPerSecond;
@@ -55,7 +64,16 @@ struct GpuTarget {
   double dramLatencySeconds;
 
   static GpuTarget h200();
+
+  /// The name, every number above and kCostModelRevision: a cached search
+  /// answer is valid for the model that ranked it.
+  std::string fingerprint() const;
 };
+
+/// Bumped whenever the cost model's formulas change, so that the search's
+/// cache (keyed by GpuTarget::fingerprint) does not answer with a µGraph
+/// the model would no longer choose.
+constexpr unsigned kCostModelRevision = 2;
 
 /// The estimate for one kernel launch and what it is made of. Totals are over
 /// all blocks of the kernel.
@@ -65,6 +83,10 @@ struct KernelCost {
   /// Bytes to and from device memory, and re-reads served by L2.
   double dramBytes = 0;
   double l2Bytes = 0;
+  /// Bytes, and the 128-byte lines they touch, of the tiles the threads load
+  /// into registers (GpuTarget::registerLoadLineSeconds).
+  double registerLoadBytes = 0;
+  double registerLoadLines = 0;
   double tensorCoreFlops = 0;
   double cudaCoreFlops = 0;
   /// Per block, for the tiles live at once (estimateSharedMemory); 0 for
@@ -90,11 +112,27 @@ struct KernelCost {
   /// The component that takes longest: "memory", "tensor core",
   /// "CUDA core", "shared memory", or "launch" when the kernel does no work.
   std::string bound;
+  /// The components' times added up rather than overlapped: between
+  /// kernels of the same time, the one that does less work besides its
+  /// bound.
+  double serialSeconds = 0;
+
+  /// One line: the time, the bound, then the totals above.
+  void print(raw_ostream &os) const;
 };
 
 struct ProgramCost {
   double seconds = 0;
+  /// Summed over the kernels (KernelCost::serialSeconds).
+  double serialSeconds = 0;
   SmallVector<KernelCost> kernels;
+
+  /// Orders by time, then by the work that the time hides: two candidates
+  /// with one bound (the same loads, say) are told apart by the rest.
+  bool cheaperThan(const ProgramCost &other) const {
+    return std::tie(seconds, serialSeconds) <
+           std::tie(other.seconds, other.serialSeconds);
+  }
 
   /// One line per kernel, then the total.
   void print(raw_ostream &os) const;

@@ -90,6 +90,24 @@ def Superoptimize : Pass<"tileopt-superoptimize", "::mlir::func::FuncOp"> {
                            "::mlir::tileopt::tb::TBDialect"];
 }
 
+def EstimateCost : Pass<"tileopt-estimate-cost", "::mlir::func::FuncOp"> {
+  let summary = "Report the cost model's estimate of each kernel of a "
+                "function of tk ops";
+  let description = [{
+    The superoptimizer ranks candidates by an analytic estimate of their run
+    time on the target GPU (docs/superoptimizer.md, "Cost model"). This pass
+    gives the same estimate for a µGraph written by hand, or for the one the
+    search chose: a remark on every kernel with its time, the component
+    that bounds it and what the time is made of, and one on the function
+    with the total. It lets the model be checked against measured times
+    kernel by kernel (bench/tile/bench.py times the same µGraphs), which is
+    how its constants were fitted. The IR is left as it is; a kernel the
+    model cannot price gets an error and fails the pass.
+  }];
+  let dependentDialects = ["::mlir::tileopt::tk::TKDialect",
+                           "::mlir::tileopt::tb::TBDialect"];
+}
+
 def ReassociateMatmuls : Pass<"tileopt-reassociate-matmuls",
                               "::mlir::func::FuncOp"> {
   let summary = "Multiply chains of tk.matmul in the order that costs the "
