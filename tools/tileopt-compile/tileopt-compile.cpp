@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "TileOpt/Conversion/Passes.h"
 #include "TileOpt/Dialect/Tile/IR/TileOps.h"
+#include "TileOpt/Transforms/Passes.h"
 #include "TileOpt/InitAllDialects.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -45,6 +46,11 @@ static cl::opt<std::string> features("features", cl::desc("PTX features"),
                                      cl::init("+ptx80"));
 static cl::opt<int64_t> numWarps("num-warps", cl::desc("Warps per block"),
                                  cl::init(4));
+static cl::opt<int64_t> registerBudget(
+    "register-budget",
+    cl::desc("Registers per thread that a loop's prefetched tiles may take "
+             "(tileopt-pipeline-tile-loads)"),
+    cl::init(PipelineTileLoadsOptions().registerBudget));
 static cl::opt<bool> swizzleStaging(
     "swizzle-staging",
     cl::desc("XOR-swizzle the cp.async stages of mma operands instead of "
@@ -329,6 +335,7 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
     options.chip = chip;
     options.features = features;
     options.numWarps = numWarps;
+    options.registerBudget = registerBudget;
     options.swizzleStaging = swizzleStaging;
     options.toolkit = toolkit;
     options.format = format.str();

@@ -41,6 +41,11 @@ struct TileToCubinOptions : public PassPipelineOptions<TileToCubinOptions> {
   PassOptions::Option<int64_t> numWarps{
       *this, "num-warps", llvm::cl::desc("Warps per thread block"),
       llvm::cl::init(4)};
+  PassOptions::Option<int64_t> registerBudget{
+      *this, "register-budget",
+      llvm::cl::desc("Registers per thread a loop's tiles in flight may take "
+                     "(tileopt-pipeline-tile-loads)"),
+      llvm::cl::init(128)};
   PassOptions::Option<bool> swizzleStaging{
       *this, "swizzle-staging",
       llvm::cl::desc("XOR-swizzle the cp.async stages of mma operands "

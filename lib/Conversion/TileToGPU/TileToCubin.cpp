@@ -29,6 +29,7 @@ void tileopt::buildTileLoweringPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   PipelineTileLoadsOptions pipelining;
   pipelining.numWarps = options.numWarps;
+  pipelining.registerBudget = options.registerBudget;
   pm.addPass(createPipelineTileLoads(pipelining));
   LowerTileToGPUOptions lowering;
   lowering.numWarps = options.numWarps;

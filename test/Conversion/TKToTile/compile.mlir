@@ -11,6 +11,11 @@
 // RUN: FileCheck %s --check-prefix=GATED-TILE --input-file=%t/gated_mlp.mlir
 // RUN: FileCheck %s --check-prefix=GATED-PTX --input-file=%t/gated_mlp/kernels.ptx
 // RUN: FileCheck %s --check-prefix=GATED --input-file=%t/gated_mlp/manifest.json
+// tileopt-compile's --register-budget reaches tileopt-pipeline-tile-loads:
+// 128 registers a thread take gated_mlp's tiles one step ahead, 32 none.
+// RUN: tileopt-compile %t/gated_mlp.mlir -o %t/gated_mlp_budget --register-budget 32 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=BUDGET
+// BUDGET: remark: tiles in flight would take 160 registers per thread, over the budget of 32: the loads are not pipelined (80 even one iteration ahead)
 // GATED-TILE-COUNT-2: tile.mma %{{.*}} : tensor<16x256xf16>, tensor<256x32xf16>, tensor<16x32xf32>
 // GATED-PTX: .entry gated_mlp_k0(
 // GATED-PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
