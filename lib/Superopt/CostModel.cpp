@@ -669,9 +669,31 @@ int64_t mlir::tileopt::superopt::estimateSharedMemory(tk::FusedOp kernel) {
   return live.empty() ? 0 : *llvm::max_element(live);
 }
 
-FailureOr<ProgramCost>
-mlir::tileopt::superopt::estimateCost(func::FuncOp program,
-                                      const GpuTarget &target) {
+FailureOr<KernelCost> PredefinedCostMemo::lookupOrPrice(
+    Operation *op, llvm::function_ref<FailureOr<KernelCost>()> price) {
+  std::vector<const void *> key{op->getName().getAsOpaquePointer(),
+                                op->getAttrDictionary().getAsOpaquePointer()};
+  for (Type type :
+       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+    key.push_back(type.getAsOpaquePointer());
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = prices.find(key); it != prices.end()) {
+      KernelCost cost = it->second;
+      cost.op = op;
+      return cost;
+    }
+  }
+  FailureOr<KernelCost> cost = price();
+  if (succeeded(cost)) {
+    std::lock_guard<std::mutex> lock(mutex);
+    prices.emplace(std::move(key), *cost);
+  }
+  return cost;
+}
+
+FailureOr<ProgramCost> mlir::tileopt::superopt::estimateCost(
+    func::FuncOp program, const GpuTarget &target, PredefinedCostMemo *memo) {
   if (program.isExternal())
     return program.emitOpError("has no body whose cost could be estimated");
   ProgramCost total;
@@ -680,9 +702,14 @@ mlir::tileopt::superopt::estimateCost(func::FuncOp program,
       continue;
     if (failed(checkSizedValues(&op)))
       return failure();
-    FailureOr<KernelCost> kernel =
-        isa<tk::FusedOp>(op) ? fusedCost(cast<tk::FusedOp>(op), target)
-                             : predefinedCost(&op, target);
+    FailureOr<KernelCost> kernel = failure();
+    if (auto fused = dyn_cast<tk::FusedOp>(op))
+      kernel = fusedCost(fused, target);
+    else if (memo)
+      kernel =
+          memo->lookupOrPrice(&op, [&] { return predefinedCost(&op, target); });
+    else
+      kernel = predefinedCost(&op, target);
     if (failed(kernel))
       return failure();
     total.seconds += kernel->seconds;

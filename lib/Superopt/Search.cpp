@@ -402,8 +402,13 @@ searchCandidates(func::FuncOp program, const ProgramInfo &info,
   FunctionType type = program.getFunctionType();
   std::vector<Candidate> candidates;
   uint64_t order = 0;
+  // The candidates share most of their predefined kernels, whose pricing
+  // builds their tilings.
+  PredefinedCostMemo predefinedPrices;
   auto costOf = [&](func::FuncOp f) -> FailureOr<ProgramCost> {
-    return quietly(context, [&] { return estimateCost(f, opts.target); });
+    return quietly(context, [&] {
+      return estimateCost(f, opts.target, &predefinedPrices);
+    });
   };
   enumerateKernelGraphs(ctx, info, opts, progress, [&](const KernelGraph &g) {
     auto shared = std::make_shared<const KernelGraph>(g);
@@ -469,7 +474,8 @@ searchCandidates(func::FuncOp program, const ProgramInfo &info,
       continue;
     }
     ++result.stats.equivalent;
-    FailureOr<ProgramCost> cost = estimateCost(f, opts.target);
+    FailureOr<ProgramCost> cost =
+        estimateCost(f, opts.target, &predefinedPrices);
     result.ranked.push_back({f, *cost});
   }
   return result;

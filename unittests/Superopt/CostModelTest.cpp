@@ -660,6 +660,36 @@ TEST_F(CostModelTest, UntiledPredefinedKernelIsSpreadEvenly) {
   EXPECT_EQ(diagnostics, "");
 }
 
+// The search prices thousands of candidates with the same predefined
+// kernels; a memo keeps their prices. A price read from it is the one
+// computed, given for the op now priced.
+TEST_F(CostModelTest, MemoizedPredefinedPricesAreTheSame) {
+  PredefinedCostMemo memo;
+  auto unfused = module->lookupSymbol<func::FuncOp>("unfused");
+  FailureOr<ProgramCost> first = estimateCost(unfused, target, &memo);
+  ASSERT_TRUE(succeeded(first));
+  // A copy of the function: other ops of the same kind, types and
+  // attributes.
+  OpBuilder builder(&context);
+  builder.setInsertionPointToEnd(module->getBody());
+  auto copy = cast<func::FuncOp>(builder.clone(*unfused));
+  copy.setSymName("unfused_copy");
+  FailureOr<ProgramCost> again = estimateCost(copy, target, &memo);
+  ASSERT_TRUE(succeeded(again));
+  ProgramCost fresh = cost("unfused");
+  ASSERT_EQ(again->kernels.size(), 2u);
+  expectSeconds(first->seconds, fresh.seconds);
+  expectSeconds(again->seconds, fresh.seconds);
+  auto copiedOps = copy.getBody().front().without_terminator();
+  for (auto [kernel, op, computed] :
+       llvm::zip_equal(again->kernels, copiedOps, fresh.kernels)) {
+    EXPECT_EQ(kernel.op, &op);
+    EXPECT_EQ(kernel.blocks, computed.blocks);
+    expectSeconds(kernel.seconds, computed.seconds);
+  }
+  copy.erase();
+}
+
 TEST_F(CostModelTest, UnknownOpFails) {
   std::string diagnostics = failureOf("unknown");
   EXPECT_NE(diagnostics.find("'arith.addf' op is not modelled by the cost "

@@ -8,8 +8,8 @@ func.func @rmsnorm_linear_b1(%X: tensor<2x1024xf16>, %W: tensor<1024x128xf16>) -
     %4 = tb.matmul %1, %2 : !tb.tile<2x256xf16>, !tb.tile<256x64xf16> -> !tb.tile<2x64xf16>
     %5 = tb.reduce mean %3 dim 1 : !tb.tile<2x256xf16> -> !tb.tile<2x1xf16>
     %6 = tb.forloop_accum sum %4 : (!tb.tile<2x64xf16>) -> !tb.tile<2x64xf16>
-    %7 = tb.unary add_scalar(1.00135803E-5) %5 : !tb.tile<2x1xf16>
-    %8 = tb.forloop_accum mean %7 : (!tb.tile<2x1xf16>) -> !tb.tile<2x1xf16>
+    %7 = tb.forloop_accum mean %5 : (!tb.tile<2x1xf16>) -> !tb.tile<2x1xf16>
+    %8 = tb.unary add_scalar(1.00135803E-5) %7 : !tb.tile<2x1xf16>
     %9 = tb.unary sqrt %8 : !tb.tile<2x1xf16>
     %10 = tb.binary div %6, %9 : !tb.tile<2x64xf16>, !tb.tile<2x1xf16> -> !tb.tile<2x64xf16>
     %11 = tb.output_saver %10 omap [1, -1, -1] : !tb.tile<2x64xf16> -> tensor<2x128xf16>

@@ -15,8 +15,12 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <map>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace mlir::tileopt::superopt {
 
@@ -138,15 +142,37 @@ struct ProgramCost {
   void print(raw_ostream &os) const;
 };
 
+/// The prices of predefined kernels, kept across calls of estimateCost: a
+/// predefined kernel is priced by building its tiling, and a search prices
+/// the same op (its name, types and attributes) in thousands of candidates.
+/// Safe to share between threads.
+class PredefinedCostMemo {
+public:
+  /// The price of an op keyed like `op`, computing it with `price` until it
+  /// succeeds once (a failure is not kept: its diagnostic is due every
+  /// time).
+  FailureOr<KernelCost>
+  lookupOrPrice(Operation *op,
+                llvm::function_ref<FailureOr<KernelCost>()> price);
+
+private:
+  std::mutex mutex;
+  /// Operation name, operand and result types, attribute dictionary: all
+  /// uniqued in the context, so their addresses are the key.
+  std::map<std::vector<const void *>, KernelCost> prices;
+};
+
 /// Estimates the run time of `program`, a function of tk ops, on `target`:
 /// the sum of its kernels' times. A reshape that is a view and a transpose
 /// read through (tk::isFreeLayoutChange) are free and launch nothing.
 /// Fails with a diagnostic at the op (never crashes) on ops it cannot model,
 /// and on a tk.fused whose tiles do not fit the target's shared memory. A
 /// predefined kernel whose tiling cannot be built or priced is priced as
-/// spread evenly over the SMs, silently.
+/// spread evenly over the SMs, silently. With `memo`, predefined kernels
+/// priced before (for the same target) are not priced again.
 FailureOr<ProgramCost> estimateCost(func::FuncOp program,
-                                    const GpuTarget &target);
+                                    const GpuTarget &target,
+                                    PredefinedCostMemo *memo = nullptr);
 
 /// The shared memory one block of `kernel` needs, in bytes: the tiles live at
 /// once in program order, input iterators double-buffered when the for-loop
