@@ -13,6 +13,7 @@
 
 #include "TileOpt/Conversion/TKToTile/TKToTile.h"
 #include "TileOpt/Conversion/TileToGPU/FragmentLayout.h"
+#include "TileOpt/Dialect/Common/ThreadDiagnostics.h"
 #include "TileOpt/Transforms/Passes.h"
 
 #include "TileOpt/Dialect/TB/IR/TBOps.h"
@@ -50,11 +51,10 @@ GpuTarget GpuTarget::h200() {
   // of A100 and H100; not measured here): about three times an SM's even
   // share of device bandwidth, so a third of the SMs can saturate it.
   target.dramBytesPerSecondPerSM = 64 * kClock;
-  // Fitted to rmsnorm_linear_b1's kernel measured on this H200 in blocks of
-  // 32, 64 and 128 columns over 96 to 192 blocks, one or two per SM
-  // (docs/performance.md, 2026-12-04): an SM moved 512 KB of 128-byte rows
-  // in 12.2 us beyond launch and loop, 256 KB of 64-byte rows in 7.5 us,
-  // and 512 KB of them, in two blocks, in 16.6 us.
+  // Fitted to rmsnorm_linear_b1's kernel on this H200 (docs/performance.md,
+  // 2026-12-04): one SM loaded 512 KiB of 128-byte rows in 12.2 us beyond
+  // launch and loop, 256 KiB of 64-byte rows in 7.5 us. Checked on five
+  // more of its shapes (two blocks an SM among them) and four kernels.
   target.registerLoadBytesPerSecondPerSM = 55.6e9;
   target.registerLoadLineSeconds = 0.68e-9;
   // 50 MB of L2 as on the H100 SXM (same GH100 die); its bandwidth is an
@@ -95,7 +95,7 @@ std::string GpuTarget::fingerprint() const {
         double(l2CacheBytes), l2BytesPerSecond, tensorCoreFlopsPerSecond,
         cudaCoreFlopsPerSecond, sharedMemoryBytesPerSecondPerSM, launchSeconds,
         loopStepSeconds, dramLatencySeconds})
-    os << " " << llvm::format("%.6g", number);
+    os << " " << llvm::format("%.17g", number);
   return text;
 }
 
@@ -316,15 +316,17 @@ double accumulateFlops(tb::AccumKind kind) {
 void setTime(KernelCost &cost, double busiestShare, const GpuTarget &target) {
   double smShare = busiestShare * target.numSMs;
   double viaL2 = cost.dramBytes + cost.l2Bytes;
-  double memory = std::max(
-      {cost.dramBytes / target.dramBytesPerSecond,
-       viaL2 / target.l2BytesPerSecond,
-       viaL2 * busiestShare / target.dramBytesPerSecondPerSM,
-       busiestShare *
-           (cost.registerLoadBytes / target.registerLoadBytesPerSecondPerSM +
-            cost.registerLoadLines * target.registerLoadLineSeconds)});
+  double memory =
+      std::max({cost.dramBytes / target.dramBytesPerSecond,
+                viaL2 / target.l2BytesPerSecond,
+                viaL2 * busiestShare / target.dramBytesPerSecondPerSM});
+  double registerLoads =
+      busiestShare *
+      (cost.registerLoadBytes / target.registerLoadBytesPerSecondPerSM +
+       cost.registerLoadLines * target.registerLoadLineSeconds);
   std::pair<double, StringRef> components[] = {
       {memory, "memory"},
+      {registerLoads, "register loads"},
       {cost.tensorCoreFlops * smShare / target.tensorCoreFlopsPerSecond,
        "tensor core"},
       {cost.cudaCoreFlops * smShare / target.cudaCoreFlopsPerSecond,
@@ -369,25 +371,27 @@ FailureOr<KernelCost> evenlySpreadCost(Operation *op, const GpuTarget &target) {
 constexpr int64_t kBaseRegistersPerThread = 32;
 
 /// The product whose walked operands the code generator stages through a
-/// shared-memory ring (cp.async), or null: a loop that only multiplies two
-/// walked tiles, each loaded for the one matmul alone, into a sum. The
+/// shared-memory ring (cp.async), or null. The tile code generator takes a
+/// loop that carries one accumulator, which tile.mma accumulates itself
+/// (isFusedIntoAccumulator), and holds only the loads of two distinct
+/// tiles and the mma (mmaStagingObstacle): in a block graph, one matmul of
+/// two walked tiles that feed it alone, and no other accumulator. The
 /// loops' other tiles are loaded by the threads into registers
-/// (docs/lowering.md).
+/// (docs/lowering.md). Not mirrored: cp.async copies whole 16-byte chunks
+/// of the tiles, which the lowering's tiles of f16 and bf16 are.
 tb::MatmulOp stagedMatmul(tb::BlockGraphOpInterface graph) {
   Block &body = graph.getBlockGraph();
   auto matmuls = body.getOps<tb::MatmulOp>();
+  auto accumulators = body.getOps<tb::ForloopAccumOp>();
   if (graph.getForloopRange() <= 1 ||
-      std::distance(matmuls.begin(), matmuls.end()) != 1)
+      std::distance(matmuls.begin(), matmuls.end()) != 1 ||
+      std::distance(accumulators.begin(), accumulators.end()) != 1)
     return nullptr;
   tb::MatmulOp matmul = *matmuls.begin();
   auto isWalked = [](Value operand) {
     auto iterator = operand.getDefiningOp<tb::InputIteratorOp>();
     return iterator && walksForloop(iterator);
   };
-  bool accumulatesOnly =
-      llvm::all_of(matmul.getResult().getUsers(), [](Operation *user) {
-        return isa<tb::ForloopAccumOp>(user);
-      });
   bool walkedFeedOnlyIt = llvm::all_of(
       body.getOps<tb::InputIteratorOp>(), [&](tb::InputIteratorOp iterator) {
         return !walksForloop(iterator) ||
@@ -395,17 +399,19 @@ tb::MatmulOp stagedMatmul(tb::BlockGraphOpInterface graph) {
                             [&](Operation *user) { return user == matmul; });
       });
   if (isWalked(matmul.getLhs()) && isWalked(matmul.getRhs()) &&
-      accumulatesOnly && walkedFeedOnlyIt)
+      matmul.getLhs() != matmul.getRhs() && isFusedIntoAccumulator(matmul) &&
+      walkedFeedOnlyIt)
     return matmul;
   return nullptr;
 }
 
 /// Whether the code generator issues the tiles `graph`'s loop walks ahead of
-/// their use: through the shared-memory ring (stagedMatmul), or carried in
-/// registers at least one step ahead when they fit the budget
+/// their use: through the shared-memory ring (`staged`, its stagedMatmul),
+/// or carried in registers at least one step ahead when they fit the budget
 /// (docs/lowering.md), padded as the lowering pads them.
-bool loopLoadsPipelined(tb::BlockGraphOpInterface graph, int64_t threads) {
-  if (stagedMatmul(graph))
+bool loopLoadsPipelined(tb::BlockGraphOpInterface graph, tb::MatmulOp staged,
+                        int64_t threads) {
+  if (staged)
     return true;
   int64_t bytes = 0;
   for (tb::InputIteratorOp iterator :
@@ -413,25 +419,47 @@ bool loopLoadsPipelined(tb::BlockGraphOpInterface graph, int64_t threads) {
     if (walksForloop(iterator))
       bytes += paddedBytes(iterator.getResult());
   // The registers a thread may give the tiles in flight: the default
-  // `register-budget` of tileopt-pipeline-tile-loads, as tileopt-compile runs
-  // it.
+  // `register-budget` of tileopt-pipeline-tile-loads (tileopt-compile's
+  // --register-budget), which the search assumes.
   return llvm::divideCeil(bytes, 4 * threads) <=
          PipelineTileLoadsOptions().registerBudget;
 }
 
-/// The 128-byte lines one load of `iterator`'s tile touches: each run of
-/// elements contiguous in the tensor (a tile row, or several rows where the
-/// tile spans the tensor's trailing dims) starts a line of its own, as a
-/// tile's offsets are multiples of its size.
+/// The 128-byte lines one load of `iterator`'s tile touches. Each run of
+/// elements contiguous in memory (a tile row, or several rows where the
+/// tile spans the tensor's trailing dims) is taken to start a line of its
+/// own: tiles start at multiples of their size, and rows of the tensors
+/// priced are multiples of 128 bytes. A tensor that a transpose the lowering
+/// reads through (transposeReadThrough) produces is laid out as its source:
+/// the tile's dims are counted in the source's order.
 int64_t linesOf(tb::InputIteratorOp iterator) {
-  ArrayRef<int64_t> tile = iterator.getType().getShape();
-  ArrayRef<int64_t> tensor = iterator.getInput().getType().getShape();
+  SmallVector<int64_t> tile(iterator.getType().getShape());
+  SmallVector<int64_t> tensor(iterator.getInput().getType().getShape());
+  if (tile.empty() || llvm::is_contained(tile, 0))
+    return 0;
+  auto fused = dyn_cast<tk::FusedOp>(iterator->getParentOp());
+  auto argument = dyn_cast<BlockArgument>(iterator.getInput());
+  if (fused && argument)
+    if (tk::TransposeOp transpose =
+            transposeReadThrough(fused.getInputs()[argument.getArgNumber()])) {
+      // Dim i of the transposed tensor is dim permutation[i] of the source.
+      SmallVector<int64_t> sourceTile(tile.size()), sourceTensor(tile.size());
+      for (auto [i, p] : llvm::enumerate(transpose.getPermutation())) {
+        sourceTile[p] = tile[i];
+        sourceTensor[p] = tensor[i];
+      }
+      tile = sourceTile;
+      tensor = sourceTensor;
+    }
   int64_t run = tile.back();
   for (size_t dim = tile.size() - 1; dim > 0 && tile[dim] == tensor[dim]; --dim)
     run *= tile[dim - 1];
-  int64_t runs = product(tile) / run;
-  int64_t elementBytes = bytesOf(iterator.getType()) / product(tile);
-  return runs * llvm::divideCeil(run * elementBytes, 128);
+  int64_t elements = 1;
+  for (int64_t extent : tile)
+    elements *= extent;
+  int64_t elementBytes =
+      llvm::divideCeil(iterator.getType().getElementTypeBitWidth(), 8);
+  return elements / run * llvm::divideCeil(run * elementBytes, 128);
 }
 
 FailureOr<KernelCost> fusedCost(tk::FusedOp kernel, const GpuTarget &target) {
@@ -593,7 +621,7 @@ FailureOr<KernelCost> fusedCost(tk::FusedOp kernel, const GpuTarget &target) {
   if (iterations > 1) {
     int64_t rounds =
         llvm::divideCeil(llvm::divideCeil(blocks, target.numSMs), blocksPerSM);
-    cost.pipelined = loopLoadsPipelined(graph, threads);
+    cost.pipelined = loopLoadsPipelined(graph, staged, threads);
     double step = target.loopStepSeconds +
                   (cost.pipelined ? 0 : target.dramLatencySeconds);
     int64_t loadingSMs = std::min<int64_t>(blocks, target.numSMs);
@@ -616,7 +644,7 @@ FailureOr<KernelCost> predefinedCost(Operation *op, const GpuTarget &target) {
   // the shared memory of a block), is no error of the program's: the op is
   // then priced as spread evenly, and nothing is reported.
   FailureOr<KernelCost> cost = [&]() -> FailureOr<KernelCost> {
-    ScopedDiagnosticHandler quiet(op->getContext(),
+    ThreadDiagnosticHandler quiet(op->getContext(),
                                   [](Diagnostic &) { return success(); });
     OpBuilder builder(op->getContext());
     FailureOr<tk::FusedOp> tiled = buildPredefinedTiling(builder, op);
@@ -720,10 +748,12 @@ FailureOr<ProgramCost> mlir::tileopt::superopt::estimateCost(
 }
 
 void KernelCost::print(raw_ostream &os) const {
-  os << llvm::format("%9.3f us  %-13s  dram %.4g MB  l2 %.4g MB  "
-                     "tensor %.4g GFLOP  cuda %.4g GFLOP",
+  os << llvm::format("%9.3f us  %-14s  dram %.4g MB  l2 %.4g MB  "
+                     "reg %.4g MB in %.0f lines  tensor %.4g GFLOP  "
+                     "cuda %.4g GFLOP",
                      seconds * 1e6, bound.c_str(), dramBytes * 1e-6,
-                     l2Bytes * 1e-6, tensorCoreFlops * 1e-9,
+                     l2Bytes * 1e-6, registerLoadBytes * 1e-6,
+                     registerLoadLines, tensorCoreFlops * 1e-9,
                      cudaCoreFlops * 1e-9);
   os << llvm::format("  smem %lld B/block  blocks %lld (%g per SM, %lld "
                      "waves)  reductions %u  loop %.4g us%s",

@@ -18,6 +18,7 @@ namespace {
 struct EstimateCostPass
     : public tileopt::impl::EstimateCostBase<EstimateCostPass> {
   void runOnOperation() override {
+    markAllAnalysesPreserved();
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;

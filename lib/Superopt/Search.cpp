@@ -11,6 +11,7 @@
 #include "Enumerate.h"
 #include "Materialize.h"
 #include "TileOpt/Dialect/Common/DimRelations.h"
+#include "TileOpt/Dialect/Common/ThreadDiagnostics.h"
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
 #include "TileOpt/Superopt/Abstraction.h"
 #include "TileOpt/Superopt/MergeBatchRows.h"
@@ -323,16 +324,16 @@ namespace {
 struct Candidate {
   std::shared_ptr<const KernelGraph> graph;
   SmallVector<size_t, 2> choices;
-  ProgramCost cost; // without its kernels: they were in an erased function
-  uint64_t order;   // enumeration order, the last tie-break
+  /// ProgramCost's ordering keys (ProgramCost::cheaperThan).
+  double seconds, serialSeconds;
+  uint64_t order; // enumeration order, the last tie-break
 };
 
-/// Runs `fn` with the context's diagnostics captured instead of printed.
+/// Runs `fn` with the diagnostics it emits on this thread dropped.
 template <typename Fn>
 auto quietly(MLIRContext *context, Fn &&fn) {
-  ScopedDiagnosticHandler handler(context, [](Diagnostic &) {
-    return success();
-  });
+  ThreadDiagnosticHandler handler(context,
+                                  [](Diagnostic &) { return success(); });
   return fn();
 }
 
@@ -346,7 +347,7 @@ auto quietly(MLIRContext *context, Fn &&fn) {
 static std::optional<std::string>
 whyUnverifiable(func::FuncOp program, verifier::EquivalenceChecker &checker) {
   std::string reason;
-  ScopedDiagnosticHandler handler(program.getContext(),
+  ThreadDiagnosticHandler handler(program.getContext(),
                                   [&](Diagnostic &diagnostic) {
                                     if (reason.empty())
                                       reason = diagnostic.str();
@@ -422,11 +423,10 @@ searchCandidates(func::FuncOp program, const ProgramInfo &info,
       func::FuncOp f = materialize(scratch.get(), "candidate", type, g, choices,
                                    info.elementType, opts.blockThreads);
       if (FailureOr<ProgramCost> cost = costOf(f); succeeded(cost)) {
-        double seconds = cost->seconds;
-        cost->kernels.clear();
-        candidates.push_back({shared, choices, std::move(*cost), order++});
+        candidates.push_back(
+            {shared, choices, cost->seconds, cost->serialSeconds, order++});
         std::lock_guard<std::mutex> lock(progressMutex);
-        bestSeconds = std::min(bestSeconds, seconds);
+        bestSeconds = std::min(bestSeconds, cost->seconds);
       }
       f.erase();
       size_t i = 0;
@@ -453,9 +453,8 @@ searchCandidates(func::FuncOp program, const ProgramInfo &info,
 
   // Verify cheapest first; the input program is always a candidate.
   llvm::sort(candidates, [](const Candidate &a, const Candidate &b) {
-    if (a.cost.cheaperThan(b.cost) || b.cost.cheaperThan(a.cost))
-      return a.cost.cheaperThan(b.cost);
-    return a.order < b.order;
+    return std::tie(a.seconds, a.serialSeconds, a.order) <
+           std::tie(b.seconds, b.serialSeconds, b.order);
   });
   for (const Candidate &c : candidates) {
     if (result.ranked.size() >= opts.keep)

@@ -1,6 +1,7 @@
 //===- Verifier.cpp - Probabilistic equivalence of kernel graphs ----------===//
 #include "TileOpt/Verifier/Verifier.h"
 
+#include "TileOpt/Dialect/Common/ThreadDiagnostics.h"
 #include "TileOpt/Dialect/TB/IR/TBOps.h"
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
 #include "TileOpt/Interpreter/Interpreter.h"
@@ -138,7 +139,7 @@ public:
 
 private:
   std::vector<std::pair<Location, std::string>> held;
-  ScopedDiagnosticHandler handler;
+  ThreadDiagnosticHandler handler;
 };
 
 /// One field trial; redraws when a divisor happens to be zero.

@@ -9,8 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "TileOpt/Conversion/Passes.h"
 #include "TileOpt/Dialect/Tile/IR/TileOps.h"
-#include "TileOpt/Transforms/Passes.h"
 #include "TileOpt/InitAllDialects.h"
+#include "TileOpt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"

@@ -4,6 +4,7 @@
 
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
 #include "TileOpt/Dialect/Tile/IR/TileOps.h"
+#include "TileOpt/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -45,7 +46,7 @@ struct TileToCubinOptions : public PassPipelineOptions<TileToCubinOptions> {
       *this, "register-budget",
       llvm::cl::desc("Registers per thread a loop's tiles in flight may take "
                      "(tileopt-pipeline-tile-loads)"),
-      llvm::cl::init(128)};
+      llvm::cl::init(PipelineTileLoadsOptions().registerBudget)};
   PassOptions::Option<bool> swizzleStaging{
       *this, "swizzle-staging",
       llvm::cl::desc("XOR-swizzle the cp.async stages of mma operands "

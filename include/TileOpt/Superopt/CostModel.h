@@ -2,10 +2,12 @@
 //
 // The superoptimizer ranks the verified candidates of a program by an
 // analytic estimate of their run time on one GPU: per kernel launch, device
-// memory traffic, flops at tensor-core or CUDA-core rate, shared-memory
-// traffic, how the kernel's blocks spread over the SMs, and the latency of
-// its loop's steps. The formulas and the reasons for them are in
-// docs/superoptimizer.md, section "Cost model".
+// memory traffic, the tiles its threads load into registers, flops at
+// tensor-core or CUDA-core rate, shared-memory traffic, how the kernel's
+// blocks spread over the SMs, and the latency of its loop's steps; equal
+// times are ordered by the work they hide (ProgramCost::cheaperThan). The
+// formulas and the reasons for them are in docs/superoptimizer.md, section
+// "Cost model".
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEOPT_SUPEROPT_COSTMODEL_H
@@ -44,8 +46,9 @@ struct GpuTarget {
   /// generator stages through cp.async) stream into an SM far slower than its
   /// port: each 128-byte line the tile's rows touch costs
   /// `registerLoadLineSeconds`, each byte 1 /
-  /// `registerLoadBytesPerSecondPerSM`, however many blocks the SM holds. Rows
-  /// shorter than a line cost nearly as much as whole ones.
+  /// `registerLoadBytesPerSecondPerSM`, however many blocks the SM holds. A
+  /// 64-byte row costs 61% of a 128-byte one: per byte, short rows load
+  /// slower.
   double registerLoadBytesPerSecondPerSM;
   double registerLoadLineSeconds;
   /// Re-reads of a tensor that fits in L2 are served from it.
@@ -74,10 +77,11 @@ struct GpuTarget {
   std::string fingerprint() const;
 };
 
-/// Bumped whenever the cost model's formulas change, so that the search's
-/// cache (keyed by GpuTarget::fingerprint) does not answer with a µGraph
-/// the model would no longer choose.
-constexpr unsigned kCostModelRevision = 2;
+/// Bumped whenever the cost model's formulas change, or the lowering's
+/// conditions it mirrors (stagedMatmul, mmaPaddedRows), so that the
+/// search's cache (keyed by GpuTarget::fingerprint) does not answer with a
+/// µGraph the model would no longer choose.
+inline constexpr unsigned kCostModelRevision = 2;
 
 /// The estimate for one kernel launch and what it is made of. Totals are over
 /// all blocks of the kernel.
@@ -113,8 +117,9 @@ struct KernelCost {
   bool pipelined = true;
   /// Reductions over a dim (tk.reduce, tk.rms_norm, tb.reduce, tb.rms_norm).
   unsigned reductionPasses = 0;
-  /// The component that takes longest: "memory", "tensor core",
-  /// "CUDA core", "shared memory", or "launch" when the kernel does no work.
+  /// The component that takes longest: "memory", "register loads",
+  /// "tensor core", "CUDA core", "shared memory", or "launch" when the
+  /// kernel does no work.
   std::string bound;
   /// The components' times added up rather than overlapped: between
   /// kernels of the same time, the one that does less work besides its

@@ -199,7 +199,6 @@ private:
     Value oldFactor, newFactor;
   };
   const Rescaling &rescale(Value scale);
-  bool isFusedIntoAccumulator(tb::MatmulOp mm);
 
   tk::FusedOp fused;
   tile::KernelOp kernel;
@@ -684,17 +683,6 @@ void BlockGraphLowering::lowerSaver(tb::OutputSaverOp saver) {
                             /*allow_tma=*/nullptr);
 }
 
-/// A product whose one use is a sum or mean accumulator is accumulated by
-/// tile.mma itself, in the tile the loop carries (what makes the tile code
-/// generator pipeline its operands).
-bool BlockGraphLowering::isFusedIntoAccumulator(tb::MatmulOp mm) {
-  if (!mm->hasOneUse())
-    return false;
-  auto acc = dyn_cast<tb::ForloopAccumOp>(*mm->user_begin());
-  return acc && (acc.getKind() == tb::AccumKind::sum ||
-                 acc.getKind() == tb::AccumKind::mean);
-}
-
 void BlockGraphLowering::lowerMatmul(tb::MatmulOp mm) {
   if (isFusedIntoAccumulator(mm))
     return;
@@ -957,6 +945,14 @@ LogicalResult BlockGraphLowering::run() {
 
 tk::TransposeOp tileopt::transposeReadThrough(Value input) {
   return input.getDefiningOp<tk::TransposeOp>();
+}
+
+bool tileopt::isFusedIntoAccumulator(tb::MatmulOp matmul) {
+  if (!matmul->hasOneUse())
+    return false;
+  auto acc = dyn_cast<tb::ForloopAccumOp>(*matmul->user_begin());
+  return acc && (acc.getKind() == tb::AccumKind::sum ||
+                 acc.getKind() == tb::AccumKind::mean);
 }
 
 FailureOr<LoweredKernel>

@@ -44,6 +44,11 @@ struct LoweredKernel {
 /// transpose needs no kernel of its own unless something else reads it.
 tk::TransposeOp transposeReadThrough(Value input);
 
+/// Whether `matmul`'s one use is a sum or mean accumulator: then tile.mma
+/// accumulates it itself, in the tile the loop carries, which is what lets
+/// the tile code generator stage its operands through cp.async.
+bool isFusedIntoAccumulator(tb::MatmulOp matmul);
+
 /// Builds, at `b`'s insertion point, the tile kernel @`name` that runs the
 /// block graph of `fused`: its arguments are one view per tensor it reads
 /// (each input of `fused`, or the source of one transposeReadThrough reads
