@@ -206,6 +206,12 @@ struct PipelineTileLoadsPass
     : public tileopt::impl::PipelineTileLoadsBase<PipelineTileLoadsPass> {
   using PipelineTileLoadsBase::PipelineTileLoadsBase;
   void runOnOperation() override {
+    if (numWarps <= 0 || registerBudget < 0) {
+      getOperation()->emitError("tileopt-pipeline-tile-loads needs num-warps "
+                                "> 0 and register-budget >= 0, got ")
+          << int64_t(numWarps) << " and " << int64_t(registerBudget);
+      return signalPassFailure();
+    }
     SmallVector<scf::ForOp> loops;
     getOperation()->walk([&](scf::ForOp loop) {
       if (loop->getParentOfType<tile::KernelOp>())

@@ -5,6 +5,9 @@
 // RUN:   | FileCheck %s
 // RUN: tileopt-opt %s -split-input-file --tileopt-pipeline-tile-loads='register-budget=160' \
 // RUN:   2>/dev/null | FileCheck %s --check-prefix=WIDER
+// RUN: not tileopt-opt %s -split-input-file --tileopt-pipeline-tile-loads='register-budget=-1' \
+// RUN:   -o /dev/null 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE: error: tileopt-pipeline-tile-loads needs num-warps > 0 and register-budget >= 0, got 4 and -1
 
 // A gated MLP's X (8x256) and W1, W2 tiles (256x32) on 128 threads: 8 + 32
 // + 32 registers a step, 144 two steps ahead. One step ahead fits; two fit
