@@ -18,6 +18,7 @@
 
 #include "TileOpt/Dialect/TB/IR/TBOps.h"
 #include "TileOpt/Dialect/TH/IR/THOps.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -435,7 +436,8 @@ bool loopLoadsPipelined(tb::BlockGraphOpInterface graph, tb::MatmulOp staged,
 int64_t linesOf(tb::InputIteratorOp iterator) {
   SmallVector<int64_t> tile(iterator.getType().getShape());
   SmallVector<int64_t> tensor(iterator.getInput().getType().getShape());
-  if (tile.empty() || llvm::is_contained(tile, 0))
+  int64_t elements = iterator.getType().getNumElements();
+  if (tile.empty() || elements == 0)
     return 0;
   auto fused = dyn_cast<tk::FusedOp>(iterator->getParentOp());
   auto argument = dyn_cast<BlockArgument>(iterator.getInput());
@@ -443,20 +445,14 @@ int64_t linesOf(tb::InputIteratorOp iterator) {
     if (tk::TransposeOp transpose =
             transposeReadThrough(fused.getInputs()[argument.getArgNumber()])) {
       // Dim i of the transposed tensor is dim permutation[i] of the source.
-      SmallVector<int64_t> sourceTile(tile.size()), sourceTensor(tile.size());
-      for (auto [i, p] : llvm::enumerate(transpose.getPermutation())) {
-        sourceTile[p] = tile[i];
-        sourceTensor[p] = tensor[i];
-      }
-      tile = sourceTile;
-      tensor = sourceTensor;
+      SmallVector<int64_t> toSource =
+          invertPermutationVector(transpose.getPermutation());
+      tile = applyPermutation(tile, toSource);
+      tensor = applyPermutation(tensor, toSource);
     }
   int64_t run = tile.back();
   for (size_t dim = tile.size() - 1; dim > 0 && tile[dim] == tensor[dim]; --dim)
     run *= tile[dim - 1];
-  int64_t elements = 1;
-  for (int64_t extent : tile)
-    elements *= extent;
   int64_t elementBytes =
       llvm::divideCeil(iterator.getType().getElementTypeBitWidth(), 8);
   return elements / run * llvm::divideCeil(run * elementBytes, 128);
