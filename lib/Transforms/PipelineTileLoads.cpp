@@ -21,27 +21,14 @@ using namespace mlir::tileopt;
 
 namespace {
 
-/// Whether the code generator pipelines `load` itself, through shared memory
-/// with cp.async or TMA: it is a multiplicand of a tile.mma whose loop has
-/// the structure of that pipeline (mmaStagingObstacle). Other loads that
-/// feed mmas (one feeding two, a loop that also normalizes) are pipelined
-/// here, in registers.
-bool stagedByCodeGenerator(tile::LoadOp load) {
-  if (!load->hasOneUse())
-    return false;
-  auto mma = dyn_cast<tile::MmaOp>(*load->user_begin());
-  return mma && load->use_begin()->getOperandNumber() < 2 &&
-         mmaStagingObstacle(mma).empty();
-}
-
 /// How many iterations ahead `load` in `loop` should be issued, or 0 when it
-/// is not pipelined: its latency minus one, if the code generator does not
-/// stage it (stagedByCodeGenerator), its view comes from outside the loop
-/// and its indices from side-effect-free ops on the induction variable.
+/// is not pipelined: its latency minus one, if its view comes from outside
+/// the loop and its indices from side-effect-free ops on the induction
+/// variable.
 int64_t prefetchDistance(scf::ForOp loop, tile::LoadOp load,
                          SetVector<Operation *> &indexSlice) {
   IntegerAttr latency = load.getLatencyAttr();
-  if (!latency || latency.getInt() < 2 || stagedByCodeGenerator(load) ||
+  if (!latency || latency.getInt() < 2 ||
       !loop.isDefinedOutsideOfLoop(load.getView()))
     return 0;
   BackwardSliceOptions options;
@@ -97,6 +84,11 @@ int64_t registersPerThread(tile::LoadOp load, int64_t threads) {
 }
 
 void pipelineLoop(scf::ForOp loop, int64_t numWarps, int64_t registerBudget) {
+  // The code generator pipelines this loop's multiplicands through shared
+  // memory, and wants the loop as it is: one tile.mma per accumulator a
+  // step. Its other loads are not prefetched.
+  if (isStagedMmaLoop(loop))
+    return;
   struct Pipelined {
     tile::LoadOp load;
     int64_t distance;

@@ -1,15 +1,18 @@
-//===- MmaStaging.h - Which tile.mma loops the code generator stages -*- C++ -*-===//
+//===- MmaStaging.h - Which tile.mma loops the code generator stages -*- C++
+//-*-===//
 //
 // tileopt-lower-tile pipelines the multiplicands of some tile.mma loops
 // through shared memory (a cp.async or TMA ring); tileopt-pipeline-tile-loads
-// pipelines the other hinted loads in registers. Both ask this one question,
-// so that every hinted load is pipelined by exactly one of them.
+// pipelines the hinted loads of other loops in registers. Both ask these
+// questions, so that every hinted load is pipelined by exactly one of them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEOPT_TRANSFORMS_MMASTAGING_H
 #define TILEOPT_TRANSFORMS_MMASTAGING_H
 
 #include "TileOpt/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <string>
 
@@ -18,13 +21,26 @@ namespace mlir::tileopt {
 /// Whether `op` takes or gives a tile (a ranked tensor).
 bool hasTensorType(Operation *op);
 
-/// Why the loop around `mma` lacks the structure of a shared-memory
-/// pipeline, or "" if it has it: both multiplicands loaded in the scf.for
-/// around the mma, each for it alone; the loop carrying the accumulator
-/// alone, from one tile.mma to the next; nothing else in the body but
-/// scalar index arithmetic. (The code generator checks the loads' views,
-/// padding and alignment besides.)
-std::string mmaStagingObstacle(tile::MmaOp mma);
+/// The tile.loads in `loop`'s body that give a multiplicand of a tile.mma
+/// in that body, each once, in body order.
+SmallVector<tile::LoadOp> mmaMultiplicandLoads(scf::ForOp loop);
+
+/// Why `loop` lacks the structure of a shared-memory pipeline, or "" if it
+/// has it. Every tile.mma in its body multiplies tiles loaded in that body
+/// (one load may feed several, and other ops besides) into an accumulator
+/// the loop carries from one tile.mma to the next and uses nowhere else;
+/// the body holds no op with regions and nothing with side effects but
+/// loads, so a load issued iterations early reads what it would have; and
+/// the indices of the multiplicand loads are scalar arithmetic on the
+/// induction variable, which the pipeline computes for later iterations.
+/// (The code generator checks the loads' views, padding and alignment
+/// besides.)
+std::string mmaStagingObstacle(scf::ForOp loop);
+
+/// Whether the code generator pipelines `loop`'s multiplicand loads through
+/// shared memory: the loop has the structure (mmaStagingObstacle) and one
+/// of those loads has a latency hint of 2 or more.
+bool isStagedMmaLoop(scf::ForOp loop);
 
 } // namespace mlir::tileopt
 

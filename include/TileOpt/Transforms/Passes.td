@@ -56,13 +56,14 @@ def PipelineTileLoads : Pass<"tileopt-pipeline-tile-loads"> {
     Only loads whose view is defined outside the loop and whose indices are
     computed from the induction variable by side-effect-free ops are
     pipelined; others are left alone. Loads with latency 1 (or none) are
-    left alone, and so are the multiplicands of a loop's only `tile.mma`
-    when each is loaded for it alone: `tileopt-lower-tile` pipelines those
-    through shared memory with cp.async (or TMA), without holding the tiles
-    in registers. Loads that feed several mmas, or one of several mmas in a
-    loop (a lowered µGraph's gated MLP: X shared by X W1 and X W2), are
-    pipelined here in registers, which the code generator then stages for
-    the mma like any register tile.
+    left alone, and so are the loops whose `tile.mma` multiplicands
+    `tileopt-lower-tile` pipelines through shared memory with cp.async (or
+    TMA), without holding the tiles in registers: loops where every mma
+    multiplies tiles loaded in the body into an accumulator the loop
+    carries for it alone, with nothing but loads and pure ops beside them
+    (one activation tile may feed several mmas, as a gated MLP's X feeds
+    X W1 and X W2, and a normalization besides). The code generator wants
+    such a loop as it is, so its other loads are not prefetched either.
 
     Tiles in flight live in registers, and a thread has at most 255: a
     lowered µGraph whose loop streams two 1024x16 weight tiles and an

@@ -447,23 +447,45 @@ constexpr int64_t kMaxStages = 4;
 /// nvgpu tests use).
 constexpr int64_t kTryWaitTicks = 10000000;
 
-/// A tile.mma in an scf.for whose operands are tile.loads of the same
-/// iteration with a latency hint: they are copied with cp.async into a ring
-/// of `stages` shared-memory buffers, `stages - 1` iterations ahead, and
-/// ldmatrix reads them from there.
+/// An scf.for whose tile.mma ops multiply tiles loaded in its body with a
+/// latency hint (isStagedMmaLoop): those tiles are copied with cp.async (or
+/// TMA) into a ring of `stages` shared-memory buffers, `stages - 1`
+/// iterations ahead; ldmatrix (or wgmma) reads the multiplicands from there,
+/// and the loads' other users read their tiles from there too.
 struct StagedMmaLoop {
   scf::ForOp loop;
-  tile::MmaOp mma;
-  tile::LoadOp lhsLoad, rhsLoad;
-  StagedOperand lhs, rhs;
-  int64_t stages;
-  /// Whether the operand tiles come by TMA (tmaLimit) rather than cp.async.
+  Value inductionVar;
+  SmallVector<tile::MmaOp> mmas;
+  /// The staged tiles' loads (mmaMultiplicandLoads), how each is laid out
+  /// and at which element of a stage it starts.
+  SmallVector<tile::LoadOp> loads;
+  SmallVector<StagedOperand> tiles;
+  SmallVector<int64_t> offsets;
+  /// The ops of the body that compute the loads' indices from the
+  /// induction variable (mmaStagingObstacle), in body order: the copies for
+  /// a later iteration repeat them.
+  SmallVector<Operation *> indexArithmetic;
+  int64_t stages = 0;
+  /// Whether the tiles come by TMA (tmaLimit) rather than cp.async.
   bool tma = false;
 
-  /// The elements of one stage: the lhs tile, then the rhs tile.
+  /// The elements of one stage: the tiles one after the other.
   int64_t stageElements() const {
-    return lhs.numElements() + rhs.numElements();
+    return offsets.back() + tiles.back().numElements();
   }
+  /// The elements the tiles of one stage fill (a stage may have gaps).
+  int64_t tileElements() const {
+    int64_t elements = 0;
+    for (tile::LoadOp load : loads)
+      elements += load.getType().getNumElements();
+    return elements;
+  }
+  /// Which of `loads` gives `tile`.
+  unsigned indexOf(Value tile) const {
+    return llvm::find(loads, tile.getDefiningOp<tile::LoadOp>()) -
+           loads.begin();
+  }
+  bool wgmma() const { return isWgmma(mmas.front()); }
 };
 
 /// The most elements along one dim of a TMA box.
@@ -479,48 +501,47 @@ constexpr int64_t kTmaStrideBytes = 16;
 /// a tile of C columns is C / 64 boxes of its rows. mma.sync reads its
 /// stages with ldmatrix, in another layout, and keeps cp.async.
 std::string tmaLimit(const StagedMmaLoop &plan) {
-  if (!isWgmma(plan.mma))
+  if (!plan.wgmma())
     return "TMA feeds the operands of wgmma only (chip sm_90a and a shape "
            "wgmma takes)";
-  for (auto [i, load] : llvm::enumerate(
-           std::array<tile::LoadOp, 2>{plan.lhsLoad, plan.rhsLoad})) {
-    std::string operand = i == 0 ? "the lhs" : "the rhs";
+  for (tile::LoadOp load : plan.loads) {
     tile::TensorViewType view = load.getView().getType();
     if (view.getRank() != 2)
-      return "TMA copies tiles of rank-2 views only; " + operand +
-             " view has rank " + std::to_string(view.getRank());
+      return "TMA copies tiles of rank-2 views only; a multiplicand's view "
+             "has rank " +
+             std::to_string(view.getRank());
     int64_t rowLength = view.getShape()[1];
     int64_t elementBytes = view.getElementType().getIntOrFloatBitWidth() / 8;
     if (ShapedType::isDynamic(rowLength) ||
         rowLength * elementBytes % kTmaStrideBytes != 0)
       return "a TMA tensor map needs rows of a static multiple of " +
-             std::to_string(kTmaStrideBytes) + " bytes; " + operand +
-             " view's rows are " +
+             std::to_string(kTmaStrideBytes) +
+             " bytes; a multiplicand "
+             "view's rows are " +
              (ShapedType::isDynamic(rowLength)
                   ? std::string("of dynamic length")
                   : std::to_string(rowLength * elementBytes) + " bytes");
     int64_t rows = load.getType().getDimSize(0);
     if (rows > kMaxTmaBoxDim)
       return "a TMA box has at most " + std::to_string(kMaxTmaBoxDim) +
-             " rows; " + operand + " tile has " + std::to_string(rows);
+             " rows; a multiplicand tile has " + std::to_string(rows);
     if (!load.getAllowTma())
-      return operand + " operand's load has no allow_tma";
+      return "a multiplicand's load has no allow_tma";
   }
   return "";
 }
 
-/// The cp.async pipeline for `mma`, if a latency hint of 2 or more on its
-/// operand loads asks for one and the lowering can build it. With `warn`,
-/// a hint that cannot be followed gets a warning that says why; those loads
-/// are then lowered without any prefetching.
-std::optional<StagedMmaLoop> stagedMmaLoop(tile::MmaOp mma, int64_t numThreads,
+/// The shared-memory pipeline of `loop`, if a latency hint of 2 or more on
+/// its multiplicand loads asks for one (isStagedMmaLoop) and the lowering
+/// can build it. With `warn`, a hint that cannot be followed gets a warning
+/// that says why; those loads are then lowered without any prefetching.
+std::optional<StagedMmaLoop> stagedMmaLoop(scf::ForOp loop, int64_t numThreads,
                                            bool swizzle, bool warn) {
-  auto lhsLoad = mma.getLhs().getDefiningOp<tile::LoadOp>();
-  auto rhsLoad = mma.getRhs().getDefiningOp<tile::LoadOp>();
+  SmallVector<tile::LoadOp> loads = mmaMultiplicandLoads(loop);
   tile::LoadOp hinted;
   int64_t latency = 1;
-  for (tile::LoadOp load : {lhsLoad, rhsLoad})
-    if (load && load.getLatency() && *load.getLatency() > latency) {
+  for (tile::LoadOp load : loads)
+    if (load.getLatency() && *load.getLatency() > latency) {
       hinted = load;
       latency = *load.getLatency();
     }
@@ -532,10 +553,21 @@ std::optional<StagedMmaLoop> stagedMmaLoop(tile::MmaOp mma, int64_t numThreads,
     return std::nullopt;
   };
 
-  if (std::string why = mmaStagingObstacle(mma); !why.empty())
+  if (std::string why = mmaStagingObstacle(loop); !why.empty())
     return reject(why);
-  auto loop = cast<scf::ForOp>(mma->getParentOp());
-  for (tile::LoadOp load : {lhsLoad, rhsLoad}) {
+  StagedMmaLoop plan;
+  plan.loop = loop;
+  plan.inductionVar = loop.getInductionVar();
+  plan.mmas = llvm::to_vector(loop.getBody()->getOps<tile::MmaOp>());
+  StagingLayout layout = pipelineStagingLayout(plan.mmas.front(), swizzle);
+  Type elementType = loads.front().getType().getElementType();
+  // ldmatrix reads 16-byte rows; each wgmma panel starts a 1024-byte block.
+  int64_t alignment = (plan.wgmma() ? 1024 : 16) * 8 /
+                      static_cast<int64_t>(elementType.getIntOrFloatBitWidth());
+  int64_t offset = 0;
+  for (tile::LoadOp load : loads) {
+    if (load.getType().getElementType() != elementType)
+      return reject("the staged tiles must have one element type");
     if (!loop.isDefinedOutsideOfLoop(load.getView()))
       return reject("the views must come from outside the loop");
     std::optional<tile::PaddingMode> padding = load.getPadding();
@@ -549,18 +581,25 @@ std::optional<StagedMmaLoop> stagedMmaLoop(tile::MmaOp mma, int64_t numThreads,
       return reject("every 16-byte chunk of the tiles must lie wholly inside "
                     "or outside the view, and each thread must copy whole "
                     "chunks");
+    plan.loads.push_back(load);
+    plan.tiles.emplace_back(type, layout);
+    plan.offsets.push_back(offset);
+    offset = llvm::alignTo(offset + plan.tiles.back().numElements(), alignment);
   }
-
-  StagingLayout layout = pipelineStagingLayout(mma, swizzle);
-  StagedMmaLoop plan{loop,
-                     mma,
-                     lhsLoad,
-                     rhsLoad,
-                     StagedOperand(lhsLoad.getType(), layout),
-                     StagedOperand(rhsLoad.getType(), layout),
-                     0};
-  int64_t stageBytes = plan.stageElements() *
-                       lhsLoad.getType().getElementTypeBitWidth() / 8;
+  llvm::SmallPtrSet<Operation *, 16> needed;
+  SmallVector<Value> worklist;
+  for (tile::LoadOp load : loads)
+    llvm::append_range(worklist, load.getIndices());
+  while (!worklist.empty()) {
+    Operation *producer = worklist.pop_back_val().getDefiningOp();
+    if (producer && producer->getParentOp() == loop &&
+        needed.insert(producer).second)
+      llvm::append_range(worklist, producer->getOperands());
+  }
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (needed.contains(&op))
+      plan.indexArithmetic.push_back(&op);
+  int64_t stageBytes = offset * elementType.getIntOrFloatBitWidth() / 8;
   plan.stages = std::min({latency, kMaxStages, kMaxSharedBytes / stageBytes});
   if (plan.stages < 2)
     return reject(Twine("two stages of ") + Twine(stageBytes) +
@@ -569,23 +608,30 @@ std::optional<StagedMmaLoop> stagedMmaLoop(tile::MmaOp mma, int64_t numThreads,
   return plan;
 }
 
+/// The pipeline of the scf.for around `op`, if it has one.
+std::optional<StagedMmaLoop>
+stagedMmaLoopAround(Operation *op, int64_t numThreads, bool swizzle) {
+  auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+  if (!loop)
+    return std::nullopt;
+  return stagedMmaLoop(loop, numThreads, swizzle, /*warn=*/false);
+}
+
 /// Remarks at each load of `kernel` whose `allow_tma` hint the lowering does
 /// not follow, saying why (after assignMmaLayouts: TMA needs wgmma).
 void remarkUnusedTma(tile::KernelOp kernel, int64_t numThreads, bool swizzle) {
   kernel.walk([&](tile::LoadOp load) {
     if (!load.getAllowTma())
       return;
-    std::string why = "TMA copies only the operands of a tile.mma pipelined "
-                      "in an scf.for (a latency hint of 2 or more)";
-    auto mma = load->hasOneUse() ? dyn_cast<tile::MmaOp>(*load->user_begin())
-                                 : tile::MmaOp();
-    if (mma)
-      if (std::optional<StagedMmaLoop> plan =
-              stagedMmaLoop(mma, numThreads, swizzle, /*warn=*/false)) {
-        if (plan->tma)
-          return;
-        why = tmaLimit(*plan);
-      }
+    std::string why = "TMA copies only the operands of tile.mma ops "
+                      "pipelined in an scf.for (a latency hint of 2 or more)";
+    if (std::optional<StagedMmaLoop> plan =
+            stagedMmaLoopAround(load, numThreads, swizzle);
+        plan && llvm::is_contained(plan->loads, load)) {
+      if (plan->tma)
+        return;
+      why = tmaLimit(*plan);
+    }
     load.emitRemark("allow_tma not followed, no TMA: ") << why;
   });
 }
@@ -645,8 +691,9 @@ LogicalResult checkSupported(tile::KernelOp kernel, int64_t numThreads,
                << 16 * warpsM << ", N of " << 8 * warpsN
                << " and K of 16 for mma.sync m16n8k16 on " << warpsM << "x"
                << warpsN << " warps";
-      stagedMmaLoop(mma, numThreads, swizzle, /*warn=*/true);
     }
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      stagedMmaLoop(loop, numThreads, swizzle, /*warn=*/true);
     if (auto scan = dyn_cast<tile::ScanOp>(op))
       if (failed(checkLastDimCombine(op, scan.getInput().getType(),
                                      scan.getDimAttr().getInt(), "scan",
@@ -962,13 +1009,14 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(tile::KernelOp kernel,
     if (isWgmma(mma))
       stagingAlignment = 1024;
     std::optional<StagedMmaLoop> pipeline =
-        stagedMmaLoop(mma, numThreads, swizzle, /*warn=*/false);
+        stagedMmaLoopAround(mma, numThreads, swizzle);
     staging = std::max(staging, pipeline ? pipeline->stages *
                                                pipeline->stageElements()
                                          : stagingElements(mma));
-    if (pipeline && pipeline->tma) {
+    // Once per loop: at its first mma.
+    if (pipeline && pipeline->tma && pipeline->mmas.front() == mma) {
       tmaStages = std::max(tmaStages, pipeline->stages);
-      tmaLoads.append({pipeline->lhsLoad, pipeline->rhsLoad});
+      llvm::append_range(tmaLoads, pipeline->loads);
     }
     return WalkResult::advance();
   });
@@ -2147,6 +2195,24 @@ SmallVector<Value> fragmentElements(OpBuilder &b, Location loc, Value fragment) 
   return elements;
 }
 
+/// Calls `fn` on each chunk of the current thread's fragment of a `type`
+/// tile (blocked layout, `numThreads` threads) that is staged as `staged`
+/// at element `base`: its first element in the fragment, its width, and its
+/// element offset in the staging buffer.
+void forEachStagedChunk(
+    OpBuilder &b, Location loc, RankedTensorType type, int64_t numThreads,
+    const StagedOperand &staged, Value base,
+    function_ref<void(int64_t first, int64_t width, Value at)> fn) {
+  FragmentLayout in = layoutOf(type, numThreads);
+  Value tid = threadIdOf(b, loc);
+  for (int64_t first = 0; first < in.fragmentSize(); first += in.vectorWidth) {
+    SmallVector<Value> coords = delinearize(
+        b, loc, in.linearIndex(b, loc, tid, first), type.getShape());
+    fn(first, in.vectorWidth,
+       addIndex(b, loc, base, staged.offset(b, loc, coords[0], coords[1])));
+  }
+}
+
 /// tile.mma on tensor cores, with operands in registers: both are staged in
 /// shared memory (padded or swizzled rows, or panels for wgmma:
 /// registerStagingLayout) between two barriers and multiplied from there
@@ -2164,24 +2230,19 @@ struct MmaLowering : public TilePattern<tile::MmaOp> {
     StagedOperand lhs(lhsType, registerStagingLayout(op, lhsType)),
         rhs(rhsType, registerStagingLayout(op, rhsType));
     Value staging = workgroupBuffer(op, lhsType.getElementType());
-    Value tid = threadIdOf(rewriter, loc);
 
     gpu::BarrierOp::create(rewriter, loc);
     auto stage = [&](Value fragment, RankedTensorType type,
                      const StagedOperand &staged, int64_t base) {
-      FragmentLayout in = layout(type);
-      for (int64_t first = 0; first < in.fragmentSize();
-           first += in.vectorWidth) {
-        SmallVector<Value> coords = delinearize(
-            rewriter, loc, in.linearIndex(rewriter, loc, tid, first),
-            type.getShape());
-        Value at = addIndex(rewriter, loc, indexConstant(rewriter, loc, base),
-                            staged.offset(rewriter, loc, coords[0], coords[1]));
-        vector::StoreOp::create(
-            rewriter, loc,
-            extractSlice(rewriter, loc, fragment, first, in.vectorWidth),
-            staging, ValueRange{at});
-      }
+      forEachStagedChunk(rewriter, loc, type, numThreads, staged,
+                         indexConstant(rewriter, loc, base),
+                         [&](int64_t first, int64_t width, Value at) {
+                           vector::StoreOp::create(rewriter, loc,
+                                                   extractSlice(rewriter, loc,
+                                                                fragment, first,
+                                                                width),
+                                                   staging, ValueRange{at});
+                         });
     };
     if (!op->hasAttr(kLhsStagedAttr))
       stage(adaptor.getLhs(), lhsType, lhs, 0);
@@ -2288,35 +2349,35 @@ struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
       : TilePattern(converter, ctx, numThreads, /*benefit=*/2),
         swizzle(swizzle) {}
 
+  /// What a form of the pipeline adds to the loop's body: `prefix` runs
+  /// before the body's own ops, `suffix` after them and gives the values
+  /// the ring carries (`ring`) for the next iteration.
+  using BodyHook = function_ref<SmallVector<Value>(Value iv, ValueRange ring)>;
+
   LogicalResult
   matchAndRewrite(scf::ForOp loop, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto mmas = loop.getBody()->getOps<tile::MmaOp>();
-    if (mmas.empty())
-      return rewriter.notifyMatchFailure(loop, "no tile.mma");
     std::optional<StagedMmaLoop> plan =
-        stagedMmaLoop(*mmas.begin(), numThreads, swizzle, /*warn=*/false);
-    if (!plan || plan->loop != loop)
+        stagedMmaLoop(loop, numThreads, swizzle, /*warn=*/false);
+    if (!plan)
       return rewriter.notifyMatchFailure(loop, "not a staged mma loop");
-
-    for (tile::LoadOp load : {plan->lhsLoad, plan->rhsLoad})
+    for (tile::LoadOp load : plan->loads)
       if (!load.getView().getDefiningOp<UnrealizedConversionCastOp>())
         return rewriter.notifyMatchFailure(load, "view is not a kernel argument");
 
     Location loc = loop.getLoc();
-    int64_t stages = plan->stages, stageElements = plan->stageElements();
-    bool wgmma = isWgmma(plan->mma);
     Value staging =
-        workgroupBuffer(loop, plan->lhsLoad.getType().getElementType());
+        workgroupBuffer(loop, plan->loads.front().getType().getElementType());
     // cp.async takes a shared-memory pointer, ldmatrix the buffer.
     Value shared = sharedPointer(rewriter, loc, staging);
     if (plan->tma) {
       lowerTmaPipeline(rewriter, adaptor, *plan, staging, shared);
       return success();
     }
+    int64_t stages = plan->stages, stageElements = plan->stageElements();
+    bool wgmma = plan->wgmma();
     Value tid = threadIdOf(rewriter, loc);
     Value upperBound = adaptor.getUpperBound(), step = adaptor.getStep();
-    auto constant = [&](int64_t v) { return indexConstant(rewriter, loc, v); };
     auto iterationAhead = [&](Value iv, int64_t distance) {
       return addIndex(rewriter, loc, iv, mulIndex(rewriter, loc, step, distance));
     };
@@ -2327,92 +2388,176 @@ struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
     for (int64_t s = 0; s + 1 < stages; ++s) {
       copyStage(rewriter, loc, *plan, shared, tid, upperBound,
                 iterationAhead(adaptor.getLowerBound(), s),
-                constant(s * stageElements));
+                indexConstant(rewriter, loc, s * stageElements));
       commit();
     }
-    auto staged = scf::ForOp::create(
-        rewriter, loc, adaptor.getLowerBound(), upperBound, step,
-        ValueRange{adaptor.getInitArgs().front(), constant(0)},
-        [&](OpBuilder &, Location, Value iv, ValueRange carried) {
-          Value stage = carried[1];
-          NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, stages - 2);
-          fenceForWgmma(rewriter, loc, plan->mma);
-          gpu::BarrierOp::create(rewriter, loc);
-          Value previous = previousInRing(rewriter, loc, stage, stages);
-          auto refillPrevious = [&] {
-            copyStage(rewriter, loc, *plan, shared, tid, upperBound,
-                      iterationAhead(iv, stages - 1),
-                      mulIndex(rewriter, loc, previous, stageElements));
-            commit();
-          };
-          if (!wgmma)
-            refillPrevious();
-
-          SmallVector<Value> acc =
-              fragmentElements(rewriter, loc, carried.front());
-          Value lhsBase = mulIndex(rewriter, loc, stage, stageElements);
-          Value rhsBase = addIndex(rewriter, loc, lhsBase,
-                                   constant(plan->lhs.numElements()));
-          multiplyStaged(rewriter, loc, plan->mma, staging, plan->lhs, lhsBase,
-                         plan->rhs, rhsBase, numThreads, acc,
-                         /*pendingWgmmaGroups=*/1);
-          if (wgmma) {
-            // Every thread's wgmma ops of k - 1 are done.
-            gpu::BarrierOp::create(rewriter, loc);
-            refillPrevious();
-          }
-          scf::YieldOp::create(
-              rewriter, loc,
-              ValueRange{fromElements(rewriter, loc, acc),
-                         nextInRing(rewriter, loc, stage, stages)});
-        });
-    // No copy may be in flight when the kernel exits, and the accumulator
-    // is read next.
+    // Iteration iv refills the stage of iv - 1 with the tiles of
+    // iv + stages - 1.
+    auto refillPrevious = [&](Value iv, Value stage) {
+      copyStage(rewriter, loc, *plan, shared, tid, upperBound,
+                iterationAhead(iv, stages - 1),
+                mulIndex(rewriter, loc,
+                         previousInRing(rewriter, loc, stage, stages),
+                         stageElements),
+                /*barrier=*/Value(), /*stagedIv=*/iv);
+      commit();
+    };
+    auto prefix = [&](Value iv, ValueRange ring) -> SmallVector<Value> {
+      NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, stages - 2);
+      fenceForWgmma(rewriter, loc, plan->mmas.front());
+      gpu::BarrierOp::create(rewriter, loc);
+      if (!wgmma)
+        refillPrevious(iv, ring[0]);
+      return {};
+    };
+    auto suffix = [&](Value iv, ValueRange ring) -> SmallVector<Value> {
+      if (wgmma) {
+        // Every thread's wgmma ops of k - 1 are done.
+        gpu::BarrierOp::create(rewriter, loc);
+        refillPrevious(iv, ring[0]);
+      }
+      return {nextInRing(rewriter, loc, ring[0], stages)};
+    };
+    scf::ForOp staged = buildStagedLoop(
+        rewriter, adaptor, *plan, staging,
+        ValueRange{indexConstant(rewriter, loc, 0)}, prefix, suffix);
+    // No copy may be in flight when the kernel exits, and the accumulators
+    // are read next.
     NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
     if (wgmma)
       NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
-    rewriter.replaceOp(loop, staged.getResult(0));
+    rewriter.replaceOp(loop,
+                       staged.getResults().take_front(loop.getNumResults()));
     return success();
   }
 
-  /// Issues, unless iteration `iv` is past the loop, the copies of both
-  /// operand tiles of that iteration into the stage at element `stageBase`:
+  /// The pipelined form of `plan.loop`: a loop that carries the loop's own
+  /// values and then `ringInits` (the ring's state: the stage of the
+  /// iteration first). Its body runs `prefix`, then the loop's own body, in
+  /// which each tile.mma multiplies its operands from the stage and each
+  /// staged load's other users read its tile from there, then `suffix`.
+  scf::ForOp buildStagedLoop(ConversionPatternRewriter &rewriter,
+                             OpAdaptor adaptor, const StagedMmaLoop &plan,
+                             Value staging, ValueRange ringInits,
+                             BodyHook prefix, BodyHook suffix) const {
+    scf::ForOp loop = plan.loop;
+    Location loc = loop.getLoc();
+    unsigned numCarried = loop.getNumRegionIterArgs();
+    // Where each mma's accumulator is carried, before the body moves.
+    SmallVector<unsigned> accumulatorPositions =
+        llvm::map_to_vector(plan.mmas, [](tile::MmaOp mma) {
+          return cast<BlockArgument>(mma.getAcc()).getArgNumber() - 1;
+        });
+
+    SmallVector<Value> inits(adaptor.getInitArgs());
+    llvm::append_range(inits, ringInits);
+    auto staged =
+        scf::ForOp::create(rewriter, loc, adaptor.getLowerBound(),
+                           adaptor.getUpperBound(), adaptor.getStep(), inits);
+    Block *body = staged.getBody();
+    Value iv = staged.getInductionVar();
+    ValueRange carried = staged.getRegionIterArgs();
+    ValueRange ring = carried.drop_front(numCarried);
+    rewriter.setInsertionPointToStart(body);
+    prefix(iv, ring);
+    Value stageBase = mulIndex(rewriter, loc, ring[0], plan.stageElements());
+    auto tileBase = [&](unsigned i) {
+      return addIndex(rewriter, loc, stageBase,
+                      indexConstant(rewriter, loc, plan.offsets[i]));
+    };
+
+    FailureOr<Block *> original =
+        rewriter.convertRegionTypes(&loop.getRegion(), *getTypeConverter());
+    assert(succeeded(original) && "the type converter takes every tile");
+    rewriter.mergeBlocks(*original, body,
+                         body->getArguments().take_front(1 + numCarried));
+    // The suffix's copies read the staged loads, which are replaced next.
+    auto yield = cast<scf::YieldOp>(body->getTerminator());
+    rewriter.setInsertionPoint(yield);
+    SmallVector<Value> yields(yield.getOperands());
+    llvm::append_range(yields, suffix(iv, ring));
+    rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, yields);
+    for (auto [i, position] : llvm::enumerate(accumulatorPositions)) {
+      tile::MmaOp mma = plan.mmas[i];
+      rewriter.setInsertionPoint(mma);
+      SmallVector<Value> acc =
+          fragmentElements(rewriter, loc, carried[position]);
+      unsigned lhs = plan.indexOf(mma.getLhs()),
+               rhs = plan.indexOf(mma.getRhs());
+      multiplyStaged(rewriter, mma.getLoc(), mma, staging, plan.tiles[lhs],
+                     tileBase(lhs), plan.tiles[rhs], tileBase(rhs), numThreads,
+                     acc, /*pendingWgmmaGroups=*/1);
+      rewriter.replaceOp(mma, fromElements(rewriter, loc, acc));
+    }
+    for (auto [i, staged] : llvm::enumerate(plan.loads)) {
+      tile::LoadOp load = staged;
+      bool forMmasAlone = llvm::all_of(load->getUsers(), [&](Operation *user) {
+        return llvm::is_contained(plan.mmas, user);
+      });
+      if (forMmasAlone) {
+        rewriter.eraseOp(load);
+        continue;
+      }
+      rewriter.setInsertionPoint(load);
+      SmallVector<Value> chunks;
+      forEachStagedChunk(
+          rewriter, load.getLoc(), load.getType(), numThreads, plan.tiles[i],
+          tileBase(i), [&](int64_t, int64_t width, Value at) {
+            chunks.push_back(vector::LoadOp::create(
+                rewriter, load.getLoc(),
+                VectorType::get({width}, load.getType().getElementType()),
+                staging, ValueRange{at}));
+          });
+      rewriter.replaceOp(load, concat(rewriter, load.getLoc(), chunks));
+    }
+    rewriter.setInsertionPointAfter(staged);
+    return staged;
+  }
+
+  /// Issues, unless iteration `iv` is past the loop, the copies of the
+  /// staged tiles of that iteration into the stage at element `stageBase`:
   /// cp.async, or with TMA, TMA copies that complete on the mbarrier at
-  /// `barrier`.
+  /// `barrier`. Inside the pipelined loop, `stagedIv` is its induction
+  /// variable.
   void copyStage(OpBuilder &b, Location loc, const StagedMmaLoop &plan,
                  Value shared, Value tid, Value upperBound, Value iv,
-                 Value stageBase, Value barrier = Value()) const {
+                 Value stageBase, Value barrier = Value(),
+                 Value stagedIv = Value()) const {
     Value inLoop = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv,
                                          upperBound);
     auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, inLoop,
                                   /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
-    // The index arithmetic of the body, for iteration `iv`.
-    scf::ForOp loop = plan.loop;
+    // The index arithmetic of the loads, for iteration `iv`. In the
+    // pipelined loop's body it reads that loop's induction variable.
     IRMapping mapping;
-    mapping.map(loop.getInductionVar(), iv);
-    for (Operation &op : loop.getBody()->without_terminator())
-      if (!isa<tile::LoadOp, tile::MmaOp>(op))
-        b.clone(op, mapping);
-    Value rhsBase = addIndex(b, loc, stageBase,
-                             indexConstant(b, loc, plan.lhs.numElements()));
+    mapping.map(plan.inductionVar, iv);
+    if (stagedIv)
+      mapping.map(stagedIv, iv);
+    for (Operation *op : plan.indexArithmetic)
+      b.clone(*op, mapping);
+    auto tileBase = [&](unsigned i) {
+      return addIndex(b, loc, stageBase,
+                      indexConstant(b, loc, plan.offsets[i]));
+    };
     if (!plan.tma) {
-      copyTile(b, loc, plan.lhsLoad, plan.lhs, shared, tid, stageBase,
-               mapping);
-      copyTile(b, loc, plan.rhsLoad, plan.rhs, shared, tid, rhsBase, mapping);
+      for (auto [i, load] : llvm::enumerate(plan.loads))
+        copyTile(b, loc, tile::LoadOp(load), plan.tiles[i], shared, tid,
+                 tileBase(i), mapping);
       return;
     }
-    tile::LoadOp lhsLoad = plan.lhsLoad;
-    Type elementType = lhsLoad.getType().getElementType();
+    tile::LoadOp first = plan.loads.front();
+    Type elementType = first.getType().getElementType();
     int64_t stageBytes =
-        plan.stageElements() * elementType.getIntOrFloatBitWidth() / 8;
+        plan.tileElements() * elementType.getIntOrFloatBitWidth() / 8;
     NVVM::MBarrierArriveExpectTxOp::create(
         b, loc, /*res=*/Type(), barrier,
         arith::ConstantIntOp::create(b, loc, stageBytes, 32),
         NVVM::MemScopeKind::CTA, /*relaxed=*/false, /*predicate=*/Value());
-    copyTileByTma(b, loc, plan.lhsLoad, shared, stageBase, barrier, mapping);
-    copyTileByTma(b, loc, plan.rhsLoad, shared, rhsBase, barrier, mapping);
+    for (auto [i, load] : llvm::enumerate(plan.loads))
+      copyTileByTma(b, loc, tile::LoadOp(load), shared, tileBase(i), barrier,
+                    mapping);
   }
 
   /// The TMA copies of the tile `load` reads, at the indices `mapping`
@@ -2472,12 +2617,13 @@ struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
     auto constant = [&](int64_t v) { return indexConstant(rewriter, loc, v); };
     Value upperBound = adaptor.getUpperBound(), step = adaptor.getStep();
     Value tid = threadIdOf(rewriter, loc);
-    auto copyAhead = [&](Value iv, int64_t distance, Value stage) {
-      copyStage(rewriter, loc, plan, shared, tid, upperBound,
-                addIndex(rewriter, loc, iv,
-                         mulIndex(rewriter, loc, step, distance)),
-                mulIndex(rewriter, loc, stage, stageElements),
-                barrierOf(stage));
+    auto copyAhead = [&](Value iv, int64_t distance, Value stage,
+                         Value stagedIv) {
+      copyStage(
+          rewriter, loc, plan, shared, tid, upperBound,
+          addIndex(rewriter, loc, iv, mulIndex(rewriter, loc, step, distance)),
+          mulIndex(rewriter, loc, stage, stageElements), barrierOf(stage),
+          stagedIv);
     };
 
     // One arrival completes a phase: the issuing thread's expect_tx, with
@@ -2491,52 +2637,45 @@ struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
                                      one, /*predicate=*/Value());
       NVVM::FenceMbarrierInitOp::create(rewriter, loc);
     });
-    fenceForWgmma(rewriter, loc, plan.mma);
+    fenceForWgmma(rewriter, loc, plan.mmas.front());
     gpu::BarrierOp::create(rewriter, loc);
     inFirstThread(rewriter, loc, [&] {
       for (int64_t s = 0; s + 1 < stages; ++s)
-        copyAhead(adaptor.getLowerBound(), s, constant(s));
+        copyAhead(adaptor.getLowerBound(), s, constant(s), Value());
     });
 
-    Value phase0 = arith::ConstantIntOp::create(rewriter, loc, 0, 32);
-    auto staged = scf::ForOp::create(
-        rewriter, loc, adaptor.getLowerBound(), upperBound, step,
-        ValueRange{adaptor.getInitArgs().front(), constant(0), phase0},
-        [&](OpBuilder &, Location, Value iv, ValueRange carried) {
-          Value stage = carried[1], phase = carried[2];
-          NVVM::MBarrierTryWaitParityOp::create(
-              rewriter, loc, barrierOf(stage), phase,
-              arith::ConstantIntOp::create(rewriter, loc, kTryWaitTicks, 32));
-          SmallVector<Value> acc =
-              fragmentElements(rewriter, loc, carried.front());
-          Value lhsBase = mulIndex(rewriter, loc, stage, stageElements);
-          Value rhsBase = addIndex(rewriter, loc, lhsBase,
-                                   constant(plan.lhs.numElements()));
-          multiplyStaged(rewriter, loc, plan.mma, staging, plan.lhs, lhsBase,
-                         plan.rhs, rhsBase, numThreads, acc,
-                         /*pendingWgmmaGroups=*/1);
-          // Every warpgroup's wgmma ops of k - 1 are done.
-          gpu::BarrierOp::create(rewriter, loc);
-          inFirstThread(rewriter, loc, [&] {
-            copyAhead(iv, stages - 1,
-                      previousInRing(rewriter, loc, stage, stages));
-          });
-          Value wraps = arith::CmpIOp::create(
-              rewriter, loc, arith::CmpIPredicate::eq, stage,
-              constant(stages - 1));
-          Value nextPhase = arith::SelectOp::create(
-              rewriter, loc, wraps,
-              arith::XOrIOp::create(
-                  rewriter, loc, phase,
-                  arith::ConstantIntOp::create(rewriter, loc, 1, 32)),
-              phase);
-          scf::YieldOp::create(
-              rewriter, loc,
-              ValueRange{fromElements(rewriter, loc, acc),
-                         nextInRing(rewriter, loc, stage, stages),
-                         nextPhase});
-        });
-    // The accumulator is read next. Every copy issued was awaited in the
+    // The ring's state: the stage, and the parity of its mbarrier's phase.
+    auto prefix = [&](Value, ValueRange ring) -> SmallVector<Value> {
+      NVVM::MBarrierTryWaitParityOp::create(
+          rewriter, loc, barrierOf(ring[0]), ring[1],
+          arith::ConstantIntOp::create(rewriter, loc, kTryWaitTicks, 32));
+      return {};
+    };
+    auto suffix = [&](Value iv, ValueRange ring) -> SmallVector<Value> {
+      Value stage = ring[0], phase = ring[1];
+      // Every warpgroup's wgmma ops of k - 1 are done, and every thread's
+      // reads of the stage of k - 1.
+      gpu::BarrierOp::create(rewriter, loc);
+      inFirstThread(rewriter, loc, [&] {
+        copyAhead(iv, stages - 1, previousInRing(rewriter, loc, stage, stages),
+                  iv);
+      });
+      Value wraps = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq, stage, constant(stages - 1));
+      Value nextPhase = arith::SelectOp::create(
+          rewriter, loc, wraps,
+          arith::XOrIOp::create(
+              rewriter, loc, phase,
+              arith::ConstantIntOp::create(rewriter, loc, 1, 32)),
+          phase);
+      return {nextInRing(rewriter, loc, stage, stages), nextPhase};
+    };
+    scf::ForOp staged = buildStagedLoop(
+        rewriter, adaptor, plan, staging,
+        ValueRange{constant(0),
+                   arith::ConstantIntOp::create(rewriter, loc, 0, 32)},
+        prefix, suffix);
+    // The accumulators are read next. Every copy issued was awaited in the
     // loop; once every thread is past its last wait, the mbarriers are
     // invalidated, so that their memory may serve again.
     NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
@@ -2545,7 +2684,8 @@ struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
       for (int64_t s = 0; s < stages; ++s)
         NVVM::MBarrierInvalOp::create(rewriter, loc, barrierOf(constant(s)));
     });
-    rewriter.replaceOp(loop, staged.getResult(0));
+    rewriter.replaceOp(loop,
+                       staged.getResults().take_front(loop.getNumResults()));
   }
 
   /// cp.async of the current thread's 16-byte chunks (those of its fragment

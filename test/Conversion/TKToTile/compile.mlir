@@ -11,19 +11,24 @@
 // RUN: FileCheck %s --check-prefix=GATED-TILE --input-file=%t/gated_mlp.mlir
 // RUN: FileCheck %s --check-prefix=GATED-PTX --input-file=%t/gated_mlp/kernels.ptx
 // RUN: FileCheck %s --check-prefix=GATED --input-file=%t/gated_mlp/manifest.json
-// tileopt-compile's --register-budget reaches tileopt-pipeline-tile-loads:
-// 128 registers a thread take gated_mlp's tiles one step ahead, 32 none.
-// RUN: tileopt-compile %t/gated_mlp.mlir -o %t/gated_mlp_budget --register-budget 32 2>&1 \
-// RUN:   | FileCheck %s --check-prefix=BUDGET
-// BUDGET: remark: tiles in flight would take 160 registers per thread, over the budget of 32: the loads are not pipelined (80 even one iteration ahead)
+// The loop holds the loads and the two mmas alone, and X feeds both: all
+// three tiles go through one cp.async ring (3 stages of 16x256 + 2 x
+// 256x32 f16, 120 KiB of dynamic shared memory), and the mmas read them
+// with ldmatrix; nothing is staged from registers.
 // GATED-TILE-COUNT-2: tile.mma %{{.*}} : tensor<16x256xf16>, tensor<256x32xf16>, tensor<16x32xf32>
 // GATED-PTX: .entry gated_mlp_k0(
+// GATED-PTX-NOT: st.shared
+// GATED-PTX: cp.async.cg.shared.global
+// GATED-PTX: cp.async.commit_group
+// GATED-PTX: ldmatrix
 // GATED-PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// GATED-PTX: cp.async.wait_group{{[[:space:]]+}}1;
 // GATED-PTX: ex2.approx
 // GATED: "name": "in0",
 // GATED-NEXT: "role": "input",
 // GATED: "name": "out0",
 // GATED-NEXT: "role": "output",
+// GATED: "dynamic": 122880,
 // GATED: "launches": [
 // GATED: "grid": [
 // GATED-NEXT: 128,
@@ -145,6 +150,12 @@
 // RUN: tileopt-compile %t/mla.mlir -o %t/mla 2>/dev/null
 // RUN: FileCheck %s --check-prefix=MLA-PTX --input-file=%t/mla/kernels.ptx
 // RUN: FileCheck %s --check-prefix=MLA --input-file=%t/mla/manifest.json
+// tileopt-compile's --register-budget reaches tileopt-pipeline-tile-loads:
+// the default 128 registers a thread take the first kernel's tiles two
+// steps ahead, 32 one step.
+// RUN: tileopt-compile %t/mla.mlir -o %t/mla_budget --register-budget 32 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=BUDGET
+// BUDGET: remark: tiles in flight would take 40 registers per thread, over the budget of 32: the loads are issued one iteration ahead (20 registers)
 // MLA-PTX: .entry mla_decode_k0(
 // MLA-PTX-NOT: ldmatrix{{.*}}.trans
 // MLA-PTX: mma.sync.aligned

@@ -138,7 +138,7 @@ tile.kernel @mma_operand_computed(%a: !tile.view<256x256xbf16>, %c: !tile.view<2
   %c4 = arith.constant 4 : index
   %zero = arith.constant dense<0.0> : tensor<64x64xf32>
   %acc = scf.for %k = %c0 to %c4 step %c1 iter_args(%sum = %zero) -> (tensor<64x64xf32>) {
-    // expected-warning @+1 {{latency hint not followed: both operands of the tile.mma must be loaded in the scf.for around it}}
+    // expected-warning @+1 {{latency hint not followed: both operands of every tile.mma must be loaded in the scf.for around it}}
     %ta = tile.load %a[%c0, %k] latency 3 : !tile.view<256x256xbf16> -> tensor<64x32xbf16>
     %tb = tile.load %a[%k, %c0] : !tile.view<256x256xbf16> -> tensor<32x64xbf16>
     %scaled = arith.addf %tb, %tb : tensor<32x64xbf16>
@@ -157,7 +157,7 @@ tile.kernel @mma_loop_does_more(%a: !tile.view<256x256xbf16>, %c: !tile.view<256
   %c4 = arith.constant 4 : index
   %zero = arith.constant dense<0.0> : tensor<64x64xf32>
   %acc = scf.for %k = %c0 to %c4 step %c1 iter_args(%sum = %zero) -> (tensor<64x64xf32>) {
-    // expected-warning @+1 {{latency hint not followed: the loop body may hold only the loads, the tile.mma and scalar index arithmetic}}
+    // expected-warning @+1 {{latency hint not followed: the loop body may hold only loads and pure ops}}
     %ta = tile.load %a[%c0, %k] latency 3 : !tile.view<256x256xbf16> -> tensor<64x32xbf16>
     %tb = tile.load %a[%k, %c0] latency 3 : !tile.view<256x256xbf16> -> tensor<32x64xbf16>
     %t = tile.load %a[%k, %k] : !tile.view<256x256xbf16> -> tensor<64x64xbf16>
