@@ -75,9 +75,13 @@ std::string tileopt::mmaStagingObstacle(scf::ForOp loop) {
     if (!isPure(&op) && !isa<tile::LoadOp>(op))
       return "the loop body may hold only loads and pure ops";
   }
-  for (tile::LoadOp load : mmaMultiplicandLoads(loop))
+  for (tile::LoadOp load : mmaMultiplicandLoads(loop)) {
+    if (!llvm::all_of(load->getUsers(),
+                      [](Operation *user) { return isa<tile::MmaOp>(user); }))
+      return "the loaded multiplicands must feed tile.mma ops alone";
     if (std::string why = indexObstacle(loop, load); !why.empty())
       return why;
+  }
   return "";
 }
 

@@ -122,13 +122,12 @@ tile.kernel @mma_operands(%a: !tile.view<256x256xbf16>, %c: !tile.view<256x256xf
 
 // -----
 
-// Two mmas in one loop sharing a multiplicand (a gated MLP's X W1 and X W2),
-// and a normalization of X beside them: the code generator stages all three
-// tiles through its cp.async ring, so the loop stays as it is.
+// Two mmas in one loop sharing a multiplicand (a gated MLP's X W1 and X W2):
+// the code generator stages all three tiles through its cp.async ring, so
+// the loop stays as it is.
 // CHECK-LABEL: tile.kernel @two_mmas_shared_operand
-// CHECK:         scf.for %[[K:[^ ]*]] = {{.*}} -> (tensor<32x64xf32>, tensor<32x64xf32>, tensor<32xf32>)
+// CHECK:         scf.for %[[K:[^ ]*]] = {{.*}} -> (tensor<32x64xf32>, tensor<32x64xf32>)
 // CHECK-COUNT-3:   tile.load %{{.*}} latency 3
-// CHECK:           tile.reduce
 // CHECK:           tile.mma
 // CHECK:           tile.mma
 // CHECK:           scf.yield
@@ -139,21 +138,54 @@ tile.kernel @two_mmas_shared_operand(%x: !tile.view<32x4096xf16>, %w1: !tile.vie
   %c64 = arith.constant 64 : index
   %j = tile.block_id x
   %zero = arith.constant dense<0.0> : tensor<32x64xf32>
-  %zeros = arith.constant dense<0.0> : tensor<32xf32>
-  %acc:3 = scf.for %k = %c0 to %c64 step %c1 iter_args(%a1 = %zero, %a2 = %zero, %ss = %zeros) -> (tensor<32x64xf32>, tensor<32x64xf32>, tensor<32xf32>) {
+  %acc:2 = scf.for %k = %c0 to %c64 step %c1 iter_args(%a1 = %zero, %a2 = %zero) -> (tensor<32x64xf32>, tensor<32x64xf32>) {
     %tx = tile.load %x[%c0, %k] latency 3 : !tile.view<32x4096xf16> -> tensor<32x64xf16>
     %t1 = tile.load %w1[%k, %j] latency 3 : !tile.view<4096x4096xf16> -> tensor<64x64xf16>
     %t2 = tile.load %w2[%k, %j] latency 3 : !tile.view<4096x4096xf16> -> tensor<64x64xf16>
-    %wide = arith.extf %tx : tensor<32x64xf16> to tensor<32x64xf32>
-    %sq = arith.mulf %wide, %wide : tensor<32x64xf32>
-    %rows = tile.reduce sum %sq dim 1 : tensor<32x64xf32> -> tensor<32xf32>
     %n1 = tile.mma %tx, %t1, %a1 : tensor<32x64xf16>, tensor<64x64xf16>, tensor<32x64xf32>
     %n2 = tile.mma %tx, %t2, %a2 : tensor<32x64xf16>, tensor<64x64xf16>, tensor<32x64xf32>
-    %ss2 = arith.addf %ss, %rows : tensor<32xf32>
-    scf.yield %n1, %n2, %ss2 : tensor<32x64xf32>, tensor<32x64xf32>, tensor<32xf32>
+    scf.yield %n1, %n2 : tensor<32x64xf32>, tensor<32x64xf32>
   }
   %sum = arith.addf %acc#0, %acc#1 : tensor<32x64xf32>
   tile.store %sum, %o[%c0, %j] : tensor<32x64xf32>, !tile.view<32x4096xf32>
+  tile.return
+}
+
+// -----
+
+// A multiplicand that other ops read too (here X, squared and summed
+// beside X W, as rmsnorm_linear does) keeps its loop out of the ring: both
+// loads are pipelined here, in registers.
+// CHECK-LABEL: tile.kernel @multiplicand_read_elsewhere
+// CHECK-COUNT-4: tile.load
+// CHECK:         scf.for %[[K:[^ ]*]] = {{.*}} iter_args(
+// CHECK-SAME:      -> (tensor<32x64xf32>, tensor<32xf32>, tensor<32x64xf16>, tensor<32x64xf16>, tensor<64x64xf16>, tensor<64x64xf16>)
+// CHECK-COUNT-2: tile.load %{{.*}} :
+// CHECK:           tile.reduce
+// CHECK:           tile.mma
+// CHECK:           scf.yield
+tile.kernel @multiplicand_read_elsewhere(%x: !tile.view<32x4096xf16>, %w: !tile.view<4096x4096xf16>,
+                                         %o: !tile.view<32x4096xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %j = tile.block_id x
+  %zero = arith.constant dense<0.0> : tensor<32x64xf32>
+  %zeros = arith.constant dense<0.0> : tensor<32xf32>
+  %acc:2 = scf.for %k = %c0 to %c64 step %c1 iter_args(%a = %zero, %ss = %zeros) -> (tensor<32x64xf32>, tensor<32xf32>) {
+    %tx = tile.load %x[%c0, %k] latency 3 : !tile.view<32x4096xf16> -> tensor<32x64xf16>
+    %tw = tile.load %w[%k, %j] latency 3 : !tile.view<4096x4096xf16> -> tensor<64x64xf16>
+    %wide = arith.extf %tx : tensor<32x64xf16> to tensor<32x64xf32>
+    %sq = arith.mulf %wide, %wide : tensor<32x64xf32>
+    %rows = tile.reduce sum %sq dim 1 : tensor<32x64xf32> -> tensor<32xf32>
+    %n = tile.mma %tx, %tw, %a : tensor<32x64xf16>, tensor<64x64xf16>, tensor<32x64xf32>
+    %ss2 = arith.addf %ss, %rows : tensor<32xf32>
+    scf.yield %n, %ss2 : tensor<32x64xf32>, tensor<32xf32>
+  }
+  %r = tile.reshape %acc#1 : tensor<32xf32> -> tensor<32x1xf32>
+  %rb = tile.broadcast %r : tensor<32x1xf32> -> tensor<32x64xf32>
+  %out = arith.divf %acc#0, %rb : tensor<32x64xf32>
+  tile.store %out, %o[%c0, %j] : tensor<32x64xf32>, !tile.view<32x4096xf32>
   tile.return
 }
 

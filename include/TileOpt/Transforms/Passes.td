@@ -59,11 +59,13 @@ def PipelineTileLoads : Pass<"tileopt-pipeline-tile-loads"> {
     left alone, and so are the loops whose `tile.mma` multiplicands
     `tileopt-lower-tile` pipelines through shared memory with cp.async (or
     TMA), without holding the tiles in registers: loops where every mma
-    multiplies tiles loaded in the body into an accumulator the loop
-    carries for it alone, with nothing but loads and pure ops beside them
-    (one activation tile may feed several mmas, as a gated MLP's X feeds
-    X W1 and X W2, and a normalization besides). The code generator wants
-    such a loop as it is, so its other loads are not prefetched either.
+    multiplies tiles loaded in the body for mmas alone into an accumulator
+    the loop carries for it alone, with nothing but loads and pure ops
+    beside them (one activation tile may feed several mmas, as a gated
+    MLP's X feeds X W1 and X W2). The code generator wants such a loop as
+    it is, so its other loads are not prefetched either. A multiplicand
+    that other ops read too (rmsnorm_linear's X, also squared) keeps its
+    loop here, in registers.
 
     Tiles in flight live in registers, and a thread has at most 255: a
     lowered µGraph whose loop streams two 1024x16 weight tiles and an

@@ -450,8 +450,7 @@ constexpr int64_t kTryWaitTicks = 10000000;
 /// An scf.for whose tile.mma ops multiply tiles loaded in its body with a
 /// latency hint (isStagedMmaLoop): those tiles are copied with cp.async (or
 /// TMA) into a ring of `stages` shared-memory buffers, `stages - 1`
-/// iterations ahead; ldmatrix (or wgmma) reads the multiplicands from there,
-/// and the loads' other users read their tiles from there too.
+/// iterations ahead; ldmatrix (or wgmma) reads the multiplicands from there.
 struct StagedMmaLoop {
   scf::ForOp loop;
   Value inductionVar;
@@ -2434,8 +2433,8 @@ struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
   /// The pipelined form of `plan.loop`: a loop that carries the loop's own
   /// values and then `ringInits` (the ring's state: the stage of the
   /// iteration first). Its body runs `prefix`, then the loop's own body, in
-  /// which each tile.mma multiplies its operands from the stage and each
-  /// staged load's other users read its tile from there, then `suffix`.
+  /// which each tile.mma multiplies its operands from the stage, then
+  /// `suffix`.
   scf::ForOp buildStagedLoop(ConversionPatternRewriter &rewriter,
                              OpAdaptor adaptor, const StagedMmaLoop &plan,
                              Value staging, ValueRange ringInits,
@@ -2489,27 +2488,9 @@ struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
                      acc, /*pendingWgmmaGroups=*/1);
       rewriter.replaceOp(mma, fromElements(rewriter, loc, acc));
     }
-    for (auto [i, staged] : llvm::enumerate(plan.loads)) {
-      tile::LoadOp load = staged;
-      bool forMmasAlone = llvm::all_of(load->getUsers(), [&](Operation *user) {
-        return llvm::is_contained(plan.mmas, user);
-      });
-      if (forMmasAlone) {
-        rewriter.eraseOp(load);
-        continue;
-      }
-      rewriter.setInsertionPoint(load);
-      SmallVector<Value> chunks;
-      forEachStagedChunk(
-          rewriter, load.getLoc(), load.getType(), numThreads, plan.tiles[i],
-          tileBase(i), [&](int64_t, int64_t width, Value at) {
-            chunks.push_back(vector::LoadOp::create(
-                rewriter, load.getLoc(),
-                VectorType::get({width}, load.getType().getElementType()),
-                staging, ValueRange{at}));
-          });
-      rewriter.replaceOp(load, concat(rewriter, load.getLoc(), chunks));
-    }
+    // The multiplicands feed the mmas alone (mmaStagingObstacle).
+    for (tile::LoadOp load : plan.loads)
+      rewriter.eraseOp(load);
     rewriter.setInsertionPointAfter(staged);
     return staged;
   }
