@@ -371,48 +371,81 @@ FailureOr<KernelCost> evenlySpreadCost(Operation *op, const GpuTarget &target) {
 /// the loop state and operand fragments (an assumption).
 constexpr int64_t kBaseRegistersPerThread = 32;
 
-/// The product whose walked operands the code generator stages through a
-/// shared-memory ring (cp.async), or null. The tile code generator takes a
-/// loop that carries one accumulator, which tile.mma accumulates itself
-/// (isFusedIntoAccumulator), and holds only the loads of two distinct
-/// tiles and the mma (mmaStagingObstacle): in a block graph, one matmul of
-/// two walked tiles that feed it alone, and no other accumulator. The
-/// loops' other tiles are loaded by the threads into registers
-/// (docs/lowering.md). Not mirrored: cp.async copies whole 16-byte chunks
-/// of the tiles, which the lowering's tiles of f16 and bf16 are.
-tb::MatmulOp stagedMatmul(tb::BlockGraphOpInterface graph) {
-  Block &body = graph.getBlockGraph();
-  auto matmuls = body.getOps<tb::MatmulOp>();
-  auto accumulators = body.getOps<tb::ForloopAccumOp>();
-  if (graph.getForloopRange() <= 1 ||
-      std::distance(matmuls.begin(), matmuls.end()) != 1 ||
-      std::distance(accumulators.begin(), accumulators.end()) != 1)
-    return nullptr;
-  tb::MatmulOp matmul = *matmuls.begin();
-  auto isWalked = [](Value operand) {
+/// The walked iterators whose tiles the code generator stages through a
+/// shared-memory ring (cp.async), or none. The tile code generator stages a
+/// loop in which every tile.mma multiplies two tiles loaded in the loop
+/// for mmas alone into an accumulator of its own, and nothing but loads
+/// and pure ops sit beside them (mmaStagingObstacle): in a block graph,
+/// every product the loop computes multiplies two walked tiles that feed
+/// products alone and is fused into a sum or mean accumulator
+/// (isFusedIntoAccumulator), and no tile is saved in the loop (a `none`
+/// accumulator). Those products' operands are staged, and each must give
+/// every thread whole 16-byte chunks (stagedMmaLoop), in the blocked layout
+/// of the tile as the lowering pads it. The loop's other tiles are loaded
+/// by the threads into registers (docs/lowering.md). Not mirrored: the ring
+/// must fit in shared memory, two stages at least.
+llvm::SmallPtrSet<Operation *, 4>
+stagedIterators(tb::BlockGraphOpInterface graph, int64_t threads) {
+  llvm::SmallPtrSet<Operation *, 4> staged;
+  if (graph.getForloopRange() <= 1)
+    return staged;
+  auto walked = [](Value operand) {
     auto iterator = operand.getDefiningOp<tb::InputIteratorOp>();
-    return iterator && walksForloop(iterator);
+    return iterator && walksForloop(iterator) ? iterator : nullptr;
   };
-  bool walkedFeedOnlyIt = llvm::all_of(
-      body.getOps<tb::InputIteratorOp>(), [&](tb::InputIteratorOp iterator) {
-        return !walksForloop(iterator) ||
-               llvm::all_of(iterator->getUsers(),
-                            [&](Operation *user) { return user == matmul; });
+  auto wholeChunks = [&](tb::InputIteratorOp iterator) {
+    auto type = cast<ShapedType>(iterator.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    if (shape.size() >= 2)
+      shape[shape.size() - 2] = paddedRowsOf(iterator.getResult());
+    FragmentLayout chunks = FragmentLayout::blocked(shape, threads);
+    return !chunks.replicated &&
+           chunks.vectorWidth * type.getElementTypeBitWidth() == 128;
+  };
+  // The tiles that change every step: what the loop computes.
+  llvm::DenseSet<Value> perIteration;
+  for (Operation &op : graph.getBlockGraph().without_terminator()) {
+    if (auto iterator = dyn_cast<tb::InputIteratorOp>(op)) {
+      if (walksForloop(iterator))
+        perIteration.insert(iterator.getResult());
+      continue;
+    }
+    if (llvm::none_of(op.getOperands(),
+                      [&](Value v) { return perIteration.contains(v); }))
+      continue;
+    if (isa<tb::OutputSaverOp>(op))
+      return {};
+    auto accum = dyn_cast<tb::ForloopAccumOp>(op);
+    if (!accum || accum.getKind() == tb::AccumKind::none)
+      perIteration.insert(op.result_begin(), op.result_end());
+    auto matmul = dyn_cast<tb::MatmulOp>(op);
+    if (!matmul)
+      continue;
+    tb::InputIteratorOp lhs = walked(matmul.getLhs()),
+                        rhs = walked(matmul.getRhs());
+    auto feedsMatmulsAlone = [](tb::InputIteratorOp iterator) {
+      return llvm::all_of(iterator->getUsers(), [](Operation *user) {
+        return isa<tb::MatmulOp>(user);
       });
-  if (isWalked(matmul.getLhs()) && isWalked(matmul.getRhs()) &&
-      matmul.getLhs() != matmul.getRhs() && isFusedIntoAccumulator(matmul) &&
-      walkedFeedOnlyIt)
-    return matmul;
-  return nullptr;
+    };
+    if (!lhs || !rhs || !isFusedIntoAccumulator(matmul) ||
+        !feedsMatmulsAlone(lhs) || !feedsMatmulsAlone(rhs) ||
+        !wholeChunks(lhs) || !wholeChunks(rhs))
+      return {};
+    staged.insert(lhs);
+    staged.insert(rhs);
+  }
+  return staged;
 }
 
 /// Whether the code generator issues the tiles `graph`'s loop walks ahead of
-/// their use: through the shared-memory ring (`staged`, its stagedMatmul),
+/// their use: through the shared-memory ring (`staged`, stagedIterators),
 /// or carried in registers at least one step ahead when they fit the budget
 /// (docs/lowering.md), padded as the lowering pads them.
-bool loopLoadsPipelined(tb::BlockGraphOpInterface graph, tb::MatmulOp staged,
+bool loopLoadsPipelined(tb::BlockGraphOpInterface graph,
+                        const llvm::SmallPtrSetImpl<Operation *> &staged,
                         int64_t threads) {
-  if (staged)
+  if (!staged.empty())
     return true;
   int64_t bytes = 0;
   for (tb::InputIteratorOp iterator :
@@ -468,7 +501,7 @@ FailureOr<KernelCost> fusedCost(tk::FusedOp kernel, const GpuTarget &target) {
   KernelCost cost;
   cost.op = kernel;
   cost.blocks = blocks;
-  tb::MatmulOp staged = stagedMatmul(graph);
+  llvm::SmallPtrSet<Operation *, 4> staged = stagedIterators(graph, threads);
   // Per block, except device bytes, which are totals.
   double tensorCoreFlops = 0, cudaCoreFlops = 0, sharedMemoryTraffic = 0;
   int64_t accumulatorElements = 0;
@@ -510,7 +543,7 @@ FailureOr<KernelCost> fusedCost(tk::FusedOp kernel, const GpuTarget &target) {
               else
                 cost.dramBytes += reReads;
               sharedMemoryTraffic += perBlock;
-              if (!staged || !walksForloop(iterator)) {
+              if (!staged.contains(iterator)) {
                 cost.registerLoadBytes += perBlock * blocks;
                 cost.registerLoadLines +=
                     double(linesOf(iterator)) * loads * blocks;

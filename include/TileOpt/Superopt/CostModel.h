@@ -78,10 +78,10 @@ struct GpuTarget {
 };
 
 /// Bumped whenever the cost model's formulas change, or the lowering's
-/// conditions it mirrors (stagedMatmul, mmaPaddedRows), so that the
+/// conditions it mirrors (stagedIterators, mmaPaddedRows), so that the
 /// search's cache (keyed by GpuTarget::fingerprint) does not answer with a
 /// µGraph the model would no longer choose.
-inline constexpr unsigned kCostModelRevision = 2;
+inline constexpr unsigned kCostModelRevision = 3;
 
 /// The estimate for one kernel launch and what it is made of. Totals are over
 /// all blocks of the kernel.

@@ -2,8 +2,8 @@
 // needed, a GPU is not. docs/lowering.md lists what compiles end to end.
 // REQUIRES: ptxas
 
-// gated_mlp as the superoptimizer finds it: one kernel on tensor cores, 128
-// blocks of 32 columns, X's 8 rows padded to the 16 of one m16 tile for 4
+// gated_mlp as the superoptimizer finds it: one kernel on tensor cores, 64
+// blocks of 64 columns, X's 8 rows padded to the 16 of one m16 tile for 4
 // warps side by side.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: tileopt-opt %S/../../../examples/ugraph/gated_mlp.mlir --tileopt-lower-ugraph -o %t/gated_mlp.mlir
@@ -13,9 +13,9 @@
 // RUN: FileCheck %s --check-prefix=GATED --input-file=%t/gated_mlp/manifest.json
 // The loop holds the loads and the two mmas alone, and X feeds both: all
 // three tiles go through one cp.async ring (3 stages of 16x256 + 2 x
-// 256x32 f16, 120 KiB of dynamic shared memory), and the mmas read them
+// 256x64 f16, 216 KiB of dynamic shared memory), and the mmas read them
 // with ldmatrix; nothing is staged from registers.
-// GATED-TILE-COUNT-2: tile.mma %{{.*}} : tensor<16x256xf16>, tensor<256x32xf16>, tensor<16x32xf32>
+// GATED-TILE-COUNT-2: tile.mma %{{.*}} : tensor<16x256xf16>, tensor<256x64xf16>, tensor<16x64xf32>
 // GATED-PTX: .entry gated_mlp_k0(
 // GATED-PTX-NOT: st.shared
 // GATED-PTX: cp.async.cg.shared.global
@@ -28,10 +28,10 @@
 // GATED-NEXT: "role": "input",
 // GATED: "name": "out0",
 // GATED-NEXT: "role": "output",
-// GATED: "dynamic": 122880,
+// GATED: "dynamic": 221184,
 // GATED: "launches": [
 // GATED: "grid": [
-// GATED-NEXT: 128,
+// GATED-NEXT: 64,
 
 // rmsnorm_linear as imported: the rms_norm kernel, then the matmul in
 // 128x128x64 tiles (M padded from 2), the normalized X between them.

@@ -9,7 +9,7 @@
 // RUN:   | tileopt-interp --seed=5 | sed 1d > %t.tile
 // RUN: diff %t.ugraph %t.tile
 // RUN: FileCheck %s --input-file=%t.tile
-// CHECK: tensor 8x64
+// CHECK: tensor 8x128
 
 // qknorm_attention: rms_norm kernels before split-KV and its combine. The
 // tile program also returns the tensors between its kernels; its first
