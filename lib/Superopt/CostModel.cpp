@@ -372,20 +372,24 @@ FailureOr<KernelCost> evenlySpreadCost(Operation *op, const GpuTarget &target) {
 constexpr int64_t kBaseRegistersPerThread = 32;
 
 /// The walked iterators whose tiles the code generator stages through a
-/// shared-memory ring (cp.async), or none. The tile code generator stages a
-/// loop in which every tile.mma multiplies two tiles loaded in the loop
-/// for mmas alone into an accumulator of its own, and nothing but loads
+/// shared-memory ring (cp.async, or TMA), or none. The tile code generator
+/// stages a loop in which every tile.mma multiplies two tiles loaded in the
+/// loop for mmas alone into an accumulator of its own, and nothing but loads
 /// and pure ops sit beside them (mmaStagingObstacle): in a block graph,
 /// every product the loop computes multiplies two walked tiles that feed
 /// products alone and is fused into a sum or mean accumulator
 /// (isFusedIntoAccumulator), and no tile is saved in the loop (a `none`
 /// accumulator). Those products' operands are staged, and each must give
 /// every thread whole 16-byte chunks (stagedMmaLoop), in the blocked layout
-/// of the tile as the lowering pads it. The loop's other tiles are loaded
-/// by the threads into registers (docs/lowering.md). Not mirrored: the ring
-/// must fit in shared memory, two stages at least.
+/// of the tile as the lowering pads it, and two stages of them fit in
+/// `sharedMemoryPerBlock`. The loop's other tiles are loaded by the threads
+/// into registers (docs/lowering.md), and are not prefetched
+/// (loopLoadsPipelined). Not mirrored: each 16-byte chunk must lie wholly
+/// inside or outside the tensor, and the ring's own padding rows
+/// (tileopt-lower-tile's `swizzle=false`).
 llvm::SmallPtrSet<Operation *, 4>
-stagedIterators(tb::BlockGraphOpInterface graph, int64_t threads) {
+stagedIterators(tb::BlockGraphOpInterface graph, int64_t threads,
+                int64_t sharedMemoryPerBlock) {
   llvm::SmallPtrSet<Operation *, 4> staged;
   if (graph.getForloopRange() <= 1)
     return staged;
@@ -435,6 +439,11 @@ stagedIterators(tb::BlockGraphOpInterface graph, int64_t threads) {
     staged.insert(lhs);
     staged.insert(rhs);
   }
+  int64_t stageBytes = 0;
+  for (Operation *iterator : staged)
+    stageBytes += paddedBytes(iterator->getResult(0));
+  if (2 * stageBytes > sharedMemoryPerBlock)
+    return {};
   return staged;
 }
 
@@ -445,8 +454,13 @@ stagedIterators(tb::BlockGraphOpInterface graph, int64_t threads) {
 bool loopLoadsPipelined(tb::BlockGraphOpInterface graph,
                         const llvm::SmallPtrSetImpl<Operation *> &staged,
                         int64_t threads) {
+  // A staged loop's other tiles are loaded when used.
   if (!staged.empty())
-    return true;
+    return llvm::all_of(graph.getBlockGraph().getOps<tb::InputIteratorOp>(),
+                        [&](tb::InputIteratorOp iterator) {
+                          return !walksForloop(iterator) ||
+                                 staged.contains(iterator);
+                        });
   int64_t bytes = 0;
   for (tb::InputIteratorOp iterator :
        graph.getBlockGraph().getOps<tb::InputIteratorOp>())
@@ -501,7 +515,8 @@ FailureOr<KernelCost> fusedCost(tk::FusedOp kernel, const GpuTarget &target) {
   KernelCost cost;
   cost.op = kernel;
   cost.blocks = blocks;
-  llvm::SmallPtrSet<Operation *, 4> staged = stagedIterators(graph, threads);
+  llvm::SmallPtrSet<Operation *, 4> staged =
+      stagedIterators(graph, threads, target.sharedMemoryPerBlock);
   // Per block, except device bytes, which are totals.
   double tensorCoreFlops = 0, cudaCoreFlops = 0, sharedMemoryTraffic = 0;
   int64_t accumulatorElements = 0;

@@ -85,8 +85,32 @@ std::string tileopt::mmaStagingObstacle(scf::ForOp loop) {
   return "";
 }
 
+std::string tileopt::mmaRingObstacle(scf::ForOp loop) {
+  SmallVector<tile::LoadOp> loads = mmaMultiplicandLoads(loop);
+  if (loads.empty())
+    return "the loop holds no tile.mma";
+  Type elementType = loads.front().getType().getElementType();
+  int64_t stageBytes = 0;
+  for (tile::LoadOp load : loads) {
+    if (load.getType().getElementType() != elementType)
+      return "the staged tiles must have one element type";
+    if (!loop.isDefinedOutsideOfLoop(load.getView()))
+      return "the views must come from outside the loop";
+    std::optional<tile::PaddingMode> padding = load.getPadding();
+    if (padding && *padding != tile::PaddingMode::zero &&
+        *padding != tile::PaddingMode::undetermined)
+      return "cp.async pads with zeros only";
+    stageBytes += load.getType().getNumElements() *
+                  load.getType().getElementTypeBitWidth() / 8;
+  }
+  if (2 * stageBytes > kMaxSharedBytesPerBlock)
+    return "two stages of " + std::to_string(stageBytes) +
+           " bytes do not fit in shared memory";
+  return "";
+}
+
 bool tileopt::isStagedMmaLoop(scf::ForOp loop) {
-  if (!mmaStagingObstacle(loop).empty())
+  if (!mmaStagingObstacle(loop).empty() || !mmaRingObstacle(loop).empty())
     return false;
   return llvm::any_of(mmaMultiplicandLoads(loop), [](tile::LoadOp load) {
     return load.getLatency() && *load.getLatency() >= 2;

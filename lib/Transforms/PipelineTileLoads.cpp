@@ -87,8 +87,16 @@ void pipelineLoop(scf::ForOp loop, int64_t numWarps, int64_t registerBudget) {
   // The code generator pipelines this loop's multiplicands through shared
   // memory, and wants the loop as it is: one tile.mma per accumulator a
   // step. Its other loads are not prefetched.
-  if (isStagedMmaLoop(loop))
+  if (isStagedMmaLoop(loop)) {
+    SmallVector<tile::LoadOp> staged = mmaMultiplicandLoads(loop);
+    for (auto load : loop.getBody()->getOps<tile::LoadOp>())
+      if (load.getLatency() && *load.getLatency() >= 2 &&
+          !llvm::is_contained(staged, load))
+        load.emitRemark("latency hint not followed: the loop's tile.mma "
+                        "multiplicands are pipelined through shared memory "
+                        "(tileopt-lower-tile), which keeps the loop as it is");
     return;
+  }
   struct Pipelined {
     tile::LoadOp load;
     int64_t distance;

@@ -305,6 +305,26 @@ func.func @gated_n64(%arg0: tensor<8x4096xf16>, %arg1: tensor<4096x4096xf16>, %a
   return %0 : tensor<8x4096xf16>
 }
 
+func.func @gated_n64_column_sums(%arg0: tensor<8x4096xf16>, %arg1: tensor<4096x4096xf16>, %arg2: tensor<4096x4096xf16>, %arg3: tensor<4096x4096xf16>) -> (tensor<8x4096xf16>, tensor<1x4096xf16>) {
+  %0:2 = tk.fused grid [64, 1, 1] block [128, 1, 1] forloop 16 (%arg4 = %arg0 : tensor<8x4096xf16>, %arg5 = %arg1 : tensor<4096x4096xf16>, %arg6 = %arg2 : tensor<4096x4096xf16>, %arg7 = %arg3 : tensor<4096x4096xf16>) -> (tensor<8x4096xf16>, tensor<1x4096xf16>) {
+    %1 = tb.input_iterator %arg4 imap [-1, -1, -1] fmap 1 : tensor<8x4096xf16> -> !tb.tile<8x256xf16>
+    %2 = tb.input_iterator %arg5 imap [1, -1, -1] fmap 0 : tensor<4096x4096xf16> -> !tb.tile<256x64xf16>
+    %3 = tb.input_iterator %arg6 imap [1, -1, -1] fmap 0 : tensor<4096x4096xf16> -> !tb.tile<256x64xf16>
+    %4 = tb.input_iterator %arg7 imap [1, -1, -1] fmap 0 : tensor<4096x4096xf16> -> !tb.tile<256x64xf16>
+    %5 = tb.matmul %1, %2 : !tb.tile<8x256xf16>, !tb.tile<256x64xf16> -> !tb.tile<8x64xf16>
+    %6 = tb.matmul %1, %3 : !tb.tile<8x256xf16>, !tb.tile<256x64xf16> -> !tb.tile<8x64xf16>
+    %7 = tb.forloop_accum sum %5 : (!tb.tile<8x64xf16>) -> !tb.tile<8x64xf16>
+    %8 = tb.forloop_accum sum %6 : (!tb.tile<8x64xf16>) -> !tb.tile<8x64xf16>
+    %9 = tb.reduce sum %4 dim 0 : !tb.tile<256x64xf16> -> !tb.tile<1x64xf16>
+    %10 = tb.forloop_accum sum %9 : (!tb.tile<1x64xf16>) -> !tb.tile<1x64xf16>
+    %11 = tb.binary mul %7, %8 : !tb.tile<8x64xf16>, !tb.tile<8x64xf16> -> !tb.tile<8x64xf16>
+    %12 = tb.output_saver %11 omap [1, -1, -1] : !tb.tile<8x64xf16> -> tensor<8x4096xf16>
+    %13 = tb.output_saver %10 omap [1, -1, -1] : !tb.tile<1x64xf16> -> tensor<1x4096xf16>
+    tb.yield %12, %13 : tensor<8x4096xf16>, tensor<1x4096xf16>
+  }
+  return %0#0, %0#1 : tensor<8x4096xf16>, tensor<1x4096xf16>
+}
+
 func.func @gated_n64_squared(%arg0: tensor<8x4096xf16>, %arg1: tensor<4096x4096xf16>, %arg2: tensor<4096x4096xf16>) -> tensor<8x4096xf16> {
   %0 = tk.fused grid [64, 1, 1] block [128, 1, 1] forloop 16 (%arg3 = %arg0 : tensor<8x4096xf16>, %arg4 = %arg1 : tensor<4096x4096xf16>, %arg5 = %arg2 : tensor<4096x4096xf16>) -> tensor<8x4096xf16> {
     %1 = tb.input_iterator %arg3 imap [-1, -1, -1] fmap 1 : tensor<8x4096xf16> -> !tb.tile<8x256xf16>
@@ -681,6 +701,13 @@ TEST_F(CostModelTest, ProductsOfTilesLoadedForThemAloneAreStaged) {
   EXPECT_DOUBLE_EQ(squared.kernels[0].registerLoadLines,
                    64.0 * 16 * (32 + 2 * 256));
   EXPECT_LT(staged.seconds, squared.seconds);
+  // A walked tile beside the products (summed over its columns) is loaded
+  // through registers, and the code generator, which keeps a staged loop as
+  // it is, does not prefetch it: the loop is not pipelined.
+  ProgramCost sums = cost("gated_n64_column_sums");
+  ASSERT_EQ(sums.kernels.size(), 1u);
+  EXPECT_DOUBLE_EQ(sums.kernels[0].registerLoadBytes, 64.0 * 16 * 32768);
+  EXPECT_FALSE(sums.kernels[0].pipelined);
 }
 
 // A tile of a transposed tensor that the lowering reads through its source

@@ -1,5 +1,4 @@
-//===- MmaStaging.h - Which tile.mma loops the code generator stages -*- C++
-//-*-===//
+//===- MmaStaging.h - Which mma loops the code generator stages -*- C++ -*-===//
 //
 // tileopt-lower-tile pipelines the multiplicands of some tile.mma loops
 // through shared memory (a cp.async or TMA ring); tileopt-pipeline-tile-loads
@@ -43,9 +42,23 @@ SmallVector<tile::LoadOp> mmaMultiplicandLoads(scf::ForOp loop);
 /// instructions (2026-12-04, docs/performance.md).
 std::string mmaStagingObstacle(scf::ForOp loop);
 
+/// The most shared memory a block can have on the targets the code
+/// generator knows (227 KiB on sm_90).
+constexpr int64_t kMaxSharedBytesPerBlock = 227 * 1024;
+
+/// Why the code generator would refuse to stage the multiplicand loads of
+/// `loop`, a loop with the structure (mmaStagingObstacle), for reasons that
+/// do not depend on the thread count, or "": their views must come from
+/// outside the loop, they pad with zeros (cp.async fills only zeros), share
+/// one element type, and two stages of their tiles fit in shared memory.
+/// (Whether every thread copies whole 16-byte chunks is checked by the code
+/// generator alone.)
+std::string mmaRingObstacle(scf::ForOp loop);
+
 /// Whether the code generator pipelines `loop`'s multiplicand loads through
-/// shared memory: the loop has the structure (mmaStagingObstacle) and one
-/// of those loads has a latency hint of 2 or more.
+/// shared memory: the loop has the structure (mmaStagingObstacle), the ring
+/// can hold its tiles (mmaRingObstacle), and one of those loads has a
+/// latency hint of 2 or more.
 bool isStagedMmaLoop(scf::ForOp loop);
 
 } // namespace mlir::tileopt

@@ -38,7 +38,7 @@ constexpr int64_t kMaxFragmentSize = 256;
 /// Static shared memory a kernel may use without opting in.
 constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 /// Shared memory a block may opt in to on sm_90 (dynamic shared memory).
-constexpr int64_t kMaxSharedBytes = 227 * 1024;
+constexpr int64_t kMaxSharedBytes = kMaxSharedBytesPerBlock;
 
 //===----------------------------------------------------------------------===//
 // Helpers
@@ -460,6 +460,7 @@ struct StagedMmaLoop {
   SmallVector<tile::LoadOp> loads;
   SmallVector<StagedOperand> tiles;
   SmallVector<int64_t> offsets;
+  int64_t stageSize = 0;
   /// The ops of the body that compute the loads' indices from the
   /// induction variable (mmaStagingObstacle), in body order: the copies for
   /// a later iteration repeat them.
@@ -468,10 +469,9 @@ struct StagedMmaLoop {
   /// Whether the tiles come by TMA (tmaLimit) rather than cp.async.
   bool tma = false;
 
-  /// The elements of one stage: the tiles one after the other.
-  int64_t stageElements() const {
-    return offsets.back() + tiles.back().numElements();
-  }
+  /// The elements of one stage: the tiles one after the other, each
+  /// starting aligned, and the next stage too.
+  int64_t stageElements() const { return stageSize; }
   /// The elements the tiles of one stage fill (a stage may have gaps).
   int64_t tileElements() const {
     int64_t elements = 0;
@@ -492,40 +492,41 @@ constexpr int64_t kMaxTmaBoxDim = 256;
 /// TMA tensor maps take global strides in multiples of 16 bytes.
 constexpr int64_t kTmaStrideBytes = 16;
 
-/// Why the operand tiles of `plan` cannot be copied by TMA
-/// (cp.async.bulk.tensor), or "" if they can. The rule: both operand loads
-/// allow it (`allow_tma`) and the tile.mma runs on wgmma (sm_90a). There a
-/// TMA box of 64 bf16/f16 columns with the 128-byte swizzle lands as one
-/// panel of StagingLayout::Panels, the layout wgmma's descriptors read; so
-/// a tile of C columns is C / 64 boxes of its rows. mma.sync reads its
-/// stages with ldmatrix, in another layout, and keeps cp.async.
+/// Why the tiles of `plan` cannot be copied by TMA (cp.async.bulk.tensor),
+/// or "" if they can. The rule: every multiplicand load allows it
+/// (`allow_tma`) and the tile.mma ops run on wgmma (sm_90a). There a TMA box
+/// of 64 bf16/f16 columns with the 128-byte swizzle lands as one panel of
+/// StagingLayout::Panels, the layout wgmma's descriptors read; so a tile of
+/// C columns is C / 64 boxes of its rows. mma.sync reads its stages with
+/// ldmatrix, in another layout, and keeps cp.async.
 std::string tmaLimit(const StagedMmaLoop &plan) {
   if (!plan.wgmma())
     return "TMA feeds the operands of wgmma only (chip sm_90a and a shape "
            "wgmma takes)";
   for (tile::LoadOp load : plan.loads) {
+    std::string which;
+    llvm::raw_string_ostream(which) << "the " << load.getType() << " load";
     tile::TensorViewType view = load.getView().getType();
     if (view.getRank() != 2)
-      return "TMA copies tiles of rank-2 views only; a multiplicand's view "
-             "has rank " +
-             std::to_string(view.getRank());
+      return "TMA copies tiles of rank-2 views only; " + which +
+             " reads a view of rank " + std::to_string(view.getRank());
     int64_t rowLength = view.getShape()[1];
     int64_t elementBytes = view.getElementType().getIntOrFloatBitWidth() / 8;
     if (ShapedType::isDynamic(rowLength) ||
         rowLength * elementBytes % kTmaStrideBytes != 0)
       return "a TMA tensor map needs rows of a static multiple of " +
-             std::to_string(kTmaStrideBytes) +
-             " bytes; a multiplicand "
-             "view's rows are " +
+             std::to_string(kTmaStrideBytes) + " bytes; " + which +
+             " reads rows " +
              (ShapedType::isDynamic(rowLength)
                   ? std::string("of dynamic length")
-                  : std::to_string(rowLength * elementBytes) + " bytes");
+                  : "of " + std::to_string(rowLength * elementBytes) +
+                        " bytes");
     int64_t rows = load.getType().getDimSize(0);
     if (rows > kMaxTmaBoxDim)
       return "a TMA box has at most " + std::to_string(kMaxTmaBoxDim) +
-             " rows; a multiplicand tile has " + std::to_string(rows);
+             " rows; " + which + " has " + std::to_string(rows);
     if (!load.getAllowTma())
-      return "a multiplicand's load has no allow_tma";
+      return which + " has no allow_tma";
   }
   return "";
 }
@@ -563,16 +564,10 @@ std::optional<StagedMmaLoop> stagedMmaLoop(scf::ForOp loop, int64_t numThreads,
   // ldmatrix reads 16-byte rows; each wgmma panel starts a 1024-byte block.
   int64_t alignment = (plan.wgmma() ? 1024 : 16) * 8 /
                       static_cast<int64_t>(elementType.getIntOrFloatBitWidth());
+  if (std::string why = mmaRingObstacle(loop); !why.empty())
+    return reject(why);
   int64_t offset = 0;
   for (tile::LoadOp load : loads) {
-    if (load.getType().getElementType() != elementType)
-      return reject("the staged tiles must have one element type");
-    if (!loop.isDefinedOutsideOfLoop(load.getView()))
-      return reject("the views must come from outside the loop");
-    std::optional<tile::PaddingMode> padding = load.getPadding();
-    if (padding && *padding != tile::PaddingMode::zero &&
-        *padding != tile::PaddingMode::undetermined)
-      return reject("cp.async pads with zeros only");
     RankedTensorType type = load.getType();
     FragmentLayout chunks = layoutOf(type, numThreads);
     if (!chunksAlignedIn(load.getView().getType(), chunks) ||
@@ -598,6 +593,7 @@ std::optional<StagedMmaLoop> stagedMmaLoop(scf::ForOp loop, int64_t numThreads,
   for (Operation &op : loop.getBody()->without_terminator())
     if (needed.contains(&op))
       plan.indexArithmetic.push_back(&op);
+  plan.stageSize = offset;
   int64_t stageBytes = offset * elementType.getIntOrFloatBitWidth() / 8;
   plan.stages = std::min({latency, kMaxStages, kMaxSharedBytes / stageBytes});
   if (plan.stages < 2)
@@ -2309,17 +2305,17 @@ void inFirstThread(OpBuilder &b, Location loc, function_ref<void()> body) {
   body();
 }
 
-/// An scf.for around a tile.mma whose operands it loads with a latency hint
+/// An scf.for whose tile.mma ops multiply tiles it loads with a latency hint
 /// (StagedMmaLoop), as a cp.async pipeline over a ring of shared-memory
-/// stages. Before the loop, the copies for the first `stages - 1`
-/// iterations are issued, one commit group each. Iteration k waits for its
-/// own group (cp.async.wait_group stages - 2), then meets the other threads
-/// at the one barrier of the step: after it, every copy into the stage of k
-/// has landed and every thread is done reading the stage of k - 1. Into
-/// that stage go the copies for iteration k + stages - 1, then the operands
-/// of k are multiplied straight from their stage. Chunks outside the view
-/// are zero-filled (a source size of 0); copies for iterations past the
-/// loop are skipped, but their (empty) groups still count.
+/// stages, each holding every multiplicand tile of one iteration. Before the
+/// loop, the copies for the first `stages - 1` iterations are issued, one
+/// commit group each. Iteration k waits for its own group (cp.async.wait_group
+/// stages - 2), then meets the other threads at the one barrier of the step:
+/// after it, every copy into the stage of k has landed and every thread is done
+/// reading the stage of k - 1. Into that stage go the copies for iteration k +
+/// stages - 1, then the operands of k are multiplied straight from their stage.
+/// Chunks outside the view are zero-filled (a source size of 0); copies for
+/// iterations past the loop are skipped, but their (empty) groups still count.
 ///
 /// For wgmma, each thread fences its landed copies for the async proxy
 /// before the barrier, and the wgmma ops of k stay in flight while the next
@@ -2331,7 +2327,7 @@ void inFirstThread(OpBuilder &b, Location loc, function_ref<void()> body) {
 /// after the loop, before the accumulator is read.
 ///
 /// With TMA (StagedMmaLoop::tma), the first thread alone issues the copies:
-/// per stage, an mbarrier that expects the bytes of both tiles
+/// per stage, an mbarrier that expects the bytes of its tiles
 /// (mbarrier.arrive.expect_tx) and one cp.async.bulk.tensor per 64-column
 /// panel of each tile, which land 128-byte-swizzled and complete on that
 /// mbarrier; boxes past the edge of a view are zero-filled. Iteration k

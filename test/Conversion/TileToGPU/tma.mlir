@@ -102,7 +102,7 @@ tile.kernel @one_allowed(%a: !tile.view<1024x1024xbf16>, %b: !tile.view<1024x102
   %c16 = arith.constant 16 : index
   %zero = arith.constant dense<0.0> : tensor<128x128xf32>
   %acc = scf.for %k = %c0 to %c16 step %c1 iter_args(%sum = %zero) -> (tensor<128x128xf32>) {
-    // expected-remark @below {{allow_tma not followed, no TMA: a multiplicand's load has no allow_tma}}
+    // expected-remark @below {{allow_tma not followed, no TMA: the tensor<64x128xbf16> load has no allow_tma}}
     %ta = tile.load %a[%c0, %k] latency 3 allow_tma : !tile.view<1024x1024xbf16> -> tensor<128x64xbf16>
     %tb = tile.load %b[%k, %c0] latency 3 : !tile.view<1024x1024xbf16> -> tensor<64x128xbf16>
     %next = tile.mma %ta, %tb, %sum : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>

@@ -208,12 +208,13 @@ def Tile_LoadOp : Tile_Op<"load", [Tile_InKernel,
     Hints: `latency` (1-10) is how deep the software pipeline of this load
     in a loop should be: with latency L, the load for iteration k + L - 1 is
     issued in iteration k (`tileopt-pipeline-tile-loads`, in registers; for
-    `tile.mma` operands, `tileopt-lower-tile`, with cp.async into up to 4
-    shared-memory stages); 1 means no prefetch. `allow_tma` allows the Hopper
-    tensor memory accelerator: on sm_90a, when both operand loads of a
-    `tile.mma` pipelined on wgmma allow it, one thread copies them with
-    `cp.async.bulk.tensor` instead of every thread with cp.async (elsewhere
-    the hint is not followed, with a remark that says why).
+    `tile.mma` multiplicands loaded for mmas alone, `tileopt-lower-tile`,
+    with cp.async into up to 4 shared-memory stages); 1 means no prefetch.
+    `allow_tma` allows the Hopper tensor memory accelerator: on sm_90a, when
+    every multiplicand load of a loop pipelined on wgmma allows it, one
+    thread copies them with `cp.async.bulk.tensor` instead of every thread
+    with cp.async (elsewhere the hint is not followed, with a remark that
+    says why).
   }];
   let arguments = (ins Tile_TensorViewType:$view, Variadic<Index>:$indices,
                        OptionalAttr<I32Attr>:$latency, UnitAttr:$allow_tma,
