@@ -1,13 +1,15 @@
 // gqa_decode (BENCHMARKS.md) as the superoptimizer now finds it:
 // examples/linalg/gqa_decode.mlir through tileopt-import-linalg and
-// tileopt-superoptimize{threads=2} (2026-12-03). Split-KV plus a
+// tileopt-superoptimize{threads=2} (2026-12-04). Split-KV plus a
 // combine: the first kernel's blocks each own 64 query rows (x) and one of
 // 32 chunks of 128 keys (y), both batches in the tile, and with no loop
 // compute S = Q K, its row maximum m, E = exp(S - m), E's row sum and E V;
 // the combine walks the 32 chunks, rescaling the partial sums
 // (sum_rescale) by their maxima, and divides. The chunks of E V lie along
-// its outermost dim (64 x 256 x 64), so the combine's grid splits the rows
-// and the columns (64 blocks).
+// its outermost dim (64 x 256 x 64); the combine multiplies nothing, so its
+// grid splits the 256 query rows into single rows (256 blocks; 17.6 us on
+// the H200 against 19.1 for the 64 blocks of 16 rows x 16 columns chosen
+// before 2026-12-04, in one call, docs/performance.md).
 func.func @gqa_decode(%arg0: tensor<2x256x64xf16>, %arg1: tensor<2x64x4096xf16>, %arg2: tensor<2x4096x64xf16>) -> tensor<2x256x64xf16> {
   %0:3 = tk.fused grid [4, 32, 1] block [128, 1, 1] forloop 1 (%arg3 = %arg0 : tensor<2x256x64xf16>, %arg4 = %arg1 : tensor<2x64x4096xf16>, %arg5 = %arg2 : tensor<2x4096x64xf16>) -> (tensor<2x256x32xf16>, tensor<64x256x64xf16>, tensor<2x256x32xf16>) {
     %2 = tb.input_iterator %arg3 imap [1, -1, -1] fmap -1 : tensor<2x256x64xf16> -> !tb.tile<2x64x64xf16>
@@ -27,14 +29,14 @@ func.func @gqa_decode(%arg0: tensor<2x256x64xf16>, %arg1: tensor<2x64x4096xf16>,
     %16 = tb.output_saver %13 omap [1, 2, -1] : !tb.tile<2x64x1xf16> -> tensor<2x256x32xf16>
     tb.yield %14, %15, %16 : tensor<2x256x32xf16>, tensor<64x256x64xf16>, tensor<2x256x32xf16>
   }
-  %1 = tk.fused grid [16, 4, 1] block [128, 1, 1] forloop 32 (%arg3 = %0#0 : tensor<2x256x32xf16>, %arg4 = %0#1 : tensor<64x256x64xf16>, %arg5 = %0#2 : tensor<2x256x32xf16>) -> tensor<2x256x64xf16> {
-    %2 = tb.input_iterator %arg3 imap [1, -1, -1] fmap 2 : tensor<2x256x32xf16> -> !tb.tile<2x16x1xf16>
-    %3 = tb.input_iterator %arg4 imap [1, 2, -1] fmap 0 : tensor<64x256x64xf16> -> !tb.tile<2x16x16xf16>
-    %4 = tb.input_iterator %arg5 imap [1, -1, -1] fmap 2 : tensor<2x256x32xf16> -> !tb.tile<2x16x1xf16>
-    %5 = tb.forloop_accum sum_rescale %3, %2 : (!tb.tile<2x16x16xf16>, !tb.tile<2x16x1xf16>) -> !tb.tile<2x16x16xf16>
-    %6 = tb.forloop_accum sum_rescale %4, %2 : (!tb.tile<2x16x1xf16>, !tb.tile<2x16x1xf16>) -> !tb.tile<2x16x1xf16>
-    %7 = tb.binary div %5, %6 : !tb.tile<2x16x16xf16>, !tb.tile<2x16x1xf16> -> !tb.tile<2x16x16xf16>
-    %8 = tb.output_saver %7 omap [1, 2, -1] : !tb.tile<2x16x16xf16> -> tensor<2x256x64xf16>
+  %1 = tk.fused grid [256, 1, 1] block [128, 1, 1] forloop 32 (%arg3 = %0#0 : tensor<2x256x32xf16>, %arg4 = %0#1 : tensor<64x256x64xf16>, %arg5 = %0#2 : tensor<2x256x32xf16>) -> tensor<2x256x64xf16> {
+    %2 = tb.input_iterator %arg3 imap [1, -1, -1] fmap 2 : tensor<2x256x32xf16> -> !tb.tile<2x1x1xf16>
+    %3 = tb.input_iterator %arg4 imap [1, -1, -1] fmap 0 : tensor<64x256x64xf16> -> !tb.tile<2x1x64xf16>
+    %4 = tb.input_iterator %arg5 imap [1, -1, -1] fmap 2 : tensor<2x256x32xf16> -> !tb.tile<2x1x1xf16>
+    %5 = tb.forloop_accum sum_rescale %3, %2 : (!tb.tile<2x1x64xf16>, !tb.tile<2x1x1xf16>) -> !tb.tile<2x1x64xf16>
+    %6 = tb.forloop_accum sum_rescale %4, %2 : (!tb.tile<2x1x1xf16>, !tb.tile<2x1x1xf16>) -> !tb.tile<2x1x1xf16>
+    %7 = tb.binary div %5, %6 : !tb.tile<2x1x64xf16>, !tb.tile<2x1x1xf16> -> !tb.tile<2x1x64xf16>
+    %8 = tb.output_saver %7 omap [1, -1, -1] : !tb.tile<2x1x64xf16> -> tensor<2x256x64xf16>
     tb.yield %8 : tensor<2x256x64xf16>
   }
   return %1 : tensor<2x256x64xf16>

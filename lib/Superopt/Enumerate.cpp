@@ -863,13 +863,16 @@ SmallVector<BlockConfig> blockConfigs(const ProgramInfo &program,
         for (int64_t tile : options.tileExtents)
           if (extent % tile == 0 && extent / tile >= 2)
             splits.push_back(extent / tile);
-        // An axis too short for any tile extent to split (decode's few
-        // rows) may still be split into single rows: a row-wise kernel then
-        // runs on as many blocks instead of one. Not when the kernel reads
-        // an operand of a matmul: a block's product of one row would pad
-        // it to an mma's 16 and read the other operand once per row.
-        if (splits.empty() && !readsMatmulOperand &&
-            extent < 2 * *llvm::min_element(options.tileExtents))
+        // Any axis may be split into single rows when the kernel
+        // multiplies nothing along it: a row-wise kernel (a norm, a
+        // softmax) over long rows then runs on a block per row, whose
+        // rows would not fit in shared memory 16 at a time (ntrans's 64
+        // rows of 4096 at b=8), and a batch of products (the heads of
+        // attention) on a block per batch. Not a matrix axis of a matmul
+        // the kernel reads an operand of: a block's product of one row
+        // would pad it to an mma's 16 and read the other operand once per
+        // row.
+        if (!readsMatmulOperand || !program.matrixAxes.contains(axis))
           splits.push_back(extent);
         for (int64_t blocks : splits) {
           auto grown = g;

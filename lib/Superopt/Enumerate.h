@@ -25,6 +25,9 @@ struct ProgramInfo {
   llvm::DenseMap<int, int64_t> reducedAxes;
   /// The operands of the program's matmuls.
   llvm::DenseSet<const Expr *> matmulOperands;
+  /// The axes of the matrices the program's matmuls multiply (rows,
+  /// contraction, columns); their other axes are batches.
+  llvm::DenseSet<int> matrixAxes;
   /// For the oracle: whether an argument varies along every reduced axis of
   /// an extent.
   bool pinned(int64_t argument, int64_t extent) const {

@@ -289,8 +289,12 @@ FailureOr<ProgramInfo> superopt::modelProgram(func::FuncOp program,
     if (isa<tk::MatmulOp, tk::RmsNormOp>(op))
       reduces(op->getOperand(0), -1);
     if (isa<tk::MatmulOp>(op))
-      for (Value operand : op->getOperands())
+      for (Value operand : op->getOperands()) {
         info.matmulOperands.insert(exprs->lookup(operand));
+        SmallVector<AxisRef, 4> operandAxes = axes.axesOf(operand);
+        for (AxisRef a : ArrayRef(operandAxes).take_back(2))
+          info.matrixAxes.insert(a.axis);
+      }
     if (auto norm = dyn_cast<tk::RmsNormOp>(op))
       info.addends.push_back(norm.getEpsilon().convertToDouble());
     if (auto unary = dyn_cast<tk::UnaryOp>(op)) {

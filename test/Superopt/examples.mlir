@@ -64,8 +64,9 @@
 // and the keys; each block computes its chunk's row maximum m, the sum l of
 // exp(S - m) and the unnormalised exp(S - m) @ V, written as chunks: m and
 // l along the dim they reduced, P along its outermost free dim (the heads),
-// so that the second kernel's grid can split P's rows and columns. The
-// second walks the chunks with its loop: sum_rescale rescales P and l by
+// so that the second kernel's grid can split P's rows. The second, a block
+// per query row (it multiplies nothing, so the grid may split single rows),
+// walks the chunks with its loop: sum_rescale rescales P and l by
 // exp(m - M) (M the running maximum), then divides.
 // GQA-LABEL: func.func @gqa_decode
 // GQA-NOT: tk.matmul
@@ -83,13 +84,13 @@
 // GQA-DAG: tb.output_saver %{{.*}} omap [1, 2, -1] : !tb.tile<2x{{[0-9]+}}x1xf16> -> tensor<2x256x[[CHUNKS]]xf16>
 // GQA-DAG: tb.output_saver %{{.*}} omap [1, 2, -1] : !tb.tile<2x{{[0-9]+}}x1xf16> -> tensor<2x256x[[CHUNKS]]xf16>
 // GQA-DAG: tb.output_saver %{{.*}} omap [1, 0, -1] : !tb.tile<2x{{[0-9]+}}x64xf16> -> tensor<{{[0-9]+}}x256x64xf16>
-// GQA: tk.fused grid [{{[0-9]+}}, {{[0-9]+}}, 1] block [128, 1, 1] forloop [[CHUNKS]] (%{{.*}} = %[[PART]]#0
-// GQA-DAG: tb.input_iterator %{{.*}} imap [1, -1, -1] fmap 2
-// GQA-DAG: tb.input_iterator %{{.*}} imap [1, -1, -1] fmap 2
-// GQA-DAG: tb.input_iterator %{{.*}} imap [1, 2, -1] fmap 0
+// GQA: tk.fused grid [256, 1, 1] block [128, 1, 1] forloop [[CHUNKS]] (%{{.*}} = %[[PART]]#0
+// GQA-DAG: tb.input_iterator %{{.*}} imap [1, -1, -1] fmap 2 : tensor<2x256x[[CHUNKS]]xf16> -> !tb.tile<2x1x1xf16>
+// GQA-DAG: tb.input_iterator %{{.*}} imap [1, -1, -1] fmap 2 : tensor<2x256x[[CHUNKS]]xf16> -> !tb.tile<2x1x1xf16>
+// GQA-DAG: tb.input_iterator %{{.*}} imap [1, -1, -1] fmap 0 : tensor<{{[0-9]+}}x256x64xf16> -> !tb.tile<2x1x64xf16>
 // GQA-COUNT-2: tb.forloop_accum sum_rescale
 // GQA: tb.binary div
-// GQA: tb.output_saver %{{.*}} omap [1, 2, -1]
+// GQA: tb.output_saver %{{.*}} omap [1, -1, -1]
 // GQA-NOT: tk.
 // GQA: return
 

@@ -31,10 +31,10 @@
 // QKNORM-DAG: tb.output_saver %{{.*}} omap [1, 2, -1] : {{.*}} -> tensor<2x256x[[CHUNKS]]xf16>
 // QKNORM-DAG: tb.output_saver %{{.*}} omap [1, 2, -1] : {{.*}} -> tensor<2x256x[[CHUNKS]]xf16>
 // QKNORM-DAG: tb.output_saver %{{.*}} omap [1, 0, -1] : {{.*}} -> tensor<{{[0-9]+}}x256x64xf16>
-// QKNORM: tk.fused grid [{{[0-9]+}}, {{[0-9]+}}, 1] block [128, 1, 1] forloop [[CHUNKS]] (%{{.*}} = %[[PART]]#0
+// QKNORM: tk.fused grid [256, 1, 1] block [128, 1, 1] forloop [[CHUNKS]] (%{{.*}} = %[[PART]]#0
 // QKNORM-COUNT-2: tb.forloop_accum sum_rescale
 // QKNORM: tb.binary div
-// QKNORM: tb.output_saver %{{.*}} omap [2, 1, -1]
+// QKNORM: tb.output_saver %{{.*}} omap [1, -1, -1]
 // QKNORM-NOT: tk.
 // QKNORM: return
 

@@ -20,14 +20,14 @@ func.func @gqa_decode(%Q: tensor<2x64x16xf16>, %K: tensor<2x16x128xf16>, %V: ten
     %16 = tb.output_saver %13 omap [1, 2, -1] : !tb.tile<2x32x1xf16> -> tensor<2x64x4xf16>
     tb.yield %14, %15, %16 : tensor<2x64x4xf16>, tensor<8x64x16xf16>, tensor<2x64x4xf16>
   }
-  %1 = tk.fused grid [4, 1, 1] block [128, 1, 1] forloop 4 (%m = %0#0 : tensor<2x64x4xf16>, %o = %0#1 : tensor<8x64x16xf16>, %l = %0#2 : tensor<2x64x4xf16>) -> tensor<2x64x16xf16> {
-    %2 = tb.input_iterator %m imap [1, -1, -1] fmap 2 : tensor<2x64x4xf16> -> !tb.tile<2x16x1xf16>
-    %3 = tb.input_iterator %o imap [1, -1, -1] fmap 0 : tensor<8x64x16xf16> -> !tb.tile<2x16x16xf16>
-    %4 = tb.input_iterator %l imap [1, -1, -1] fmap 2 : tensor<2x64x4xf16> -> !tb.tile<2x16x1xf16>
-    %5 = tb.forloop_accum sum_rescale %3, %2 : (!tb.tile<2x16x16xf16>, !tb.tile<2x16x1xf16>) -> !tb.tile<2x16x16xf16>
-    %6 = tb.forloop_accum sum_rescale %4, %2 : (!tb.tile<2x16x1xf16>, !tb.tile<2x16x1xf16>) -> !tb.tile<2x16x1xf16>
-    %7 = tb.binary div %5, %6 : !tb.tile<2x16x16xf16>, !tb.tile<2x16x1xf16> -> !tb.tile<2x16x16xf16>
-    %8 = tb.output_saver %7 omap [1, -1, -1] : !tb.tile<2x16x16xf16> -> tensor<2x64x16xf16>
+  %1 = tk.fused grid [64, 1, 1] block [128, 1, 1] forloop 4 (%m = %0#0 : tensor<2x64x4xf16>, %o = %0#1 : tensor<8x64x16xf16>, %l = %0#2 : tensor<2x64x4xf16>) -> tensor<2x64x16xf16> {
+    %2 = tb.input_iterator %m imap [1, -1, -1] fmap 2 : tensor<2x64x4xf16> -> !tb.tile<2x1x1xf16>
+    %3 = tb.input_iterator %o imap [1, -1, -1] fmap 0 : tensor<8x64x16xf16> -> !tb.tile<2x1x16xf16>
+    %4 = tb.input_iterator %l imap [1, -1, -1] fmap 2 : tensor<2x64x4xf16> -> !tb.tile<2x1x1xf16>
+    %5 = tb.forloop_accum sum_rescale %3, %2 : (!tb.tile<2x1x16xf16>, !tb.tile<2x1x1xf16>) -> !tb.tile<2x1x16xf16>
+    %6 = tb.forloop_accum sum_rescale %4, %2 : (!tb.tile<2x1x1xf16>, !tb.tile<2x1x1xf16>) -> !tb.tile<2x1x1xf16>
+    %7 = tb.binary div %5, %6 : !tb.tile<2x1x16xf16>, !tb.tile<2x1x1xf16> -> !tb.tile<2x1x16xf16>
+    %8 = tb.output_saver %7 omap [1, -1, -1] : !tb.tile<2x1x16xf16> -> tensor<2x64x16xf16>
     tb.yield %8 : tensor<2x64x16xf16>
   }
   return %1 : tensor<2x64x16xf16>

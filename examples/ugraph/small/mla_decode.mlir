@@ -1,9 +1,9 @@
 // mla_decode's µGraph (examples/ugraph/mla_decode.mlir) in small, for the
 // interpreter check and the sanitizers: 16 heads of 32 dims over a latent
 // cache of 1024 x 128. A search of the example's linalg at those shapes
-// (graph-budget=16000000) found these kernels with the query projections
-// as a graph-defined kernel; they are tk.matmuls here, as in the full-size
-// choice. The kernels: two transposes, the heads' query projections,
+// (graph-budget=16000000) found these kernels. The projections are
+// graph-defined kernels of a block per head and column tile, as in the
+// full-size choice. The kernels: two transposes, the heads' query projections,
 // split-KV over 32 chunks of 32 keys plus the combine, and the output
 // projections. Its reference inputs are scaled to
 // (0, 0.25]: from (0, 1] the scores reach about 500, and the f16 rounding of
@@ -13,7 +13,14 @@
 func.func @mla_decode(%arg0: tensor<16x1x32xf16>, %arg1: tensor<1024x128xf16>, %arg2: tensor<16x128x32xf16>, %arg3: tensor<16x128x32xf16>) -> tensor<16x1x32xf16> {
   %0 = tk.transpose %arg2 [0, 2, 1] : tensor<16x128x32xf16> -> tensor<16x32x128xf16>
   %1 = tk.transpose %arg1 [1, 0] : tensor<1024x128xf16> -> tensor<128x1024xf16>
-  %2 = tk.matmul %arg0, %0 : tensor<16x1x32xf16>, tensor<16x32x128xf16> -> tensor<16x1x128xf16>
+  %2 = tk.fused grid [16, 2, 1] block [128, 1, 1] forloop 1 (%arg4 = %arg0 : tensor<16x1x32xf16>, %arg5 = %0 : tensor<16x32x128xf16>) -> tensor<16x1x128xf16> {
+    %8 = tb.input_iterator %arg4 imap [0, -1, -1] fmap -1 : tensor<16x1x32xf16> -> !tb.tile<1x1x32xf16>
+    %9 = tb.input_iterator %arg5 imap [0, 2, -1] fmap -1 : tensor<16x32x128xf16> -> !tb.tile<1x32x64xf16>
+    %10 = tb.matmul %8, %9 : !tb.tile<1x1x32xf16>, !tb.tile<1x32x64xf16> -> !tb.tile<1x1x64xf16>
+    %11 = tb.forloop_accum none %10 : (!tb.tile<1x1x64xf16>) -> !tb.tile<1x1x64xf16>
+    %12 = tb.output_saver %11 omap [0, 2, -1] : !tb.tile<1x1x64xf16> -> tensor<16x1x128xf16>
+    tb.yield %12 : tensor<16x1x128xf16>
+  }
   %3 = tk.reshape %2 : tensor<16x1x128xf16> -> tensor<16x128xf16>
   %4:3 = tk.fused grid [32, 1, 1] block [128, 1, 1] forloop 1 (%arg4 = %arg1 : tensor<1024x128xf16>, %arg5 = %3 : tensor<16x128xf16>, %arg6 = %1 : tensor<128x1024xf16>) -> (tensor<16x32xf16>, tensor<512x128xf16>, tensor<16x32xf16>) {
     %8 = tb.input_iterator %arg4 imap [0, -1, -1] fmap -1 : tensor<1024x128xf16> -> !tb.tile<32x128xf16>
@@ -44,6 +51,13 @@ func.func @mla_decode(%arg0: tensor<16x1x32xf16>, %arg1: tensor<1024x128xf16>, %
     tb.yield %14 : tensor<16x128xf16>
   }
   %6 = tk.reshape %5 : tensor<16x128xf16> -> tensor<16x1x128xf16>
-  %7 = tk.matmul %6, %arg3 : tensor<16x1x128xf16>, tensor<16x128x32xf16> -> tensor<16x1x32xf16>
+  %7 = tk.fused grid [16, 2, 1] block [128, 1, 1] forloop 1 (%arg4 = %arg3 : tensor<16x128x32xf16>, %arg5 = %6 : tensor<16x1x128xf16>) -> tensor<16x1x32xf16> {
+    %8 = tb.input_iterator %arg4 imap [0, 2, -1] fmap -1 : tensor<16x128x32xf16> -> !tb.tile<1x128x16xf16>
+    %9 = tb.input_iterator %arg5 imap [0, -1, -1] fmap -1 : tensor<16x1x128xf16> -> !tb.tile<1x1x128xf16>
+    %10 = tb.matmul %9, %8 : !tb.tile<1x1x128xf16>, !tb.tile<1x128x16xf16> -> !tb.tile<1x1x16xf16>
+    %11 = tb.forloop_accum none %10 : (!tb.tile<1x1x16xf16>) -> !tb.tile<1x1x16xf16>
+    %12 = tb.output_saver %11 omap [0, 2, -1] : !tb.tile<1x1x16xf16> -> tensor<16x1x32xf16>
+    tb.yield %12 : tensor<16x1x32xf16>
+  }
   return %7 : tensor<16x1x32xf16>
 }
