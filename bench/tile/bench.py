@@ -64,6 +64,11 @@ def peers_of(name, inputs, with_compile):
         x, y, w = inputs
         eager = lambda: rms_norm(x + rms_norm(y @ w))
         reference = lambda: rms_norm(x.double() + rms_norm(y.double() @ w.double()))
+    elif name.startswith("ugraph-lora"):
+        x, w, a, b = inputs
+        eager = lambda: x @ w + (x @ a) @ b
+        reference = lambda: x.double() @ w.double() + \
+            (x.double() @ a.double()) @ b.double()
     elif name.startswith("ugraph-gqa_decode"):  # the fused form and split-KV
         q, k, v = inputs
         eager = lambda: torch.softmax(q @ k, dim=-1) @ v
