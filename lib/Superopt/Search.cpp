@@ -849,11 +849,15 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
     for (const SmallVector<func::FuncOp> &candidates : segmentCandidates)
       cheapest.push_back(candidates.empty() ? func::FuncOp() : candidates[0]);
     SmallVector<SmallVector<func::FuncOp>> combinations = {cheapest};
-    for (auto [index, candidates] : llvm::enumerate(segmentCandidates))
+    for (auto [index, candidates] : llvm::enumerate(segmentCandidates)) {
+      // drop_begin of an empty list would run past its end.
+      if (candidates.empty())
+        continue;
       for (func::FuncOp candidate : llvm::drop_begin(candidates)) {
         combinations.push_back(cheapest);
         combinations.back()[index] = candidate;
       }
+    }
     if (llvm::any_of(cheapest, [](func::FuncOp f) { return bool(f); }))
       for (ArrayRef<func::FuncOp> chosen : combinations)
         admit(splice(searched, *split, chosen, result.module.get(),

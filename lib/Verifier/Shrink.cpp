@@ -78,6 +78,11 @@ private:
 
   LogicalResult constrainOp(Operation *op);
   LogicalResult constrainReshape(tk::ReshapeOp op);
+  /// The new extents of every class for the pinned classes `pinnedClasses`
+  /// (leaders); false if a product constraint does not hold, after pinning
+  /// the classes of its slots.
+  bool trySolve(const ShrinkOptions &options,
+                llvm::DenseSet<unsigned> &pinnedClasses);
 
   llvm::DenseMap<Value, unsigned> firstSlot;
   SmallVector<int64_t> extents, newExtents;
@@ -86,6 +91,13 @@ private:
   /// multiple of a number.
   SmallVector<unsigned> pinned;
   SmallVector<std::pair<unsigned, int64_t>> multiples;
+  /// A reshape's merged (or split) dim and the dims it is made of, in
+  /// order: the merged extent is the product of theirs.
+  struct Product {
+    unsigned whole;
+    SmallVector<unsigned, 2> parts;
+  };
+  SmallVector<Product> products;
 };
 
 LogicalResult DimClasses::constrain(func::FuncOp func) {
@@ -189,10 +201,13 @@ LogicalResult DimClasses::constrainOp(Operation *op) {
       });
 }
 
-/// A reshape that only adds or drops unit dims keeps the other dims in
-/// order; one that merges or splits dims relates products, which shrinking
-/// by classes cannot preserve.
+/// A reshape relates its non-unit dims in groups of equal products, in
+/// order: a dim of one side alone is the same dim of the other (unified);
+/// one dim that is the product of several of the other side (merged heads
+/// and rows, say) becomes a product constraint, which solve() keeps. A
+/// group of several dims on both sides is refused.
 LogicalResult DimClasses::constrainReshape(tk::ReshapeOp op) {
+  Value input = op.getInput(), result = op.getResult();
   auto nonUnit = [&](Value v) {
     SmallVector<int64_t> dims;
     for (int64_t d = 0, e = rank(v); d < e; ++d)
@@ -200,27 +215,84 @@ LogicalResult DimClasses::constrainReshape(tk::ReshapeOp op) {
         dims.push_back(d);
     return dims;
   };
-  SmallVector<int64_t> in = nonUnit(op.getInput()), out = nonUnit(op.getResult());
-  bool sameDims = in.size() == out.size() &&
-                  llvm::all_of(llvm::zip(in, out), [&](auto pair) {
-                    return extent(op.getInput(), std::get<0>(pair)) ==
-                           extent(op.getResult(), std::get<1>(pair));
-                  });
-  if (!sameDims)
-    return op.emitOpError("cannot be shrunk: it merges or splits dims, and "
-                          "shrinking keeps only equalities and ratios of dims");
-  for (auto [a, b] : llvm::zip(in, out))
-    unify(op.getInput(), a, op.getResult(), b);
+  SmallVector<int64_t> in = nonUnit(input), out = nonUnit(result);
+  auto refuse = [&] {
+    return op.emitOpError(
+        "cannot be shrunk: it regroups dims other than by merging several "
+        "into one or splitting one into several");
+  };
+  size_t i = 0, j = 0;
+  while (i < in.size() && j < out.size()) {
+    size_t inEnd = i + 1, outEnd = j + 1;
+    int64_t inProduct = extent(input, in[i]),
+            outProduct = extent(result, out[j]);
+    while (inProduct != outProduct) {
+      if (inProduct < outProduct && inEnd < in.size())
+        inProduct *= extent(input, in[inEnd++]);
+      else if (outProduct < inProduct && outEnd < out.size())
+        outProduct *= extent(result, out[outEnd++]);
+      else
+        return refuse();
+    }
+    auto slots = [&](Value v, ArrayRef<int64_t> dims) {
+      SmallVector<unsigned, 2> result;
+      for (int64_t d : dims)
+        result.push_back(slot(v, d));
+      return result;
+    };
+    ArrayRef<int64_t> inGroup = ArrayRef(in).slice(i, inEnd - i),
+                      outGroup = ArrayRef(out).slice(j, outEnd - j);
+    if (inGroup.size() == 1 && outGroup.size() == 1)
+      unify(input, inGroup[0], result, outGroup[0]);
+    else if (outGroup.size() == 1)
+      products.push_back({slot(result, outGroup[0]), slots(input, inGroup)});
+    else if (inGroup.size() == 1)
+      products.push_back({slot(input, inGroup[0]), slots(result, outGroup)});
+    else
+      return refuse();
+    i = inEnd;
+    j = outEnd;
+  }
+  if (i != in.size() || j != out.size())
+    return refuse();
   return success();
 }
 
 void DimClasses::solve(const ShrinkOptions &options) {
-  llvm::DenseMap<unsigned, SmallVector<unsigned>> members;
-  for (unsigned s = 0; s < extents.size(); ++s)
-    members[classes.getLeaderValue(s)].push_back(s);
   llvm::DenseSet<unsigned> pinnedClasses;
   for (unsigned s : pinned)
     pinnedClasses.insert(classes.getLeaderValue(s));
+  // Each failed try pins more classes; with every class pinned, all hold.
+  while (!trySolve(options, pinnedClasses)) {
+  }
+}
+
+bool DimClasses::trySolve(const ShrinkOptions &options,
+                          llvm::DenseSet<unsigned> &pinnedClasses) {
+  llvm::DenseMap<unsigned, SmallVector<unsigned>> members;
+  for (unsigned s = 0; s < extents.size(); ++s)
+    members[classes.getLeaderValue(s)].push_back(s);
+  // Whether every slot of class `leader` may take extents[s] * ratio, as a
+  // fraction num / den: integral, at least minExtent where it shrinks, and
+  // a multiple of what it must stay a multiple of.
+  auto fits = [&](unsigned leader, int64_t num, int64_t den) {
+    for (unsigned s : members[leader]) {
+      if (extents[s] * num % den != 0)
+        return false;
+      int64_t shrunk = extents[s] * num / den;
+      if (shrunk < std::min(extents[s], options.minExtent))
+        return false;
+    }
+    for (auto [s, m] : multiples)
+      if (classes.getLeaderValue(s) == leader &&
+          (extents[s] * num / den) % m != 0)
+        return false;
+    return true;
+  };
+  auto scale = [&](unsigned leader, int64_t num, int64_t den) {
+    for (unsigned s : members[leader])
+      newExtents[s] = extents[s] * num / den;
+  };
 
   newExtents = extents;
   for (auto &[leader, slots] : members) {
@@ -229,24 +301,43 @@ void DimClasses::solve(const ShrinkOptions &options) {
       unit = std::gcd(unit, extents[s]);
     if (unit <= 1 || pinnedClasses.contains(leader))
       continue;
-    auto fits = [&](int64_t v) {
-      for (unsigned s : slots) {
-        int64_t shrunk = extents[s] / unit * v;
-        if (shrunk < std::min(extents[s], options.minExtent))
-          return false;
-      }
-      for (auto [s, m] : multiples)
-        if (classes.getLeaderValue(s) == leader &&
-            (extents[s] / unit * v) % m != 0)
-          return false;
-      return true;
-    };
     int64_t v = 1;
-    while (!fits(v))
+    while (!fits(leader, v, unit))
       ++v; // v = unit always fits
-    for (unsigned s : slots)
-      newExtents[s] = extents[s] / unit * v;
+    scale(leader, v, unit);
   }
+  // A merged dim takes the product of its parts' new extents, in as many
+  // rounds as merges nest; one that cannot (its class's ratio does not
+  // allow it, or the class is pinned) keeps every slot it relates whole.
+  for (size_t round = 0; round <= products.size(); ++round) {
+    bool changed = false;
+    for (const Product &p : products) {
+      int64_t merged = 1;
+      for (unsigned part : p.parts)
+        merged *= newExtents[part];
+      if (merged == newExtents[p.whole])
+        continue;
+      unsigned leader = classes.getLeaderValue(p.whole);
+      if (pinnedClasses.contains(leader) ||
+          !fits(leader, merged, extents[p.whole])) {
+        pinnedClasses.insert(leader);
+        for (unsigned part : p.parts)
+          pinnedClasses.insert(classes.getLeaderValue(part));
+        return false;
+      }
+      scale(leader, merged, extents[p.whole]);
+      changed = true;
+    }
+    if (!changed)
+      return true;
+  }
+  // Merges that feed each other without settling: keep them whole.
+  for (const Product &p : products) {
+    pinnedClasses.insert(classes.getLeaderValue(p.whole));
+    for (unsigned part : p.parts)
+      pinnedClasses.insert(classes.getLeaderValue(part));
+  }
+  return false;
 }
 
 FailureOr<int64_t> DimClasses::shrunkExtent(int64_t n) const {

@@ -1,7 +1,7 @@
 // What the interpreter and the verifier refuse: a diagnostic at the op
 // responsible and exit status 1, never a crash and never a silent answer.
 // RUN: not tileopt-interp %s --function=mm --equivalent-to=other_signature 2>&1 | FileCheck %s --check-prefix=SIG
-// RUN: not tileopt-interp %s --function=merge_dims --equivalent-to=merge_dims 2>&1 | FileCheck %s --check-prefix=RESHAPE
+// RUN: not tileopt-interp %s --function=regroup_dims --equivalent-to=regroup_dims 2>&1 | FileCheck %s --check-prefix=RESHAPE
 // RUN: not tileopt-interp %s --function=power --equivalent-to=power 2>&1 | FileCheck %s --check-prefix=POW
 // RUN: not tileopt-interp %s --function=exp_exp --domain=field 2>&1 | FileCheck %s --check-prefix=EXPEXP
 // RUN: not tileopt-interp %s --function=div_zero --domain=field 2>&1 | FileCheck %s --check-prefix=DIVZERO
@@ -22,10 +22,11 @@ func.func @other_signature(%A: tensor<4x8xf16>, %B: tensor<8x4xf16>) -> tensor<4
   return %c : tensor<4x4xf16>
 }
 
-// RESHAPE: error: 'tk.reshape' op cannot be shrunk: it merges or splits dims
-func.func @merge_dims(%X: tensor<4x8xf32>) -> tensor<32xf32> {
-  %y = tk.reshape %X : tensor<4x8xf32> -> tensor<32xf32>
-  return %y : tensor<32xf32>
+// 4 x 8 as 8 x 4 neither merges dims into one nor splits one.
+// RESHAPE: error: 'tk.reshape' op cannot be shrunk: it regroups dims other than by merging several into one or splitting one into several
+func.func @regroup_dims(%X: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  %y = tk.reshape %X : tensor<4x8xf32> -> tensor<8x4xf32>
+  return %y : tensor<8x4xf32>
 }
 
 // POW: error: 'tk.binary' op pow has no model in the finite-field domain

@@ -8,6 +8,9 @@
 // RUN: tileopt-opt %S/../../examples/linalg/gqa_decode_b8.mlir \
 // RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2 time-budget=900}))' \
 // RUN:   | FileCheck %s --check-prefix=GQA
+// RUN: tileopt-opt %S/../../examples/linalg/mla_decode_b8.mlir \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2 time-budget=900}))' \
+// RUN:   | FileCheck %s --check-prefix=MLA
 // RUN: tileopt-opt %S/../../examples/linalg/gated_mlp_b8.mlir \
 // RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2 time-budget=900}))' \
 // RUN:   | FileCheck %s --check-prefix=GATED
@@ -56,3 +59,19 @@
 // GATED-COUNT-2: tb.forloop_accum sum
 // GATED-NOT: tk.
 // GATED: return
+
+// mla_decode with 8 query rows per head: reassociated as at b=1, so K and
+// V are never formed, and the heads' rows merged into 128 rows of one
+// attention over C. The verifier checks the rewritten program on an
+// instance whose merged rows are the product of its shrunk heads and rows.
+// The search of the attention between the reshapes completes nothing it
+// keeps (its predefined kernels stay); the whole search must not fail on
+// such a segment.
+// MLA-LABEL: func.func @mla_decode
+// MLA-NOT:     tensor<16x4096x128xf16>
+// MLA:         tk.fused grid [16, {{[0-9]+}}, 1] {{.*}} -> tensor<16x8x512xf16>
+// MLA:         tk.reshape %{{.*}} : tensor<16x8x512xf16> -> tensor<128x512xf16>
+// MLA-NOT:     tensor<16x4096x128xf16>
+// MLA:         tk.reshape %{{.*}} : tensor<128x512xf16> -> tensor<16x8x512xf16>
+// MLA-NEXT:    tk.fused grid [16, {{[0-9]+}}, 1] {{.*}} -> tensor<16x8x128xf16>
+// MLA:         return

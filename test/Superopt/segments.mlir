@@ -78,20 +78,21 @@ func.func @returns_argument(%x: tensor<16x64xf16>, %y: tensor<16x64xf16>) -> ten
 
 // -----
 
-// A reshape that merges dims: the verifier cannot shrink the program, so it
-// gets no search of its own. The segment after the reshape (the weight as
-// an argument) can be checked, and its candidates' verification against
-// the segment stands for the whole: the reshape is the program's own.
-// CHECK-LABEL: func.func @merged_weight
-// CHECK: %[[W:.*]] = tk.reshape %arg1 : tensor<4x16x32xf16> -> tensor<64x32xf16>
+// A reshape that regroups dims (8 x 256 as 64 x 32, neither a merge nor
+// a split): the verifier cannot shrink the program, so it gets no search of
+// its own. The segment after the reshape (the weight as an argument) can
+// be checked, and its candidates' verification against the segment stands
+// for the whole: the reshape is the program's own.
+// CHECK-LABEL: func.func @regrouped_weight
+// CHECK: %[[W:.*]] = tk.reshape %arg1 : tensor<8x256xf16> -> tensor<64x32xf16>
 // CHECK: tk.fused grid [1, 1, 1] block [128, 1, 1] forloop 1 (%{{.*}} = %arg0 : tensor<16x64xf16>, %{{.*}} = %[[W]] : tensor<64x32xf16>)
 // CHECK: tb.matmul
 // CHECK: tb.reduce max
 // CHECK: tb.binary sub
 // CHECK-NOT: tk.
 // CHECK: return
-func.func @merged_weight(%x: tensor<16x64xf16>, %w: tensor<4x16x32xf16>) -> tensor<16x32xf16> {
-  %w2 = tk.reshape %w : tensor<4x16x32xf16> -> tensor<64x32xf16>
+func.func @regrouped_weight(%x: tensor<16x64xf16>, %w: tensor<8x256xf16>) -> tensor<16x32xf16> {
+  %w2 = tk.reshape %w : tensor<8x256xf16> -> tensor<64x32xf16>
   %y = tk.matmul %x, %w2 : tensor<16x64xf16>, tensor<64x32xf16> -> tensor<16x32xf16>
   %m = tk.reduce max %y dim 1 : tensor<16x32xf16> -> tensor<16x1xf16>
   %z = tk.binary sub %y, %m : tensor<16x32xf16>, tensor<16x1xf16> -> tensor<16x32xf16>

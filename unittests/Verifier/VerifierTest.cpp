@@ -228,12 +228,81 @@ TEST_F(VerifierTest, ShrinkKeepsThePartitionAndRescalesTheMean) {
   EXPECT_TRUE(sawMean);
 }
 
-TEST_F(VerifierTest, RefusesWhatItCannotShrink) {
+TEST_F(VerifierTest, MergedDimsShrinkToTheProductOfTheirParts) {
+  // 16 heads of 8 rows as 128 rows (mla_decode's merge-batch-rows).
   module = parseSourceString<ModuleOp>(R"(
-    func.func @a(%x: tensor<4x8xf32>) -> tensor<32xf32> {
-      %y = tk.reshape %x : tensor<4x8xf32> -> tensor<32xf32>
-      return %y : tensor<32xf32>
-    })", &context);
+    func.func @rows(%x: tensor<16x8x32xf32>) -> tensor<128x32xf32> {
+      %r = tk.reshape %x : tensor<16x8x32xf32> -> tensor<128x32xf32>
+      %e = tk.unary exp %r : tensor<128x32xf32>
+      return %e : tensor<128x32xf32>
+    }
+    func.func @heads(%x: tensor<16x8x32xf32>) -> tensor<128x32xf32> {
+      %e = tk.unary exp %x : tensor<16x8x32xf32>
+      %r = tk.reshape %e : tensor<16x8x32xf32> -> tensor<128x32xf32>
+      return %r : tensor<128x32xf32>
+    }
+    func.func @swapped(%x: tensor<16x8x32xf32>) -> tensor<128x32xf32> {
+      %t = tk.transpose %x [1, 0, 2] : tensor<16x8x32xf32> -> tensor<8x16x32xf32>
+      %r = tk.reshape %t : tensor<8x16x32xf32> -> tensor<128x32xf32>
+      %e = tk.unary exp %r : tensor<128x32xf32>
+      return %e : tensor<128x32xf32>
+    })",
+                                       &context);
+  ASSERT_TRUE(module);
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(&context));
+  FailureOr<SmallVector<func::FuncOp>> shrunk =
+      shrink({lookup("rows"), lookup("heads")}, *scratch);
+  ASSERT_TRUE(succeeded(shrunk));
+  // Heads 16 -> 2, rows 8 -> 2, so the merged 128 -> 4.
+  auto shape = [](Type t) { return cast<ShapedType>(t).getShape(); };
+  EXPECT_EQ(shape((*shrunk)[0].getArgumentTypes()[0]),
+            ArrayRef<int64_t>({2, 2, 2}));
+  EXPECT_EQ(shape((*shrunk)[0].getResultTypes()[0]), ArrayRef<int64_t>({4, 2}));
+  EXPECT_TRUE(check("heads", "rows").equivalent);
+  EXPECT_FALSE(check("swapped", "rows").equivalent);
+}
+
+TEST_F(VerifierTest, KeepsMergedDimsWholeWhenTheirPartitionForbids) {
+  // The merged rows are split into 8 blocks of 16: 4 rows, the product of
+  // 2 heads and 2 rows, cannot hold 8 blocks, so heads, rows and the
+  // merged dim keep their extents (the columns still shrink).
+  module = parseSourceString<ModuleOp>(R"(
+    func.func @ref(%x: tensor<16x8x32xf32>) -> tensor<128x32xf32> {
+      %r = tk.reshape %x : tensor<16x8x32xf32> -> tensor<128x32xf32>
+      %e = tk.unary exp %r : tensor<128x32xf32>
+      return %e : tensor<128x32xf32>
+    }
+    func.func @blocks(%x: tensor<16x8x32xf32>) -> tensor<128x32xf32> {
+      %r = tk.reshape %x : tensor<16x8x32xf32> -> tensor<128x32xf32>
+      %y = tk.fused grid [8, 1, 1] block [128, 1, 1] forloop 1 (%xi = %r : tensor<128x32xf32>) -> tensor<128x32xf32> {
+        %a = tb.input_iterator %xi imap [0, -1, -1] fmap -1 : tensor<128x32xf32> -> !tb.tile<16x32xf32>
+        %e = tb.unary exp %a : !tb.tile<16x32xf32>
+        %n = tb.forloop_accum none %e : (!tb.tile<16x32xf32>) -> !tb.tile<16x32xf32>
+        %o = tb.output_saver %n omap [0, -1, -1] : !tb.tile<16x32xf32> -> tensor<128x32xf32>
+        tb.yield %o : tensor<128x32xf32>
+      }
+      return %y : tensor<128x32xf32>
+    })",
+                                       &context);
+  ASSERT_TRUE(module);
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(&context));
+  FailureOr<SmallVector<func::FuncOp>> shrunk =
+      shrink({lookup("blocks"), lookup("ref")}, *scratch);
+  ASSERT_TRUE(succeeded(shrunk));
+  auto shape = [](Type t) { return cast<ShapedType>(t).getShape(); };
+  EXPECT_EQ(shape((*shrunk)[0].getArgumentTypes()[0]),
+            ArrayRef<int64_t>({16, 8, 2}));
+  EXPECT_TRUE(check("blocks", "ref").equivalent);
+}
+
+TEST_F(VerifierTest, RefusesWhatItCannotShrink) {
+  // 4 x 8 regrouped as 8 x 4: neither a merge nor a split.
+  module = parseSourceString<ModuleOp>(R"(
+    func.func @a(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+      %y = tk.reshape %x : tensor<4x8xf32> -> tensor<8x4xf32>
+      return %y : tensor<8x4xf32>
+    })",
+                                       &context);
   std::string errors = diagnosticsOf([&] {
     EXPECT_TRUE(failed(checkEquivalence(lookup("a"), lookup("a"))));
   });

@@ -151,11 +151,11 @@
 // RUN: FileCheck %s --check-prefix=MLA-PTX --input-file=%t/mla/kernels.ptx
 // RUN: FileCheck %s --check-prefix=MLA --input-file=%t/mla/manifest.json
 // tileopt-compile's --register-budget reaches tileopt-pipeline-tile-loads:
-// the default 128 registers a thread take the first kernel's tiles two
-// steps ahead, 32 one step.
-// RUN: tileopt-compile %t/mla.mlir -o %t/mla_budget --register-budget 32 2>&1 \
+// the default 128 registers a thread take the combine's tiles (its loop
+// walks the chunks) two steps ahead, 4 one step.
+// RUN: tileopt-compile %t/mla.mlir -o %t/mla_budget --register-budget 4 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BUDGET
-// BUDGET: remark: tiles in flight would take 40 registers per thread, over the budget of 32: the loads are issued one iteration ahead (20 registers)
+// BUDGET: remark: tiles in flight would take 6 registers per thread, over the budget of 4: the loads are issued one iteration ahead (3 registers)
 // MLA-PTX: .entry mla_decode_k0(
 // MLA-PTX-NOT: ldmatrix{{.*}}.trans
 // MLA-PTX: mma.sync.aligned
