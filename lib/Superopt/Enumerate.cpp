@@ -86,7 +86,10 @@ std::optional<ValueInfo> superopt::applyOp(ExprContext &ctx, const OpDesc &op,
     for (size_t d = 0; d < x.shape.size(); ++d) {
       if (x.shape[d] == y.shape[d] && x.axes[d] == y.axes[d])
         continue;
-      if (x.shape[d] == 1) {
+      // Where both are 1, a single row of an axis the program keeps (a
+      // tile of one) stays that axis against a reduced dim of y.
+      bool keepX = y.shape[d] == 1 && !x.axes[d].reduced && y.axes[d].reduced;
+      if (x.shape[d] == 1 && !keepX) {
         r.shape[d] = y.shape[d];
         r.axes[d] = y.axes[d];
       } else if (y.shape[d] != 1) {
@@ -542,8 +545,9 @@ void BlockSearch::run(const BlockConfig &search,
                       std::vector<BlockGraph> &results) {
   // The ops of a graph do not depend on the block counts and the loop range
   // of a config, nor on whether the grid splits axes the program keeps
-  // (ops never reduce over those, and tiles never shrink to one element
-  // along them), only on the reduced axes the grid splits and the axis the
+  // (ops never reduce over those; a single row may broadcast where a
+  // longer tile cannot, and instantiate() rejects such graphs), only on
+  // the reduced axes the grid splits and the axis the
   // loop walks: search once, then replay what was found under each member.
   //
   // Iterative deepening under a node budget: every depth is searched
@@ -863,16 +867,26 @@ SmallVector<BlockConfig> blockConfigs(const ProgramInfo &program,
         for (int64_t tile : options.tileExtents)
           if (extent % tile == 0 && extent / tile >= 2)
             splits.push_back(extent / tile);
-        // Any axis may be split into single rows when the kernel
-        // multiplies nothing along it: a row-wise kernel (a norm, a
-        // softmax) over long rows then runs on a block per row, whose
-        // rows would not fit in shared memory 16 at a time (ntrans's 64
-        // rows of 4096 at b=8), and a batch of products (the heads of
+        // An axis the program keeps may be split into single rows when
+        // the kernel multiplies nothing along it: a row-wise kernel (a
+        // norm, a softmax) over long rows then runs on a block per row,
+        // whose rows would not fit in shared memory 16 at a time (ntrans's
+        // 64 rows of 4096 at b=8), and a batch of products (the heads of
         // attention) on a block per batch. Not a matrix axis of a matmul
         // the kernel reads an operand of: a block's product of one row
         // would pad it to an mma's 16 and read the other operand once per
-        // row.
-        if (!readsMatmulOperand || !program.matrixAxes.contains(axis))
+        // row. Not an axis the program reduces, unless no tile splits it:
+        // a family of configs is searched at its finest split of each
+        // reduced axis (searchBlockGraphs), and at one element no block
+        // reduces a chunk of it.
+        bool multipliedAlong =
+            readsMatmulOperand && program.matrixAxes.contains(axis);
+        bool tooShortForTiles =
+            splits.empty() &&
+            extent < 2 * *llvm::min_element(options.tileExtents);
+        if (!multipliedAlong &&
+            (tooShortForTiles || !program.reducedAxes.count(axis)) &&
+            !llvm::is_contained(splits, extent))
           splits.push_back(extent);
         for (int64_t blocks : splits) {
           auto grown = g;

@@ -235,10 +235,10 @@ LogicalResult DimClasses::constrainReshape(tk::ReshapeOp op) {
         return refuse();
     }
     auto slots = [&](Value v, ArrayRef<int64_t> dims) {
-      SmallVector<unsigned, 2> result;
+      SmallVector<unsigned, 2> found;
       for (int64_t d : dims)
-        result.push_back(slot(v, d));
-      return result;
+        found.push_back(slot(v, d));
+      return found;
     };
     ArrayRef<int64_t> inGroup = ArrayRef(in).slice(i, inEnd - i),
                       outGroup = ArrayRef(out).slice(j, outEnd - j);

@@ -101,6 +101,29 @@ func.func @regrouped_weight(%x: tensor<16x64xf16>, %w: tensor<8x256xf16>) -> ten
 
 // -----
 
+// A segment the search cannot take (two exps on one path, which the
+// verifier's field domain does not model) has no candidates: the other
+// segment's still make a candidate, the unsearchable ops kept after it.
+// PROGRESS: [superopt] @unsearchable_segment: searching 2 segment(s) between 1 kernel(s) kept as they are
+// CHECK-LABEL: func.func @unsearchable_segment
+// CHECK: %[[Z:.*]] = tk.fused grid [1, 1, 1] block [128, 1, 1] forloop 1 (%{{.*}} = %arg0 : tensor<16x64xf16>, %{{.*}} = %arg1 : tensor<64x32xf16>)
+// CHECK: tb.reduce max
+// CHECK: %[[T:.*]] = tk.transpose %[[Z]] [1, 0]
+// CHECK-NEXT: %[[E:.*]] = tk.unary exp %[[T]]
+// CHECK-NEXT: tk.unary exp %[[E]]
+// CHECK-NEXT: return
+func.func @unsearchable_segment(%x: tensor<16x64xf16>, %w: tensor<64x32xf16>) -> tensor<32x16xf16> {
+  %y = tk.matmul %x, %w : tensor<16x64xf16>, tensor<64x32xf16> -> tensor<16x32xf16>
+  %m = tk.reduce max %y dim 1 : tensor<16x32xf16> -> tensor<16x1xf16>
+  %z = tk.binary sub %y, %m : tensor<16x32xf16>, tensor<16x1xf16> -> tensor<16x32xf16>
+  %t = tk.transpose %z [1, 0] : tensor<16x32xf16> -> tensor<32x16xf16>
+  %e = tk.unary exp %t : tensor<32x16xf16>
+  %f = tk.unary exp %e : tensor<32x16xf16>
+  return %f : tensor<32x16xf16>
+}
+
+// -----
+
 // A layout change between two searchable parts: the part before the
 // transpose and the part after it are searched one after the other, and
 // the candidate runs the first segment's kernel, the transpose, then the
