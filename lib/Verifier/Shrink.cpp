@@ -78,10 +78,11 @@ private:
 
   LogicalResult constrainOp(Operation *op);
   LogicalResult constrainReshape(tk::ReshapeOp op);
-  /// The new extents of every class for the pinned classes `pinnedClasses`
-  /// (leaders); false if a product constraint does not hold, after pinning
-  /// the classes of its slots.
+  /// The new extents of every class (leader -> its slots in `members`)
+  /// for the pinned classes `pinnedClasses` (leaders); false if a product
+  /// constraint does not hold, after pinning the classes of its slots.
   bool trySolve(const ShrinkOptions &options,
+                const llvm::DenseMap<unsigned, SmallVector<unsigned>> &members,
                 llvm::DenseSet<unsigned> &pinnedClasses);
 
   llvm::DenseMap<Value, unsigned> firstSlot;
@@ -221,6 +222,12 @@ LogicalResult DimClasses::constrainReshape(tk::ReshapeOp op) {
         "cannot be shrunk: it regroups dims other than by merging several "
         "into one or splitting one into several");
   };
+  auto slots = [&](Value v, ArrayRef<int64_t> dims) {
+    SmallVector<unsigned, 2> found;
+    for (int64_t d : dims)
+      found.push_back(slot(v, d));
+    return found;
+  };
   size_t i = 0, j = 0;
   while (i < in.size() && j < out.size()) {
     size_t inEnd = i + 1, outEnd = j + 1;
@@ -234,12 +241,6 @@ LogicalResult DimClasses::constrainReshape(tk::ReshapeOp op) {
       else
         return refuse();
     }
-    auto slots = [&](Value v, ArrayRef<int64_t> dims) {
-      SmallVector<unsigned, 2> found;
-      for (int64_t d : dims)
-        found.push_back(slot(v, d));
-      return found;
-    };
     ArrayRef<int64_t> inGroup = ArrayRef(in).slice(i, inEnd - i),
                       outGroup = ArrayRef(out).slice(j, outEnd - j);
     if (inGroup.size() == 1 && outGroup.size() == 1)
@@ -259,24 +260,26 @@ LogicalResult DimClasses::constrainReshape(tk::ReshapeOp op) {
 }
 
 void DimClasses::solve(const ShrinkOptions &options) {
+  llvm::DenseMap<unsigned, SmallVector<unsigned>> members;
+  for (unsigned s = 0; s < extents.size(); ++s)
+    members[classes.getLeaderValue(s)].push_back(s);
   llvm::DenseSet<unsigned> pinnedClasses;
   for (unsigned s : pinned)
     pinnedClasses.insert(classes.getLeaderValue(s));
   // Each failed try pins more classes; with every class pinned, all hold.
-  while (!trySolve(options, pinnedClasses)) {
+  while (!trySolve(options, members, pinnedClasses)) {
   }
 }
 
-bool DimClasses::trySolve(const ShrinkOptions &options,
-                          llvm::DenseSet<unsigned> &pinnedClasses) {
-  llvm::DenseMap<unsigned, SmallVector<unsigned>> members;
-  for (unsigned s = 0; s < extents.size(); ++s)
-    members[classes.getLeaderValue(s)].push_back(s);
+bool DimClasses::trySolve(
+    const ShrinkOptions &options,
+    const llvm::DenseMap<unsigned, SmallVector<unsigned>> &members,
+    llvm::DenseSet<unsigned> &pinnedClasses) {
   // Whether every slot of class `leader` may take extents[s] * ratio, as a
   // fraction num / den: integral, at least minExtent where it shrinks, and
   // a multiple of what it must stay a multiple of.
   auto fits = [&](unsigned leader, int64_t num, int64_t den) {
-    for (unsigned s : members[leader]) {
+    for (unsigned s : members.at(leader)) {
       if (extents[s] * num % den != 0)
         return false;
       int64_t shrunk = extents[s] * num / den;
@@ -290,7 +293,7 @@ bool DimClasses::trySolve(const ShrinkOptions &options,
     return true;
   };
   auto scale = [&](unsigned leader, int64_t num, int64_t den) {
-    for (unsigned s : members[leader])
+    for (unsigned s : members.at(leader))
       newExtents[s] = extents[s] * num / den;
   };
 

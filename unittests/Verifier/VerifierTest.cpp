@@ -61,6 +61,16 @@ protected:
     return succeeded(result) ? *result : VerificationResult();
   }
 
+  /// `a` and `b` shrunk together into a scratch module the test keeps.
+  FailureOr<SmallVector<func::FuncOp>> shrinkPair(StringRef a, StringRef b) {
+    scratch = ModuleOp::create(UnknownLoc::get(&context));
+    return shrink({lookup(a), lookup(b)}, *scratch);
+  }
+
+  static ArrayRef<int64_t> shapeOf(Type type) {
+    return cast<ShapedType>(type).getShape();
+  }
+
   /// Runs `fn` and returns the diagnostics it emitted.
   std::string diagnosticsOf(function_ref<void()> fn) {
     std::string text;
@@ -74,6 +84,7 @@ protected:
 
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
+  OwningOpRef<ModuleOp> scratch;
 };
 
 TEST_F(VerifierTest, CatchesPlantedBugs) {
@@ -203,17 +214,16 @@ TEST_F(VerifierTest, FullSizeAgreesWithReducedInstances) {
 }
 
 TEST_F(VerifierTest, ShrinkKeepsThePartitionAndRescalesTheMean) {
-  OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(&context));
   FailureOr<SmallVector<func::FuncOp>> shrunk =
-      shrink({lookup("rmsnorm_linear"), lookup("reference")}, *scratch);
+      shrinkPair("rmsnorm_linear", "reference");
   ASSERT_TRUE(succeeded(shrunk));
   func::FuncOp fused = (*shrunk)[0];
   // Rows 16 -> 2; hidden 64 iterations x 64 -> 64 x 2; columns 48 blocks x
   // 128 -> 48 x 2.
-  auto type = [](Type t) { return cast<ShapedType>(t).getShape(); };
-  EXPECT_EQ(type(fused.getArgumentTypes()[0]), ArrayRef<int64_t>({2, 128}));
-  EXPECT_EQ(type(fused.getArgumentTypes()[1]), ArrayRef<int64_t>({128, 96}));
-  EXPECT_EQ(type((*shrunk)[1].getResultTypes()[0]), ArrayRef<int64_t>({2, 96}));
+  EXPECT_EQ(shapeOf(fused.getArgumentTypes()[0]), ArrayRef<int64_t>({2, 128}));
+  EXPECT_EQ(shapeOf(fused.getArgumentTypes()[1]), ArrayRef<int64_t>({128, 96}));
+  EXPECT_EQ(shapeOf((*shrunk)[1].getResultTypes()[0]),
+            ArrayRef<int64_t>({2, 96}));
   auto kernel = *fused.getOps<tk::FusedOp>().begin();
   EXPECT_EQ(kernel.getGridDims(), ArrayRef<int64_t>({48, 1, 1}));
   EXPECT_EQ(kernel.getForloopRange(), 64);
@@ -249,15 +259,13 @@ TEST_F(VerifierTest, MergedDimsShrinkToTheProductOfTheirParts) {
     })",
                                        &context);
   ASSERT_TRUE(module);
-  OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(&context));
-  FailureOr<SmallVector<func::FuncOp>> shrunk =
-      shrink({lookup("rows"), lookup("heads")}, *scratch);
+  FailureOr<SmallVector<func::FuncOp>> shrunk = shrinkPair("rows", "heads");
   ASSERT_TRUE(succeeded(shrunk));
   // Heads 16 -> 2, rows 8 -> 2, so the merged 128 -> 4.
-  auto shape = [](Type t) { return cast<ShapedType>(t).getShape(); };
-  EXPECT_EQ(shape((*shrunk)[0].getArgumentTypes()[0]),
+  EXPECT_EQ(shapeOf((*shrunk)[0].getArgumentTypes()[0]),
             ArrayRef<int64_t>({2, 2, 2}));
-  EXPECT_EQ(shape((*shrunk)[0].getResultTypes()[0]), ArrayRef<int64_t>({4, 2}));
+  EXPECT_EQ(shapeOf((*shrunk)[0].getResultTypes()[0]),
+            ArrayRef<int64_t>({4, 2}));
   EXPECT_TRUE(check("heads", "rows").equivalent);
   EXPECT_FALSE(check("swapped", "rows").equivalent);
 }
@@ -285,12 +293,9 @@ TEST_F(VerifierTest, KeepsMergedDimsWholeWhenTheirPartitionForbids) {
     })",
                                        &context);
   ASSERT_TRUE(module);
-  OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(&context));
-  FailureOr<SmallVector<func::FuncOp>> shrunk =
-      shrink({lookup("blocks"), lookup("ref")}, *scratch);
+  FailureOr<SmallVector<func::FuncOp>> shrunk = shrinkPair("blocks", "ref");
   ASSERT_TRUE(succeeded(shrunk));
-  auto shape = [](Type t) { return cast<ShapedType>(t).getShape(); };
-  EXPECT_EQ(shape((*shrunk)[0].getArgumentTypes()[0]),
+  EXPECT_EQ(shapeOf((*shrunk)[0].getArgumentTypes()[0]),
             ArrayRef<int64_t>({16, 8, 2}));
   EXPECT_TRUE(check("blocks", "ref").equivalent);
 }
