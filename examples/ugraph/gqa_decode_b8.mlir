@@ -2,22 +2,25 @@
 // finds it: examples/linalg/gqa_decode_b8.mlir through tileopt-import-linalg and
 // tileopt-superoptimize{threads=2} (2026-12-04).
 // One kernel (FlashAttention): a block per head and 32 query rows (8 x 16
-// blocks), its loop walks the keys in 16 steps of 256 with sum_rescale.
-// With 16 heads the blocks are many enough without splitting the keys.
-// 165.5 us on the H200 against torch.compile's 68.3: the cost model does
-// not price the latency of the code generator's softmax tile ops
-// (docs/performance.md).
+// blocks), its loop walks the keys in 64 steps of 64 with sum_rescale.
+// The one form priced cheaper (256 keys a step, 30.3 us) spills 1668
+// bytes a thread in its loop; the search compiles its candidates and
+// leaves such forms out (compile-candidates). Its split-KV forms need more
+// scratch than static shared memory holds, or tiles mma.sync cannot take
+// on 4 warps.
+// 106.0 us on the H200 against torch.compile's 64.3, and 160.1 for the
+// 256-key form (docs/performance.md).
 func.func @gqa_decode(%arg0: tensor<16x256x64xf16>, %arg1: tensor<16x64x4096xf16>, %arg2: tensor<16x4096x64xf16>) -> tensor<16x256x64xf16> {
-  %0 = tk.fused grid [8, 16, 1] block [128, 1, 1] forloop 16 (%arg3 = %arg0 : tensor<16x256x64xf16>, %arg4 = %arg1 : tensor<16x64x4096xf16>, %arg5 = %arg2 : tensor<16x4096x64xf16>) -> tensor<16x256x64xf16> {
+  %0 = tk.fused grid [8, 16, 1] block [128, 1, 1] forloop 64 (%arg3 = %arg0 : tensor<16x256x64xf16>, %arg4 = %arg1 : tensor<16x64x4096xf16>, %arg5 = %arg2 : tensor<16x4096x64xf16>) -> tensor<16x256x64xf16> {
     %1 = tb.input_iterator %arg3 imap [1, 0, -1] fmap -1 : tensor<16x256x64xf16> -> !tb.tile<1x32x64xf16>
-    %2 = tb.input_iterator %arg4 imap [-1, 0, -1] fmap 2 : tensor<16x64x4096xf16> -> !tb.tile<1x64x256xf16>
-    %3 = tb.input_iterator %arg5 imap [-1, 0, -1] fmap 1 : tensor<16x4096x64xf16> -> !tb.tile<1x256x64xf16>
-    %4 = tb.matmul %1, %2 : !tb.tile<1x32x64xf16>, !tb.tile<1x64x256xf16> -> !tb.tile<1x32x256xf16>
-    %5 = tb.reduce max %4 dim 2 : !tb.tile<1x32x256xf16> -> !tb.tile<1x32x1xf16>
-    %6 = tb.binary sub %4, %5 : !tb.tile<1x32x256xf16>, !tb.tile<1x32x1xf16> -> !tb.tile<1x32x256xf16>
-    %7 = tb.unary exp %6 : !tb.tile<1x32x256xf16>
-    %8 = tb.matmul %7, %3 : !tb.tile<1x32x256xf16>, !tb.tile<1x256x64xf16> -> !tb.tile<1x32x64xf16>
-    %9 = tb.reduce sum %7 dim 2 : !tb.tile<1x32x256xf16> -> !tb.tile<1x32x1xf16>
+    %2 = tb.input_iterator %arg4 imap [-1, 0, -1] fmap 2 : tensor<16x64x4096xf16> -> !tb.tile<1x64x64xf16>
+    %3 = tb.input_iterator %arg5 imap [-1, 0, -1] fmap 1 : tensor<16x4096x64xf16> -> !tb.tile<1x64x64xf16>
+    %4 = tb.matmul %1, %2 : !tb.tile<1x32x64xf16>, !tb.tile<1x64x64xf16> -> !tb.tile<1x32x64xf16>
+    %5 = tb.reduce max %4 dim 2 : !tb.tile<1x32x64xf16> -> !tb.tile<1x32x1xf16>
+    %6 = tb.binary sub %4, %5 : !tb.tile<1x32x64xf16>, !tb.tile<1x32x1xf16> -> !tb.tile<1x32x64xf16>
+    %7 = tb.unary exp %6 : !tb.tile<1x32x64xf16>
+    %8 = tb.matmul %7, %3 : !tb.tile<1x32x64xf16>, !tb.tile<1x64x64xf16> -> !tb.tile<1x32x64xf16>
+    %9 = tb.reduce sum %7 dim 2 : !tb.tile<1x32x64xf16> -> !tb.tile<1x32x1xf16>
     %10 = tb.forloop_accum sum_rescale %8, %5 : (!tb.tile<1x32x64xf16>, !tb.tile<1x32x1xf16>) -> !tb.tile<1x32x64xf16>
     %11 = tb.forloop_accum sum_rescale %9, %5 : (!tb.tile<1x32x1xf16>, !tb.tile<1x32x1xf16>) -> !tb.tile<1x32x1xf16>
     %12 = tb.binary div %10, %11 : !tb.tile<1x32x64xf16>, !tb.tile<1x32x1xf16> -> !tb.tile<1x32x64xf16>

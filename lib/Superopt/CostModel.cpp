@@ -38,6 +38,7 @@ GpuTarget GpuTarget::h200() {
   constexpr double kClock = 1.98e9;
   GpuTarget target;
   target.name = "H200";
+  target.chip = "sm_90";
   target.numSMs = 132; // BENCHMARKS.md
   // CUDA C++ Programming Guide, compute capability 9.0: 227 KiB per block
   // when opted in, 228 KiB, 2048 threads, 32 blocks and 64K registers per SM.
@@ -87,7 +88,7 @@ GpuTarget GpuTarget::h200() {
 std::string GpuTarget::fingerprint() const {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << name << " revision " << kCostModelRevision;
+  os << name << " " << chip << " revision " << kCostModelRevision;
   for (double number :
        {double(numSMs), double(sharedMemoryPerBlock), double(sharedMemoryPerSM),
         double(maxThreadsPerSM), double(maxBlocksPerSM), double(registersPerSM),

@@ -14,6 +14,7 @@
 #include "TileOpt/Dialect/Common/ThreadDiagnostics.h"
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
 #include "TileOpt/Superopt/Abstraction.h"
+#include "TileOpt/Superopt/Compilation.h"
 #include "TileOpt/Superopt/MergeBatchRows.h"
 #include "TileOpt/Superopt/Reassociate.h"
 #include "TileOpt/Verifier/Verifier.h"
@@ -46,8 +47,8 @@ std::string SearchOptions::fingerprint() const {
   llvm::interleave(tileExtents, os, ",");
   os << " threads-per-block=" << blockThreads << " seed=" << seed
      << " target=" << target.fingerprint() << " keep=" << keep
-     << " reassociate=" << reassociate
-     << " merge-batch-rows=" << mergeBatchRows;
+     << " reassociate=" << reassociate << " merge-batch-rows=" << mergeBatchRows
+     << " compile-candidates=" << compileCandidates;
   return text;
 }
 
@@ -92,8 +93,8 @@ unsigned superopt::rankByMeasurement(
 void SearchStatistics::print(raw_ostream &os) const {
   os << "explored " << explored << ", pruned " << pruned << ", complete "
      << complete << ", verified " << verified << ", equivalent " << equivalent
-     << ", " << llvm::format("%.2f", seconds) << " s"
-     << (budgetExhausted ? " (budget exhausted)" : "");
+     << ", not compiled " << uncompiled << ", " << llvm::format("%.2f", seconds)
+     << " s" << (budgetExhausted ? " (budget exhausted)" : "");
 }
 
 //===----------------------------------------------------------------------===//
@@ -365,6 +366,30 @@ whyUnverifiable(func::FuncOp program, verifier::EquivalenceChecker &checker) {
   return std::nullopt;
 }
 
+/// Candidates a search turns down as not compiled before it gives up the
+/// rest: compiling one takes up to a second, and where the code generator
+/// refuses the cheapest forms (tiles that are not powers of two) it tends
+/// to refuse the next thousand as well.
+constexpr uint64_t kMaxUncompiledCandidates = 24;
+
+/// Whether `f` compiles to kernels worth running (whyNotCompiled), when
+/// `opts` asks for the check; with `progress`, says on stderr why not.
+static bool compilesWell(func::FuncOp f, double seconds,
+                         const SearchOptions &opts, SearchStatistics &stats) {
+  if (!opts.compileCandidates)
+    return true;
+  std::optional<std::string> why =
+      whyNotCompiled(f, opts.blockThreads, opts.target.chip);
+  if (!why)
+    return true;
+  ++stats.uncompiled;
+  if (opts.progress)
+    llvm::errs() << "[superopt] a candidate priced "
+                 << llvm::format("%.2f", seconds * 1e6)
+                 << " us is left out: " << *why << "\n";
+  return false;
+}
+
 /// The search proper: the candidates of `program` (modeled as `info`, its
 /// terms in `ctx`) that `checker` verifies equivalent to it, at most
 /// `opts.keep`, cheapest first, in `result.module` named
@@ -461,7 +486,8 @@ searchCandidates(func::FuncOp program, const ProgramInfo &info,
            std::tie(b.seconds, b.serialSeconds, b.order);
   });
   for (const Candidate &c : candidates) {
-    if (result.ranked.size() >= opts.keep)
+    if (result.ranked.size() >= opts.keep ||
+        result.stats.uncompiled >= kMaxUncompiledCandidates)
       break;
     func::FuncOp f = materialize(result.module.get(),
                                  (program.getSymName() + "_candidate" +
@@ -477,6 +503,10 @@ searchCandidates(func::FuncOp program, const ProgramInfo &info,
       continue;
     }
     ++result.stats.equivalent;
+    if (!compilesWell(f, c.seconds, opts, result.stats)) {
+      f.erase();
+      continue;
+    }
     FailureOr<ProgramCost> cost =
         estimateCost(f, opts.target, &predefinedPrices);
     result.ranked.push_back({f, *cost});
@@ -790,6 +820,10 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
       return;
     }
     ++result.stats.equivalent;
+    if (!compilesWell(f, cost->seconds, opts, result.stats)) {
+      f.erase();
+      return;
+    }
     result.ranked.push_back({f, *cost});
   };
 
@@ -838,6 +872,7 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
       result.stats.explored += found->stats.explored;
       result.stats.pruned += found->stats.pruned;
       result.stats.complete += found->stats.complete;
+      result.stats.uncompiled += found->stats.uncompiled;
       result.stats.budgetExhausted |= found->stats.budgetExhausted;
       for (const RankedCandidate &c : found->ranked)
         candidates.push_back(c.function);

@@ -1,7 +1,9 @@
 //===- Superoptimize.cpp - The tileopt-superoptimize pass -----------------===//
 #include "TileOpt/Superopt/Passes.h"
 
+#include "TileOpt/Conversion/Passes.h"
 #include "TileOpt/Superopt/Search.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
@@ -74,6 +76,7 @@ struct SuperoptimizePass
     options.maxBlockOps = maxBlockOps;
     options.maxFusedKernels = maxFusedKernels;
     options.maxBlockOutputs = maxBlockOutputs;
+    options.maxGridDims = maxGridDims;
     options.numThreads = threads;
     options.timeBudgetSeconds = timeBudget;
     options.graphBudget = graphBudget;
@@ -81,6 +84,7 @@ struct SuperoptimizePass
     options.seed = seed;
     options.reassociate = reassociate;
     options.mergeBatchRows = mergeBatchRows;
+    options.compileCandidates = compileCandidates;
     options.progress = progress;
     options.keep = std::max(unsigned(keep), unsigned(printTop));
     return options;
@@ -230,6 +234,11 @@ struct SuperoptimizePass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
+    if (maxGridDims < 1 || maxGridDims > 3) {
+      func.emitError("max-grid-dims must be 1, 2 or 3, got ")
+          << static_cast<unsigned>(maxGridDims);
+      return signalPassFailure();
+    }
     SearchOptions options = searchOptions();
     std::optional<MeasuredTimes> measured;
     if (!measuredTimes.empty()) {

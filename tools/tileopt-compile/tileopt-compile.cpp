@@ -277,16 +277,11 @@ void planTensorMaps(int64_t index, ArrayAttr maps, LaunchPlan &plan) {
 /// Finds ptxas where gpu-module-to-binary will look, or says where it
 /// looked.
 LogicalResult checkPtxas(ModuleOp module, StringRef toolkit) {
-  SmallString<128> inToolkit(toolkit);
-  llvm::sys::path::append(inToolkit, "bin", "ptxas");
-  if (llvm::sys::fs::can_execute(inToolkit))
-    return success();
-  if (llvm::sys::findProgramByName("ptxas"))
+  if (findPtxas(toolkit))
     return success();
   return module.emitError("ptxas not found: looked in ")
-         << inToolkit
-         << " and on PATH; install the CUDA toolkit, set CUDA_HOME, or "
-            "pass --cuda-toolkit";
+         << toolkit << "/bin/ptxas and on PATH; install the CUDA toolkit, set "
+         << "CUDA_HOME, or pass --cuda-toolkit";
 }
 
 /// The object (cubin or PTX) gpu-module-to-binary produced.

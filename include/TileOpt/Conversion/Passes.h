@@ -94,6 +94,25 @@ void registerTileToCubinPipeline();
 /// /usr/local/cuda.
 std::string findCudaToolkit(StringRef requested);
 
+/// The ptxas gpu-module-to-binary runs: `toolkit`/bin/ptxas, else the one on
+/// PATH; nothing when neither exists.
+std::optional<std::string> findPtxas(StringRef toolkit);
+
+/// What ptxas reports of one kernel it compiled.
+struct PtxasKernelReport {
+  std::string name;
+  int64_t registers = 0;
+  /// Bytes a thread stores to local memory for registers it ran out of.
+  int64_t spillStoreBytes = 0;
+};
+
+/// Compiles `ptx` for `chip` with `ptxas` -v (the build's own -O3) and
+/// returns its report of each kernel, or fails with ptxas's messages in
+/// `error`. The superoptimizer uses it to turn down candidates whose
+/// kernels spill: ptxas says so only in this report.
+FailureOr<SmallVector<PtxasKernelReport>>
+reportPtxas(StringRef ptxas, StringRef ptx, StringRef chip, std::string &error);
+
 } // namespace mlir::tileopt
 
 #endif // TILEOPT_CONVERSION_PASSES_H

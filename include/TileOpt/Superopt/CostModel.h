@@ -30,6 +30,8 @@ namespace mlir::tileopt::superopt {
 /// of the machine TileOpt is benchmarked on, each with its source.
 struct GpuTarget {
   std::string name;
+  /// The SM the code generator compiles for (ptxas's -arch).
+  std::string chip;
   unsigned numSMs;
   /// The most shared memory one block can have (the opt-in maximum).
   int64_t sharedMemoryPerBlock;

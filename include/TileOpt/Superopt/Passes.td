@@ -31,6 +31,10 @@ def Superoptimize : Pass<"tileopt-superoptimize", "::mlir::func::FuncOp"> {
     - it ranks complete graphs with the cost model of the target GPU and
       verifies them cheapest first with the probabilistic verifier: only
       verified graphs replace the function;
+    - it compiles each verified graph as tileopt-compile would and leaves
+      out those the code generator refuses or whose kernels ptxas spills
+      (`compile-candidates`): the cost model mirrors neither, and such a
+      graph can be slower than the program it replaces;
     - it runs on `threads` workers, stops at `time-budget` seconds or
       `graph-budget` partial graphs, prints progress with `progress`, and
       caches its answer under `cache-dir`, keyed by the program and the
@@ -52,6 +56,8 @@ def Superoptimize : Pass<"tileopt-superoptimize", "::mlir::func::FuncOp"> {
            "Compute ops and accumulators in a block graph">,
     Option<"maxFusedKernels", "max-fused-kernels", "unsigned", "2",
            "Graph-defined kernels in a candidate">,
+    Option<"maxGridDims", "max-grid-dims", "unsigned", "2",
+           "Grid dims a block graph partitions (1-3)">,
     Option<"maxBlockOutputs", "max-block-outputs", "unsigned", "3",
            "Outputs of a graph-defined kernel">,
     Option<"threads", "threads", "unsigned", "0",
@@ -70,6 +76,10 @@ def Superoptimize : Pass<"tileopt-superoptimize", "::mlir::func::FuncOp"> {
     Option<"mergeBatchRows", "merge-batch-rows", "bool", "true",
            "Search the program with the batches of its shared-rhs matmuls "
            "merged into rows (tileopt-merge-batch-rows), once verified">,
+    Option<"compileCandidates", "compile-candidates", "bool", "true",
+           "Compile each candidate before returning it (as tileopt-compile "
+           "does, to PTX and through ptxas when found) and leave out those "
+           "the code generator refuses or whose kernels spill registers">,
     Option<"progress", "progress", "bool", "false",
            "Print progress and statistics to stderr">,
     Option<"keep", "keep", "unsigned", "5",
@@ -86,8 +96,17 @@ def Superoptimize : Pass<"tileopt-superoptimize", "::mlir::func::FuncOp"> {
            "JSON file of the candidates' measured run times: rank by them "
            "rather than by the cost model">
   ];
-  let dependentDialects = ["::mlir::tileopt::tk::TKDialect",
-                           "::mlir::tileopt::tb::TBDialect"];
+  // Compiling the candidates (compile-candidates) runs the lowering's
+  // passes, whose dialects cannot be loaded once the passes run in parallel.
+  let dependentDialects = [
+    "::mlir::tileopt::tk::TKDialect", "::mlir::tileopt::tb::TBDialect",
+    "::mlir::tileopt::tile::TileDialect", "::mlir::scf::SCFDialect",
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::cf::ControlFlowDialect"
+  ];
 }
 
 def EstimateCost : Pass<"tileopt-estimate-cost", "::mlir::func::FuncOp"> {

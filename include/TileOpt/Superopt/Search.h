@@ -58,6 +58,10 @@ struct SearchOptions {
   /// Searches the program with the batches of its shared-rhs matmuls
   /// merged into rows (MergeBatchRows.h), once the verifier has checked it.
   bool mergeBatchRows = true;
+  /// Compiles every candidate before it is returned and turns down those
+  /// the code generator refuses or whose kernels ptxas spills
+  /// (Compilation.h).
+  bool compileCandidates = true;
   /// Candidates verified equivalent and returned, cheapest first. They are
   /// verified in order of cost, so the search stops verifying once it has
   /// this many.
@@ -76,6 +80,7 @@ struct SearchStatistics {
   uint64_t complete = 0;  // graphs whose outputs match the program's terms
   uint64_t verified = 0;  // complete graphs the verifier ran on
   uint64_t equivalent = 0;
+  uint64_t uncompiled = 0; // equivalent, but turned down by whyNotCompiled
   double seconds = 0;
   bool budgetExhausted = false;
 

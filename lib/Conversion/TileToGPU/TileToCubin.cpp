@@ -8,7 +8,13 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
 
 using namespace mlir;
 
@@ -18,6 +24,72 @@ std::string tileopt::findCudaToolkit(StringRef requested) {
   if (std::optional<std::string> home = llvm::sys::Process::GetEnv("CUDA_HOME"))
     return *home;
   return "/usr/local/cuda";
+}
+
+std::optional<std::string> tileopt::findPtxas(StringRef toolkit) {
+  SmallString<128> inToolkit(toolkit);
+  llvm::sys::path::append(inToolkit, "bin", "ptxas");
+  if (llvm::sys::fs::can_execute(inToolkit))
+    return inToolkit.str().str();
+  if (llvm::ErrorOr<std::string> onPath = llvm::sys::findProgramByName("ptxas"))
+    return *onPath;
+  return std::nullopt;
+}
+
+FailureOr<SmallVector<tileopt::PtxasKernelReport>>
+tileopt::reportPtxas(StringRef ptxas, StringRef ptx, StringRef chip,
+                     std::string &error) {
+  // ptxas reads and writes files: the PTX, the cubin (dropped), its report.
+  SmallString<128> ptxFile, cubinFile, logFile;
+  auto removeFiles = llvm::make_scope_exit([&] {
+    for (StringRef file : {ptxFile.str(), cubinFile.str(), logFile.str()})
+      if (!file.empty())
+        llvm::sys::fs::remove(file);
+  });
+  int ptxFd;
+  if (llvm::sys::fs::createTemporaryFile("tileopt-ptxas", "ptx", ptxFd,
+                                         ptxFile) ||
+      llvm::sys::fs::createTemporaryFile("tileopt-ptxas", "cubin", cubinFile) ||
+      llvm::sys::fs::createTemporaryFile("tileopt-ptxas", "log", logFile)) {
+    error = "cannot create temporary files for ptxas";
+    return failure();
+  }
+  {
+    llvm::raw_fd_ostream os(ptxFd, /*shouldClose=*/true);
+    os << ptx;
+  }
+  std::string arch = ("-arch=" + chip).str();
+  SmallVector<StringRef> args = {ptxas,   "-v", "-O3",    arch,
+                                 ptxFile, "-o", cubinFile};
+  std::optional<StringRef> redirects[] = {std::nullopt, logFile, logFile};
+  int status = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects);
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> log =
+      llvm::MemoryBuffer::getFile(logFile);
+  StringRef text = log ? (*log)->getBuffer() : StringRef();
+  if (status != 0) {
+    error = ("ptxas failed: " + text.trim()).str();
+    return failure();
+  }
+  // Per kernel: "Compiling entry function 'NAME' ...", then "... N bytes
+  // spill stores ..." and "Used N registers".
+  SmallVector<PtxasKernelReport> reports;
+  llvm::Regex entry("Compiling entry function '([^']+)'");
+  llvm::Regex spills("([0-9]+) bytes spill stores");
+  llvm::Regex registers("Used ([0-9]+) registers");
+  SmallVector<StringRef, 2> match;
+  SmallVector<StringRef> lines;
+  text.split(lines, '\n');
+  for (StringRef line : lines) {
+    if (entry.match(line, &match))
+      reports.push_back({match[1].str()});
+    else if (reports.empty())
+      continue;
+    else if (spills.match(line, &match))
+      match[1].getAsInteger(10, reports.back().spillStoreBytes);
+    else if (registers.match(line, &match))
+      match[1].getAsInteger(10, reports.back().registers);
+  }
+  return reports;
 }
 
 void tileopt::buildTileLoweringPipeline(OpPassManager &pm,

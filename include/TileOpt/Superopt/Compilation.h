@@ -1,0 +1,44 @@
+//===- Compilation.h - Whether a candidate compiles well -------*- C++ -*-===//
+//
+// The cost model prices a µGraph as if every kernel compiled; the code
+// generator has limits the model does not mirror (a tile's fragment, static
+// scratch), and ptxas spills what does not fit in 255 registers a thread,
+// which the model cannot see at all. Both made the search's answer slower
+// than the input program (gqa_decode at b=8, docs/performance.md). So the
+// search compiles each candidate it would return, the way tileopt-compile
+// does, and turns down those the code generator refuses or whose kernels
+// spill.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEOPT_SUPEROPT_COMPILATION_H
+#define TILEOPT_SUPEROPT_COMPILATION_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::tileopt::superopt {
+
+/// Spilled bytes a thread may store in a kernel with a loop that the search
+/// returns. A few registers spilled cost little: gqa_decode at b=8 with 12
+/// bytes was the fastest of its candidates on the H200, with 508 and 1668
+/// the slowest (docs/performance.md). Spills where nothing loops are
+/// stored and read back once: mla_decode's attention kernel, which spills
+/// 432 bytes outside any loop, ran in 19.9 us, its next candidate without
+/// spills in 33.8.
+constexpr int64_t kMaxSpillStoreBytes = 64;
+
+/// Why `candidate`, a function of tk ops, would not compile to kernels
+/// worth running: the first diagnostic of the lowering (tileopt-lower-ugraph,
+/// then the tile-to-PTX pipeline of tileopt-compile, `blockThreads` threads
+/// a block), or a kernel with a loop that ptxas (found as tileopt-compile
+/// finds it) spills more than kMaxSpillStoreBytes in; nothing when it
+/// compiles well.
+/// Without ptxas only the lowering is checked.
+std::optional<std::string> whyNotCompiled(func::FuncOp candidate,
+                                          int64_t blockThreads, StringRef chip);
+
+} // namespace mlir::tileopt::superopt
+
+#endif // TILEOPT_SUPEROPT_COMPILATION_H

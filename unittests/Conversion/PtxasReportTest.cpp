@@ -1,0 +1,106 @@
+//===- PtxasReportTest.cpp - reportPtxas on PTX written here --------------===//
+//
+// The superoptimizer turns candidates down on what reportPtxas reads from
+// ptxas -v: each kernel's registers and spill stores. The PTX below is
+// written to make ptxas report known numbers; without ptxas the tests skip.
+//
+//===----------------------------------------------------------------------===//
+#include "TileOpt/Conversion/Passes.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::tileopt;
+
+namespace {
+
+std::optional<std::string> ptxasHere() {
+  return findPtxas(findCudaToolkit(""));
+}
+
+constexpr const char *kHeader =
+    ".version 8.0\n.target sm_90\n.address_size 64\n";
+
+/// A kernel @`name` that stores the f32 constant `bits` (PTX's 0f form):
+/// ptxas gives it a few registers and spills nothing.
+std::string storeKernel(StringRef name, StringRef bits) {
+  return (".visible .entry " + name +
+          "(.param .u64 out) {\n"
+          "  .reg .b64 %rd<3>;\n  .reg .f32 %f<2>;\n"
+          "  ld.param.u64 %rd1, [out];\n  cvta.to.global.u64 %rd2, %rd1;\n"
+          "  mov.f32 %f1, " +
+          bits + ";\n  st.global.f32 [%rd2], %f1;\n  ret;\n}\n")
+      .str();
+}
+
+TEST(PtxasReport, ReadsEveryKernelsRegistersAndSpills) {
+  std::optional<std::string> ptxas = ptxasHere();
+  if (!ptxas)
+    GTEST_SKIP() << "no ptxas";
+  std::string error;
+  FailureOr<SmallVector<PtxasKernelReport>> reports =
+      reportPtxas(*ptxas,
+                  kHeader + storeKernel("store_one", "0f3F800000") +
+                      storeKernel("also_store_one", "0f3F800000"),
+                  "sm_90", error);
+  ASSERT_TRUE(succeeded(reports)) << error;
+  ASSERT_EQ(reports->size(), 2u);
+  llvm::SmallVector<std::string> names = {(*reports)[0].name,
+                                          (*reports)[1].name};
+  llvm::sort(names);
+  EXPECT_EQ(names[0], "also_store_one");
+  EXPECT_EQ(names[1], "store_one");
+  for (const PtxasKernelReport &report : *reports) {
+    EXPECT_GT(report.registers, 0);
+    EXPECT_LT(report.registers, 32);
+    EXPECT_EQ(report.spillStoreBytes, 0);
+  }
+}
+
+/// A kernel that loads `live` floats, then stores them in reverse order,
+/// so that all are live at once, in at most 24 registers (.maxnreg; ptxas gives
+/// no fewer): ptxas must spill most of them.
+std::string spillingKernel(int live) {
+  std::string ptx = std::string(kHeader) +
+                    ".visible .entry spill(.param .u64 buffer) .maxnreg 24 {\n"
+                    "  .reg .b64 %rd<3>;\n  .reg .f32 %f<" +
+                    std::to_string(live) +
+                    ">;\n  ld.param.u64 %rd1, [buffer];\n"
+                    "  cvta.to.global.u64 %rd2, %rd1;\n";
+  for (int i = 0; i < live; ++i)
+    ptx += "  ld.volatile.global.f32 %f" + std::to_string(i) + ", [%rd2+" +
+           std::to_string(4 * i) + "];\n";
+  for (int i = live - 1; i >= 0; --i)
+    ptx += "  st.volatile.global.f32 [%rd2+" + std::to_string(4 * (live + i)) +
+           "], %f" + std::to_string(i) + ";\n";
+  return ptx + "  ret;\n}\n";
+}
+
+TEST(PtxasReport, ReadsSpills) {
+  std::optional<std::string> ptxas = ptxasHere();
+  if (!ptxas)
+    GTEST_SKIP() << "no ptxas";
+  std::string error;
+  FailureOr<SmallVector<PtxasKernelReport>> reports =
+      reportPtxas(*ptxas, spillingKernel(64), "sm_90", error);
+  ASSERT_TRUE(succeeded(reports)) << error;
+  ASSERT_EQ(reports->size(), 1u);
+  EXPECT_EQ((*reports)[0].name, "spill");
+  EXPECT_LE((*reports)[0].registers, 24);
+  // At least the 40 floats beyond the 24 registers, 4 bytes each.
+  EXPECT_GE((*reports)[0].spillStoreBytes, 4 * 40);
+}
+
+TEST(PtxasReport, FailsWithPtxasMessagesOnBadPtx) {
+  std::optional<std::string> ptxas = ptxasHere();
+  if (!ptxas)
+    GTEST_SKIP() << "no ptxas";
+  std::string error;
+  FailureOr<SmallVector<PtxasKernelReport>> reports =
+      reportPtxas(*ptxas, std::string(kHeader) + "not ptx\n", "sm_90", error);
+  EXPECT_TRUE(failed(reports));
+  EXPECT_NE(error.find("ptxas failed"), std::string::npos) << error;
+  EXPECT_NE(error.find("syntax error"), std::string::npos) << error;
+}
+
+} // namespace
