@@ -827,7 +827,8 @@ void BlockSearch::grow() {
 
 /// The partitions tried for a kernel with `inputs`: every set of up to
 /// maxGridDims axes split into tiles of the allowed extents, times every
-/// axis the loop may walk in the allowed ranges, or no loop. A kernel that
+/// axis the loop may walk in the allowed ranges (in chunks of a power of
+/// two), or no loop. A kernel that
 /// reads chunks of partial results is there to combine them: its loop walks
 /// the chunks, one per iteration.
 SmallVector<BlockConfig> blockConfigs(const ProgramInfo &program,
@@ -916,13 +917,29 @@ SmallVector<BlockConfig> blockConfigs(const ProgramInfo &program,
     for (auto [axis, extent] : axes) {
       if (llvm::any_of(g, [&](auto &p) { return p.first == axis; }))
         continue;
-      for (int64_t range : options.forloopRanges)
-        if (extent % range == 0 && extent / range >= 16) {
-          BlockConfig looped = c;
-          looped.loopAxis = axis;
-          looped.forloopRange = range;
-          configs.push_back(looped);
+      SmallVector<int64_t, 4> ranges;
+      for (int64_t range : options.forloopRanges) {
+        if (extent % range != 0)
+          continue;
+        // The code generator tiles powers of two only: chunks of another
+        // length (3072 / 16 = 192) become the largest power of two below
+        // them that divides the axis (128, in 24 steps).
+        int64_t chunk = extent / range;
+        if (!llvm::isPowerOf2_64(chunk)) {
+          chunk = llvm::bit_floor(static_cast<uint64_t>(chunk));
+          while (extent % chunk != 0)
+            chunk /= 2;
+          range = extent / chunk;
         }
+        if (chunk >= 16 && !llvm::is_contained(ranges, range))
+          ranges.push_back(range);
+      }
+      for (int64_t range : ranges) {
+        BlockConfig looped = c;
+        looped.loopAxis = axis;
+        looped.forloopRange = range;
+        configs.push_back(looped);
+      }
     }
   }
   return configs;

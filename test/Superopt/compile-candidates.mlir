@@ -1,7 +1,6 @@
 // The search compiles each candidate it would return (compile-candidates,
-// on by default) and leaves out those the tile code generator refuses: a
-// fused form whose tiles are not powers of two is found and priced, but not
-// returned, and the program keeps its form when nothing else compiles.
+// on by default) and leaves out those the tile code generator refuses; the
+// program keeps its form when nothing else compiles.
 // RUN: tileopt-opt %s -split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=2 time-budget=900 keep=1 progress=true}))' \
 // RUN:   2>&1 >/dev/null | FileCheck %s --check-prefix=PROGRESS
@@ -12,19 +11,41 @@
 // RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=2 time-budget=900 keep=1 compile-candidates=false}))' \
 // RUN:   | FileCheck %s --check-prefix=UNCHECKED
 
-// 12 rows, hidden size 3072: every fused form splits the 3072 columns into
-// tiles of 48, 192 or 768, or takes 12 rows where mma.sync needs 16 on
-// these warps.
-// PROGRESS: a candidate priced {{.*}} us is left out: 'tb.input_iterator' op has tile '!tb.tile<12x{{[0-9]+}}xf16>' whose dim 1 ({{[0-9]+}}) is not a power of two
-// PROGRESS: @gated_mlp_12x3072: {{.*}}, not compiled 24,
-// CHECK-LABEL: func.func @gated_mlp_12x3072
+// The negated row max of 16 rows of 64: a fused kernel reduces tiles of 64
+// elements, fewer than the 128 threads of its block, which the code
+// generator refuses; the search gives up after 24 such candidates.
+// PROGRESS: a candidate priced {{.*}} us is left out: 'tile.reduce' op input has 64 elements, fewer than the 128 threads of a block
+// PROGRESS: @row_max: {{.*}}, not compiled 24,
+// CHECK-LABEL: func.func @row_max
 // CHECK-NOT: tk.fused
-// CHECK-COUNT-2: tk.matmul
+// CHECK: tk.reduce max
+// CHECK: return
+// UNCHECKED-LABEL: func.func @row_max
+// UNCHECKED: tk.fused
+// UNCHECKED-NOT: tk.reduce
+// UNCHECKED: return
+func.func @row_max(%x: tensor<16x64xf16>) -> tensor<16x1xf16> {
+  %0 = tk.reduce max %x dim 1 : tensor<16x64xf16> -> tensor<16x1xf16>
+  %1 = tk.unary neg %0 : tensor<16x1xf16>
+  return %1 : tensor<16x1xf16>
+}
+
+// -----
+
+// 12 rows, hidden size 3072: loops of 4, 16 or 64 steps would walk it in
+// chunks of 768, 192 or 48, which the code generator does not tile; the
+// loop takes the largest power of two below them that divides 3072
+// instead (here 512, in 6 steps), and the fused kernel compiles.
+// PROGRESS: @gated_mlp_12x3072: {{.*}}, not compiled 0,
+// CHECK-LABEL: func.func @gated_mlp_12x3072
+// CHECK-NOT: tk.matmul
+// CHECK: tk.fused grid [{{[0-9]+}}, 1, 1] block [128, 1, 1] forloop 6
+// CHECK: tb.input_iterator %{{.*}} fmap 1 : tensor<12x3072xf16> -> !tb.tile<12x512xf16>
+// CHECK-COUNT-2: tb.matmul
+// CHECK-NOT: tk.
 // CHECK: return
 // UNCHECKED-LABEL: func.func @gated_mlp_12x3072
 // UNCHECKED: tk.fused
-// UNCHECKED-NOT: tk.matmul
-// UNCHECKED: return
 func.func @gated_mlp_12x3072(%x: tensor<12x3072xf16>, %w1: tensor<3072x3072xf16>, %w3: tensor<3072x3072xf16>) -> tensor<12x3072xf16> {
   %a = tk.matmul %x, %w1 : tensor<12x3072xf16>, tensor<3072x3072xf16> -> tensor<12x3072xf16>
   %b = tk.matmul %x, %w3 : tensor<12x3072xf16>, tensor<3072x3072xf16> -> tensor<12x3072xf16>
