@@ -2,14 +2,45 @@
 #include "TileOpt/Superopt/Compilation.h"
 
 #include "TileOpt/Conversion/Passes.h"
+#include "TileOpt/Dialect/Common/ThreadDiagnostics.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace mlir::tileopt;
+
+namespace {
+
+/// Sets `options` to tileopt-compile's, for `blockThreads` threads a block
+/// on `chip`, to PTX.
+void setCompilationOptions(TileToCubinOptions &options, int64_t blockThreads,
+                           StringRef chip) {
+  options.chip = chip.str();
+  options.numWarps = blockThreads / 32;
+  options.format = "isa";
+}
+
+/// The two halves of the compilation: µGraph to gpu.func, and gpu.func to
+/// PTX.
+void buildToGPU(OpPassManager &pm, const TileToCubinOptions &options) {
+  pm.addPass(createLowerUGraph());
+  buildTileLoweringPipeline(pm, options);
+}
+
+} // namespace
+
+void superopt::getCompilationDialects(DialectRegistry &registry) {
+  TileToCubinOptions options;
+  setCompilationOptions(options, /*blockThreads=*/128, "sm_90");
+  OpPassManager toGPU(ModuleOp::getOperationName()),
+      toPtx(ModuleOp::getOperationName());
+  buildToGPU(toGPU, options);
+  buildGPUToBinaryPipeline(toPtx, options);
+  toGPU.getDependentDialects(registry);
+  toPtx.getDependentDialects(registry);
+}
 
 std::optional<std::string> superopt::whyNotCompiled(func::FuncOp candidate,
                                                     int64_t blockThreads,
@@ -21,24 +52,23 @@ std::optional<std::string> superopt::whyNotCompiled(func::FuncOp candidate,
   b.clone(*candidate);
 
   // The first error of the lowering says why; nothing reaches the user.
+  // Only this thread's: the pass runs on several functions at once.
   std::optional<std::string> firstError;
-  ScopedDiagnosticHandler handler(context, [&](Diagnostic &diagnostic) {
+  ThreadDiagnosticHandler handler(context, [&](Diagnostic &diagnostic) {
     if (diagnostic.getSeverity() == DiagnosticSeverity::Error && !firstError)
       firstError = diagnostic.str();
     return success();
   });
 
   TileToCubinOptions options;
-  options.chip = chip.str();
-  options.numWarps = blockThreads / 32;
-  options.format = "isa";
-  PassManager lowering(context, ModuleOp::getOperationName());
-  lowering.addPass(createLowerUGraph());
-  buildTileLoweringPipeline(lowering, options);
-  if (failed(lowering.run(*module)))
+  setCompilationOptions(options, blockThreads, chip);
+  PassManager toGPU(context, ModuleOp::getOperationName());
+  buildToGPU(toGPU, options);
+  if (failed(toGPU.run(*module)))
     return firstError.value_or("the lowering failed");
   // A register spilled in a loop is stored and read back at every step;
-  // one spilled where nothing loops, once.
+  // one spilled where nothing loops, once. Any scf.for counts, a loop of
+  // the block graph's or one the lowering made.
   llvm::StringSet<> looping;
   module->walk([&](gpu::GPUFuncOp kernel) {
     if (kernel.walk([](scf::ForOp) { return WalkResult::interrupt(); })
@@ -54,19 +84,19 @@ std::optional<std::string> superopt::whyNotCompiled(func::FuncOp candidate,
       findPtxas(findCudaToolkit(options.toolkit));
   if (!ptxas)
     return std::nullopt;
-  for (auto binary : module->getOps<gpu::BinaryOp>())
-    for (auto object : binary.getObjects().getAsRange<gpu::ObjectAttr>()) {
-      std::string error;
-      FailureOr<SmallVector<PtxasKernelReport>> reports =
-          reportPtxas(*ptxas, object.getObject().getValue(), chip, error);
-      if (failed(reports))
-        return error;
-      for (const PtxasKernelReport &report : *reports)
-        if (looping.contains(report.name) &&
-            report.spillStoreBytes > kMaxSpillStoreBytes)
-          return "ptxas spills " + std::to_string(report.spillStoreBytes) +
-                 " bytes a thread in the loop of kernel " + report.name + " (" +
-                 std::to_string(report.registers) + " registers)";
-    }
+  FailureOr<StringRef> ptx = binaryObjectOf(*module);
+  if (failed(ptx))
+    return firstError.value_or("the lowering produced no PTX");
+  std::string error;
+  FailureOr<SmallVector<PtxasKernelReport>> reports =
+      reportPtxas(*ptxas, *ptx, chip, error);
+  if (failed(reports))
+    return error;
+  for (const PtxasKernelReport &report : *reports)
+    if (looping.contains(report.name) &&
+        report.spillStoreBytes > kMaxSpillStoreBytes)
+      return "ptxas spills " + std::to_string(report.spillStoreBytes) +
+             " bytes a thread in the loop of kernel " + report.name + " (" +
+             std::to_string(report.registers) + " registers)";
   return std::nullopt;
 }

@@ -918,12 +918,14 @@ SmallVector<BlockConfig> blockConfigs(const ProgramInfo &program,
       if (llvm::any_of(g, [&](auto &p) { return p.first == axis; }))
         continue;
       SmallVector<int64_t, 4> ranges;
+      int64_t longestRange = *llvm::max_element(options.forloopRanges);
       for (int64_t range : options.forloopRanges) {
         if (extent % range != 0)
           continue;
         // The code generator tiles powers of two only: chunks of another
         // length (3072 / 16 = 192) become the largest power of two below
-        // them that divides the axis (128, in 24 steps).
+        // them that divides the axis (128, in 24 steps), if that takes at
+        // most 4 times the longest range's steps.
         int64_t chunk = extent / range;
         if (!llvm::isPowerOf2_64(chunk)) {
           chunk = llvm::bit_floor(static_cast<uint64_t>(chunk));
@@ -931,7 +933,8 @@ SmallVector<BlockConfig> blockConfigs(const ProgramInfo &program,
             chunk /= 2;
           range = extent / chunk;
         }
-        if (chunk >= 16 && !llvm::is_contained(ranges, range))
+        if (chunk >= 16 && range <= 4 * longestRange &&
+            !llvm::is_contained(ranges, range))
           ranges.push_back(range);
       }
       for (int64_t range : ranges) {

@@ -10,6 +10,7 @@
 
 #include "Enumerate.h"
 #include "Materialize.h"
+#include "TileOpt/Conversion/Passes.h"
 #include "TileOpt/Dialect/Common/DimRelations.h"
 #include "TileOpt/Dialect/Common/ThreadDiagnostics.h"
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
@@ -49,6 +50,10 @@ std::string SearchOptions::fingerprint() const {
      << " target=" << target.fingerprint() << " keep=" << keep
      << " reassociate=" << reassociate << " merge-batch-rows=" << mergeBatchRows
      << " compile-candidates=" << compileCandidates;
+  // What the compile check refuses depends on the ptxas it runs.
+  if (compileCandidates)
+    os << " ptxas=" << findPtxas(findCudaToolkit("")).value_or("none")
+       << " max-spill=" << kMaxSpillStoreBytes;
   return text;
 }
 

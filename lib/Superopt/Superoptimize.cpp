@@ -1,9 +1,8 @@
 //===- Superoptimize.cpp - The tileopt-superoptimize pass -----------------===//
 #include "TileOpt/Superopt/Passes.h"
 
-#include "TileOpt/Conversion/Passes.h"
+#include "TileOpt/Superopt/Compilation.h"
 #include "TileOpt/Superopt/Search.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
@@ -69,6 +68,22 @@ FailureOr<MeasuredTimes> readMeasuredTimes(StringRef path, Operation *op) {
 struct SuperoptimizePass
     : public tileopt::impl::SuperoptimizeBase<SuperoptimizePass> {
   using SuperoptimizeBase::SuperoptimizeBase;
+
+  LogicalResult initialize(MLIRContext *context) override {
+    if (maxGridDims < 1 || maxGridDims > 3)
+      return emitError(UnknownLoc::get(context),
+                       "tileopt-superoptimize: max-grid-dims must be 1, 2 or "
+                       "3, got ")
+             << static_cast<unsigned>(maxGridDims);
+    return success();
+  }
+
+  // Compiling the candidates runs the lowering's passes, whose dialects
+  // cannot be loaded once passes run in parallel.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    SuperoptimizeBase::getDependentDialects(registry);
+    superopt::getCompilationDialects(registry);
+  }
 
   SearchOptions searchOptions() const {
     SearchOptions options;
@@ -234,11 +249,6 @@ struct SuperoptimizePass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    if (maxGridDims < 1 || maxGridDims > 3) {
-      func.emitError("max-grid-dims must be 1, 2 or 3, got ")
-          << static_cast<unsigned>(maxGridDims);
-      return signalPassFailure();
-    }
     SearchOptions options = searchOptions();
     std::optional<MeasuredTimes> measured;
     if (!measuredTimes.empty()) {
@@ -289,7 +299,12 @@ struct SuperoptimizePass
                                : "no cheaper equivalent µGraph found; kept as "
                                  "it is (")
           << result->stats.equivalent << " of " << result->stats.verified
-          << " verified candidates were equivalent)";
+          << " verified candidates were equivalent"
+          << (result->stats.uncompiled > 0
+                  ? ", " + std::to_string(result->stats.uncompiled) +
+                        " left out as not compiled"
+                  : std::string())
+          << ")";
       store(path, best);
       return;
     }

@@ -10,12 +10,23 @@
 // RUN: tileopt-opt %s -split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=2 time-budget=900 keep=1 compile-candidates=false}))' \
 // RUN:   | FileCheck %s --check-prefix=UNCHECKED
+// The functions of one module, searched in parallel: each search compiles
+// its own candidates and sees only its own diagnostics.
+// RUN: tileopt-opt %s \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=1 time-budget=900 keep=1}))' \
+// RUN:   | FileCheck %s --check-prefix=TOGETHER
+// TOGETHER-LABEL: func.func @row_max
+// TOGETHER: tk.reduce max
+// TOGETHER-LABEL: func.func @gated_mlp_12x3072
+// TOGETHER: tk.fused grid [{{[0-9]+}}, 1, 1] block [128, 1, 1] forloop 6
+// TOGETHER-LABEL: func.func @exp
 
 // The negated row max of 16 rows of 64: a fused kernel reduces tiles of 64
 // elements, fewer than the 128 threads of its block, which the code
 // generator refuses; the search gives up after 24 such candidates.
 // PROGRESS: a candidate priced {{.*}} us is left out: 'tile.reduce' op input has 64 elements, fewer than the 128 threads of a block
 // PROGRESS: @row_max: {{.*}}, not compiled 24,
+// PROGRESS: remark: no cheaper equivalent µGraph found; kept as it is ({{.*}}, 24 left out as not compiled)
 // CHECK-LABEL: func.func @row_max
 // CHECK-NOT: tk.fused
 // CHECK: tk.reduce max
@@ -60,7 +71,7 @@ func.func @gated_mlp_12x3072(%x: tensor<12x3072xf16>, %w1: tensor<3072x3072xf16>
 // RUN: not tileopt-opt %s -split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{max-grid-dims=4}))' \
 // RUN:   2>&1 >/dev/null | FileCheck %s --check-prefix=GRID-DIMS
-// GRID-DIMS: error: max-grid-dims must be 1, 2 or 3, got 4
+// GRID-DIMS: error: tileopt-superoptimize: max-grid-dims must be 1, 2 or 3, got 4
 func.func @exp(%x: tensor<16x64xf16>) -> tensor<16x64xf16> {
   %0 = tk.unary exp %x : tensor<16x64xf16>
   return %0 : tensor<16x64xf16>

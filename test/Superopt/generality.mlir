@@ -6,7 +6,7 @@
 // generator refuses an rms_norm over rows of 1536 (a whole row in a tile,
 // not a power of two) and reductions of tiles smaller than a block, so
 // with compile-candidates two of these keep their imported form
-// (compile-candidates.mlir).
+// (compile-candidates.mlir checks the row max).
 // RUN: tileopt-opt %s -split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=2 time-budget=900 compile-candidates=false}))' \
 // RUN:   | FileCheck %s

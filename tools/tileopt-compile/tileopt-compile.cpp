@@ -284,14 +284,6 @@ LogicalResult checkPtxas(ModuleOp module, StringRef toolkit) {
          << "CUDA_HOME, or pass --cuda-toolkit";
 }
 
-/// The object (cubin or PTX) gpu-module-to-binary produced.
-FailureOr<StringRef> binaryObject(ModuleOp module) {
-  for (auto binary : module.getOps<gpu::BinaryOp>())
-    for (Attribute object : binary.getObjects())
-      return cast<gpu::ObjectAttr>(object).getObject().getValue();
-  return module.emitError("the GPU pipeline produced no binary");
-}
-
 LogicalResult writeFile(StringRef dir, StringRef name, StringRef contents) {
   SmallString<128> path(dir);
   llvm::sys::path::append(path, name);
@@ -380,8 +372,8 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
   buildGPUToBinaryPipeline(toCubin, cubinOptions);
   if (failed(toPtx.run(*forPtx)) || failed(toCubin.run(*module)))
     return failure();
-  FailureOr<StringRef> ptx = binaryObject(*forPtx);
-  FailureOr<StringRef> cubin = binaryObject(*module);
+  FailureOr<StringRef> ptx = binaryObjectOf(*forPtx);
+  FailureOr<StringRef> cubin = binaryObjectOf(*module);
   if (failed(ptx) || failed(cubin))
     return failure();
 

@@ -98,6 +98,10 @@ std::string findCudaToolkit(StringRef requested);
 /// PATH; nothing when neither exists.
 std::optional<std::string> findPtxas(StringRef toolkit);
 
+/// The object (cubin or PTX) gpu-module-to-binary produced in `module`, or
+/// an error at it when there is none.
+FailureOr<StringRef> binaryObjectOf(ModuleOp module);
+
 /// What ptxas reports of one kernel it compiled.
 struct PtxasKernelReport {
   std::string name;

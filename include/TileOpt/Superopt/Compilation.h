@@ -14,6 +14,7 @@
 #define TILEOPT_SUPEROPT_COMPILATION_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/DialectRegistry.h"
 
 #include <optional>
 #include <string>
@@ -34,10 +35,14 @@ constexpr int64_t kMaxSpillStoreBytes = 64;
 /// then the tile-to-PTX pipeline of tileopt-compile, `blockThreads` threads
 /// a block), or a kernel with a loop that ptxas (found as tileopt-compile
 /// finds it) spills more than kMaxSpillStoreBytes in; nothing when it
-/// compiles well.
-/// Without ptxas only the lowering is checked.
+/// compiles well. Without ptxas only the lowering is checked; a ptxas that
+/// fails on the PTX refuses the candidate with its messages.
 std::optional<std::string> whyNotCompiled(func::FuncOp candidate,
                                           int64_t blockThreads, StringRef chip);
+
+/// The dialects whyNotCompiled's passes load: a pass that calls it declares
+/// them, since no dialect may be loaded while passes run in parallel.
+void getCompilationDialects(DialectRegistry &registry);
 
 } // namespace mlir::tileopt::superopt
 

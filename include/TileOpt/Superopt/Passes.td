@@ -96,17 +96,10 @@ def Superoptimize : Pass<"tileopt-superoptimize", "::mlir::func::FuncOp"> {
            "JSON file of the candidates' measured run times: rank by them "
            "rather than by the cost model">
   ];
-  // Compiling the candidates (compile-candidates) runs the lowering's
-  // passes, whose dialects cannot be loaded once the passes run in parallel.
-  let dependentDialects = [
-    "::mlir::tileopt::tk::TKDialect", "::mlir::tileopt::tb::TBDialect",
-    "::mlir::tileopt::tile::TileDialect", "::mlir::scf::SCFDialect",
-    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
-    "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
-    "::mlir::NVVM::NVVMDialect", "::mlir::nvgpu::NVGPUDialect",
-    "::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::cf::ControlFlowDialect"
-  ];
+  // The dialects of compiling the candidates (compile-candidates) come
+  // from getDependentDialects (Superoptimize.cpp).
+  let dependentDialects = ["::mlir::tileopt::tk::TKDialect",
+                           "::mlir::tileopt::tb::TBDialect"];
 }
 
 def EstimateCost : Pass<"tileopt-estimate-cost", "::mlir::func::FuncOp"> {

@@ -3,6 +3,7 @@
 
 #include "TileOpt/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
@@ -26,6 +27,13 @@ std::string tileopt::findCudaToolkit(StringRef requested) {
   return "/usr/local/cuda";
 }
 
+FailureOr<StringRef> tileopt::binaryObjectOf(ModuleOp module) {
+  for (auto binary : module.getOps<gpu::BinaryOp>())
+    for (Attribute object : binary.getObjects())
+      return cast<gpu::ObjectAttr>(object).getObject().getValue();
+  return module.emitError("the GPU pipeline produced no binary");
+}
+
 std::optional<std::string> tileopt::findPtxas(StringRef toolkit) {
   SmallString<128> inToolkit(toolkit);
   llvm::sys::path::append(inToolkit, "bin", "ptxas");
@@ -46,48 +54,65 @@ tileopt::reportPtxas(StringRef ptxas, StringRef ptx, StringRef chip,
       if (!file.empty())
         llvm::sys::fs::remove(file);
   });
-  int ptxFd;
-  if (llvm::sys::fs::createTemporaryFile("tileopt-ptxas", "ptx", ptxFd,
-                                         ptxFile) ||
-      llvm::sys::fs::createTemporaryFile("tileopt-ptxas", "cubin", cubinFile) ||
-      llvm::sys::fs::createTemporaryFile("tileopt-ptxas", "log", logFile)) {
+  int ptxFd = -1;
+  if (llvm::sys::fs::createTemporaryFile("tileopt-ptxas", "cubin", cubinFile) ||
+      llvm::sys::fs::createTemporaryFile("tileopt-ptxas", "log", logFile) ||
+      llvm::sys::fs::createTemporaryFile("tileopt-ptxas", "ptx", ptxFd,
+                                         ptxFile)) {
     error = "cannot create temporary files for ptxas";
     return failure();
   }
   {
     llvm::raw_fd_ostream os(ptxFd, /*shouldClose=*/true);
     os << ptx;
+    os.close();
+    if (os.has_error()) {
+      error = "cannot write the PTX for ptxas: " + os.error().message();
+      os.clear_error();
+      return failure();
+    }
   }
   std::string arch = ("-arch=" + chip).str();
   SmallVector<StringRef> args = {ptxas,   "-v", "-O3",    arch,
                                  ptxFile, "-o", cubinFile};
   std::optional<StringRef> redirects[] = {std::nullopt, logFile, logFile};
-  int status = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects);
+  std::string launchError;
+  int status = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,
+                                         /*SecondsToWait=*/120,
+                                         /*MemoryLimit=*/0, &launchError);
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> log =
       llvm::MemoryBuffer::getFile(logFile);
   StringRef text = log ? (*log)->getBuffer() : StringRef();
   if (status != 0) {
-    error = ("ptxas failed: " + text.trim()).str();
+    error = ("ptxas failed: " + launchError + " " + text.trim()).str();
     return failure();
   }
-  // Per kernel: "Compiling entry function 'NAME' ...", then "... N bytes
-  // spill stores ..." and "Used N registers".
+  // Per kernel: "Compiling entry function 'NAME' ...", then "Used N
+  // registers"; its spills follow "Function properties for NAME" (which
+  // ptxas also prints for device functions, whose spills are left out).
   SmallVector<PtxasKernelReport> reports;
   llvm::Regex entry("Compiling entry function '([^']+)'");
+  llvm::Regex properties("Function properties for ([^ ]+)");
   llvm::Regex spills("([0-9]+) bytes spill stores");
   llvm::Regex registers("Used ([0-9]+) registers");
+  PtxasKernelReport *current = nullptr;
   SmallVector<StringRef, 2> match;
   SmallVector<StringRef> lines;
   text.split(lines, '\n');
   for (StringRef line : lines) {
-    if (entry.match(line, &match))
+    if (entry.match(line, &match)) {
       reports.push_back({match[1].str()});
-    else if (reports.empty())
-      continue;
-    else if (spills.match(line, &match))
-      match[1].getAsInteger(10, reports.back().spillStoreBytes);
-    else if (registers.match(line, &match))
+      current = &reports.back();
+    } else if (properties.match(line, &match)) {
+      current = nullptr;
+      for (PtxasKernelReport &report : reports)
+        if (report.name == match[1])
+          current = &report;
+    } else if (current && spills.match(line, &match)) {
+      match[1].getAsInteger(10, current->spillStoreBytes);
+    } else if (!reports.empty() && registers.match(line, &match)) {
       match[1].getAsInteger(10, reports.back().registers);
+    }
   }
   return reports;
 }
