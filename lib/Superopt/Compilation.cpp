@@ -22,14 +22,19 @@ void setCompilationOptions(TileToCubinOptions &options, int64_t blockThreads,
   options.format = "isa";
 }
 
-/// The two halves of the compilation: µGraph to gpu.func, and gpu.func to
-/// PTX.
+/// The first half of the compilation, µGraph to gpu.func; the second,
+/// gpu.func to PTX, is buildGPUToBinaryPipeline.
 void buildToGPU(OpPassManager &pm, const TileToCubinOptions &options) {
   pm.addPass(createLowerUGraph());
   buildTileLoweringPipeline(pm, options);
 }
 
 } // namespace
+
+std::optional<std::string> superopt::compilationPtxas() {
+  // The compilation names no toolkit: CUDA_HOME, then /usr/local/cuda.
+  return findPtxas(findCudaToolkit(/*requested=*/""));
+}
 
 void superopt::getCompilationDialects(DialectRegistry &registry) {
   TileToCubinOptions options;
@@ -80,8 +85,7 @@ std::optional<std::string> superopt::whyNotCompiled(func::FuncOp candidate,
   if (failed(toPtx.run(*module)))
     return firstError.value_or("the lowering to PTX failed");
 
-  std::optional<std::string> ptxas =
-      findPtxas(findCudaToolkit(options.toolkit));
+  std::optional<std::string> ptxas = compilationPtxas();
   if (!ptxas)
     return std::nullopt;
   FailureOr<StringRef> ptx = binaryObjectOf(*module);

@@ -900,6 +900,7 @@ SmallVector<BlockConfig> blockConfigs(const ProgramInfo &program,
   }
 
   SmallVector<BlockConfig> configs;
+  int64_t longestRange = *llvm::max_element(options.forloopRanges);
   for (auto &g : grids) {
     BlockConfig c;
     c.grid = g;
@@ -918,7 +919,6 @@ SmallVector<BlockConfig> blockConfigs(const ProgramInfo &program,
       if (llvm::any_of(g, [&](auto &p) { return p.first == axis; }))
         continue;
       SmallVector<int64_t, 4> ranges;
-      int64_t longestRange = *llvm::max_element(options.forloopRanges);
       for (int64_t range : options.forloopRanges) {
         if (extent % range != 0)
           continue;

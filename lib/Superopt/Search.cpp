@@ -10,7 +10,6 @@
 
 #include "Enumerate.h"
 #include "Materialize.h"
-#include "TileOpt/Conversion/Passes.h"
 #include "TileOpt/Dialect/Common/DimRelations.h"
 #include "TileOpt/Dialect/Common/ThreadDiagnostics.h"
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
@@ -52,7 +51,7 @@ std::string SearchOptions::fingerprint() const {
      << " compile-candidates=" << compileCandidates;
   // What the compile check refuses depends on the ptxas it runs.
   if (compileCandidates)
-    os << " ptxas=" << findPtxas(findCudaToolkit("")).value_or("none")
+    os << " ptxas=" << compilationPtxas().value_or("none")
        << " max-spill=" << kMaxSpillStoreBytes;
   return text;
 }

@@ -14,9 +14,24 @@ using namespace mlir::tileopt;
 
 namespace {
 
-std::optional<std::string> ptxasHere() {
-  return findPtxas(findCudaToolkit(""));
-}
+/// Runs reportPtxas for sm_90 with the toolkit's ptxas; skips every test
+/// where there is none.
+class PtxasReport : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ptxas = findPtxas(findCudaToolkit(""));
+    if (!ptxas)
+      GTEST_SKIP() << "no ptxas";
+  }
+
+  FailureOr<SmallVector<PtxasKernelReport>> report(StringRef ptx) {
+    return reportPtxas(*ptxas, ptx, "sm_90", error);
+  }
+
+  std::optional<std::string> ptxas;
+  /// ptxas's messages when report fails.
+  std::string error;
+};
 
 constexpr const char *kHeader =
     ".version 8.0\n.target sm_90\n.address_size 64\n";
@@ -33,16 +48,10 @@ std::string storeKernel(StringRef name, StringRef bits) {
       .str();
 }
 
-TEST(PtxasReport, ReadsEveryKernelsRegistersAndSpills) {
-  std::optional<std::string> ptxas = ptxasHere();
-  if (!ptxas)
-    GTEST_SKIP() << "no ptxas";
-  std::string error;
+TEST_F(PtxasReport, ReadsEveryKernelsRegistersAndSpills) {
   FailureOr<SmallVector<PtxasKernelReport>> reports =
-      reportPtxas(*ptxas,
-                  kHeader + storeKernel("store_one", "0f3F800000") +
-                      storeKernel("also_store_one", "0f3F800000"),
-                  "sm_90", error);
+      report(kHeader + storeKernel("store_one", "0f3F800000") +
+             storeKernel("also_store_one", "0f3F800000"));
   ASSERT_TRUE(succeeded(reports)) << error;
   ASSERT_EQ(reports->size(), 2u);
   llvm::SmallVector<std::string> names = {(*reports)[0].name,
@@ -76,13 +85,9 @@ std::string spillingKernel(int live) {
   return ptx + "  ret;\n}\n";
 }
 
-TEST(PtxasReport, ReadsSpills) {
-  std::optional<std::string> ptxas = ptxasHere();
-  if (!ptxas)
-    GTEST_SKIP() << "no ptxas";
-  std::string error;
+TEST_F(PtxasReport, ReadsSpills) {
   FailureOr<SmallVector<PtxasKernelReport>> reports =
-      reportPtxas(*ptxas, spillingKernel(64), "sm_90", error);
+      report(spillingKernel(64));
   ASSERT_TRUE(succeeded(reports)) << error;
   ASSERT_EQ(reports->size(), 1u);
   EXPECT_EQ((*reports)[0].name, "spill");
@@ -91,13 +96,9 @@ TEST(PtxasReport, ReadsSpills) {
   EXPECT_GE((*reports)[0].spillStoreBytes, 4 * 40);
 }
 
-TEST(PtxasReport, FailsWithPtxasMessagesOnBadPtx) {
-  std::optional<std::string> ptxas = ptxasHere();
-  if (!ptxas)
-    GTEST_SKIP() << "no ptxas";
-  std::string error;
+TEST_F(PtxasReport, FailsWithPtxasMessagesOnBadPtx) {
   FailureOr<SmallVector<PtxasKernelReport>> reports =
-      reportPtxas(*ptxas, std::string(kHeader) + "not ptx\n", "sm_90", error);
+      report(std::string(kHeader) + "not ptx\n");
   EXPECT_TRUE(failed(reports));
   EXPECT_NE(error.find("ptxas failed"), std::string::npos) << error;
   EXPECT_NE(error.find("syntax error"), std::string::npos) << error;

@@ -40,6 +40,10 @@ constexpr int64_t kMaxSpillStoreBytes = 64;
 std::optional<std::string> whyNotCompiled(func::FuncOp candidate,
                                           int64_t blockThreads, StringRef chip);
 
+/// The ptxas whyNotCompiled runs, found as tileopt-compile finds it, or
+/// nothing (then only the lowering is checked).
+std::optional<std::string> compilationPtxas();
+
 /// The dialects whyNotCompiled's passes load: a pass that calls it declares
 /// them, since no dialect may be loaded while passes run in parallel.
 void getCompilationDialects(DialectRegistry &registry);
