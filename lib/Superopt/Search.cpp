@@ -13,6 +13,7 @@
 #include "TileOpt/Dialect/Common/DimRelations.h"
 #include "TileOpt/Dialect/Common/ThreadDiagnostics.h"
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
+#include "TileOpt/Superopt/AbsorbProducers.h"
 #include "TileOpt/Superopt/Abstraction.h"
 #include "TileOpt/Superopt/Compilation.h"
 #include "TileOpt/Superopt/MergeBatchRows.h"
@@ -897,13 +898,29 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
         combinations.back()[index] = candidate;
       }
     }
+    // Each with its kept producers computed inside the kernels that read
+    // them, too, where the verifier can check the whole program: that form
+    // is no longer the program's ops around equal segments.
+    size_t named = result.ranked.size();
+    auto nextName = [&] {
+      return (program.getSymName() + "_candidate" + std::to_string(named++))
+          .str();
+    };
     if (llvm::any_of(cheapest, [](func::FuncOp f) { return bool(f); }))
-      for (ArrayRef<func::FuncOp> chosen : combinations)
-        admit(splice(searched, *split, chosen, result.module.get(),
-                     (program.getSymName() + "_candidate" +
-                      std::to_string(result.ranked.size()))
-                         .str()),
-              /*verify=*/!unverifiable);
+      for (ArrayRef<func::FuncOp> chosen : combinations) {
+        func::FuncOp spliced =
+            splice(searched, *split, chosen, result.module.get(), nextName());
+        if (!unverifiable) {
+          auto absorbed = cast<func::FuncOp>(spliced->clone());
+          absorbed.setSymName(nextName());
+          result.module->push_back(absorbed);
+          if (absorbProducers(absorbed))
+            admit(absorbed, /*verify=*/true);
+          else
+            absorbed.erase();
+        }
+        admit(spliced, /*verify=*/!unverifiable);
+      }
     keepCheapest(result, program.getSymName(), opts.keep);
   }
 

@@ -20,12 +20,17 @@
 // whole program spends its budget on fused kernels over the raw inputs and
 // completes no graph. After the two rms_norm kernels, what is left is
 // gqa_decode's attention, which the search splits over the keys (as
-// FlashDecoding) plus a combine that rescales the partial results.
+// FlashDecoding) plus a combine that rescales the partial results. The
+// rms_norm of Q then moves into the split-KV kernel, whose blocks read
+// whole rows of Q (tileopt-absorb-producers); the one of K is over the keys
+// the kernel splits, and stays.
 // QKNORM-LABEL: func.func @qknorm_attention
-// QKNORM: %[[QN:.*]] = tk.rms_norm %arg0
+// QKNORM-NOT: tk.rms_norm %arg0
 // QKNORM: %[[KN:.*]] = tk.rms_norm %arg1
-// QKNORM: %[[PART:.*]]:3 = tk.fused grid [{{[0-9]+}}, [[CHUNKS:[0-9]+]], 1] block [128, 1, 1] forloop 1 ({{.*}} = %arg2 : tensor<2x4096x64xf16>, {{.*}} = %[[QN]] : tensor<2x256x64xf16>, {{.*}} = %[[KN]] : tensor<2x64x4096xf16>)
-// QKNORM: tb.matmul
+// QKNORM: %[[PART:.*]]:3 = tk.fused grid [{{[0-9]+}}, [[CHUNKS:[0-9]+]], 1] block [128, 1, 1] forloop 1 ({{.*}} = %arg2 : tensor<2x4096x64xf16>, %[[QA:.*]] = %arg0 : tensor<2x256x64xf16>, {{.*}} = %[[KN]] : tensor<2x64x4096xf16>)
+// QKNORM: %[[QT:.*]] = tb.input_iterator %[[QA]] {{.*}} -> !tb.tile<{{[0-9]+}}x{{[0-9]+}}x64xf16>
+// QKNORM-NEXT: %[[QN:.*]] = tb.rms_norm %[[QT]]
+// QKNORM: tb.matmul %[[QN]],
 // QKNORM: tb.reduce max
 // QKNORM: tb.unary exp
 // QKNORM-DAG: tb.output_saver %{{.*}} omap [1, 2, -1] : {{.*}} -> tensor<2x256x[[CHUNKS]]xf16>

@@ -165,4 +165,28 @@ def MergeBatchRows : Pass<"tileopt-merge-batch-rows", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::tileopt::tk::TKDialect"];
 }
 
+def AbsorbProducers : Pass<"tileopt-absorb-producers", "::mlir::func::FuncOp"> {
+  let summary = "Compute row-local producer kernels inside the graph-defined "
+                "kernels that read them";
+  let description = [{
+    A `tk.rms_norm` or `tk.unary` whose every use is a `tk.fused` input is
+    moved into those kernels: each `tb.input_iterator` that reads it is
+    followed by the same op on its tile (`tb.rms_norm`, `tb.unary`), and
+    the kernel reads the producer's operand instead. An rms_norm moves only
+    where every such tile holds whole rows (the last dim whole, not walked
+    by the loop), since it normalizes over them. This saves a launch and a
+    round trip of the tensor through device memory, and recomputes the op
+    in every block that reads a tile of it.
+
+    The superoptimizer keeps ops that depend on one argument alone as
+    kernels of their own and searches the rest in segments; the fused form
+    with such an op inside the next kernel needs one block op more than the
+    segment's µGraph, past the depth its block search reaches. So it offers
+    each spliced candidate with its kept producers absorbed as a candidate
+    too, verified against the program and priced like any other
+    (qknorm_attention: the rms_norm of Q inside the split-KV kernel).
+  }];
+  let dependentDialects = ["::mlir::tileopt::tb::TBDialect"];
+}
+
 #endif // TILEOPT_SUPEROPT_PASSES_TD

@@ -102,9 +102,9 @@
 // SPLITKV-NEXT: 2
 // SPLITKV: "kernel": 1
 
-// qknorm_attention (examples/ugraph/qknorm_attention.mlir): the two
-// predefined rms_norm kernels, then the split-KV kernel over V, Q and K
-// normalized, then the combine.
+// qknorm_attention (examples/ugraph/qknorm_attention.mlir): the predefined
+// rms_norm kernel of K, then the split-KV kernel over V, Q and K
+// normalized, which normalizes its rows of Q itself, then the combine.
 // RUN: tileopt-opt %S/../../../examples/ugraph/qknorm_attention.mlir --tileopt-lower-ugraph -o %t/qknorm.mlir
 // RUN: tileopt-compile %t/qknorm.mlir -o %t/qknorm 2>/dev/null
 // RUN: FileCheck %s --check-prefix=QKNORM-PTX --input-file=%t/qknorm/kernels.ptx
@@ -112,10 +112,10 @@
 // QKNORM-PTX: sqrt.approx.f32
 // QKNORM-PTX: .entry qknorm_attention_k1(
 // QKNORM-PTX: sqrt.approx.f32
-// QKNORM-PTX: .entry qknorm_attention_k2(
 // QKNORM-PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // QKNORM-PTX: ex2.approx
-// QKNORM-PTX: .entry qknorm_attention_k3(
+// QKNORM-PTX: .entry qknorm_attention_k2(
+// QKNORM-PTX-NOT: .entry
 
 // ntrans (examples/ugraph/ntrans.mlir): the matmul on the tensor cores,
 // then one kernel of a block per row with both rms_norms (a row sum and a
