@@ -15,7 +15,8 @@
 # Names pick artifacts (examples, or bench/tile/gemm-sweep.sh variants):
 # only those are checked and timed; the interpreter check and the sanitizers
 # run on their -small twins, tileopt-run's full-size CPU check on the four
-# examples alone, and the code generator checks are left out. --no-compile
+# examples alone, and the code generator checks are left out unless the
+# name checks is among them (bench/tile/checks.py). --no-compile
 # leaves torch.compile out of the peers; --cuda-graph times both sides
 # replayed from CUDA graphs (bench/tile/bench.py); --kernel-times runs each
 # named artifact under ncu and prints every launch's GPU time
@@ -40,6 +41,7 @@ step() { echo; echo "== $*"; }
 bench_flags=()
 kernel_times=0
 profile=0
+run_checks=0
 names=()
 candidate_sets=()
 for arg in "$@"; do
@@ -48,12 +50,14 @@ for arg in "$@"; do
     --kernel-times) kernel_times=1 ;;
     --profile) profile=1 ;;
     candidates-*) candidate_sets+=("$arg") ;;
+    checks) run_checks=1 ;;
     *) names+=("$arg") ;;
   esac
 done
 examples=(softmax rms_norm elementwise gemm gemm-wgmma)
 # No names at all: every example, and the code generator checks.
-everything=$(( ${#names[@]} + ${#candidate_sets[@]} == 0 ))
+everything=$(( ${#names[@]} + ${#candidate_sets[@]} + run_checks == 0 ))
+[ $everything -eq 1 ] && run_checks=1
 [ $everything -eq 1 ] && selected=("${examples[@]}") || selected=("${names[@]}")
 
 step "GPU"
@@ -135,7 +139,7 @@ if [ $profile -eq 1 ]; then
   done
 fi
 
-if [ $everything -eq 1 ]; then
+if [ $run_checks -eq 1 ]; then
   step "code generator checks against torch"
   PYTHONPATH="$root/python" TILEOPT_RUNTIME_LIB="$rt_build/lib/libtileopt_runtime.so" \
     python3 "$root/bench/tile/checks.py" "$artifacts/checks" 2>&1 | tee "$logs/checks.log" ||

@@ -14,7 +14,8 @@
 # examples/ugraph/small/NAME.mlir, if there is one, with the interpreter's
 # reference. A name candidates-WORKLOAD searches examples/linalg/WORKLOAD.mlir
 # and compiles every ranked candidate (scripts/rank-candidates.sh search), for
-# the device run to time them.
+# the device run to time them. The name checks compiles the code generator
+# checks (bench/tile/checks/*.mlir) alone.
 # Usage:
 #   scripts/prepare-device-run.sh [example...]   (default: all tile
 #                                                 examples, and the code
@@ -31,7 +32,12 @@ if [ ${#examples[@]} -eq 0 ]; then
   rm -rf "$out"
 fi
 mkdir -p "$out"
+compile_checks=$(( $# == 0 ))
 for example in "${examples[@]}"; do
+  if [[ $example == checks ]]; then
+    compile_checks=1
+    continue
+  fi
   if [[ $example == candidates-* ]]; then
     "$TILEOPT_ROOT/scripts/rank-candidates.sh" search "${example#candidates-}" \
       "$out/$example"
@@ -84,7 +90,7 @@ for example in "${examples[@]}"; do
     --interp "$BUILD_DIR/bin/tileopt-interp" "${reference_flags[@]}"
   rm "$small"
 done
-if [ $# -eq 0 ]; then
+if [ $compile_checks -eq 1 ]; then
   for check in "$TILEOPT_ROOT"/bench/tile/checks/*.mlir; do
     "$BUILD_DIR/bin/tileopt-compile" "$check" -o "$out/checks/$(basename "$check" .mlir)"
   done

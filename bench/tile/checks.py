@@ -14,7 +14,8 @@ from tileopt.runtime import Artifact
 def references(name, t):
     """The expected outputs of check `name`, from its inputs `t` (by name)."""
     if name == "row_sums":
-        return {"s": t["x"].sum(1), "t": t["y"].amax(1), "u": t["z"].sum(1)}
+        return {"s": t["x"].sum(1), "t": t["y"].amax(1), "u": t["z"].sum(1),
+                "ps": t["p"].sum(1), "qs": t["q"].sum(1), "rm": t["r"].amax(1)}
     if name == "relayouts":
         n = torch.arange(512, device="cuda", dtype=torch.int32)
         return {"out": t["col"].expand(256, 64), "mt": t["m"].T,

@@ -2,14 +2,18 @@
 // powers of two, other hidden sizes and other sequence lengths give the same
 // fusions.
 // The graph budgets end these searches, not the clock (time-budget=900).
-// The search is checked without compiling its candidates: the tile code
-// generator refuses an rms_norm over rows of 1536 (a whole row in a tile,
-// not a power of two) and reductions of tiles smaller than a block, so
-// with compile-candidates two of these keep their imported form
-// (compile-candidates.mlir checks the row max).
+// Checked twice: the forms the search finds (FUSED, without compiling its
+// candidates), and what it returns with its candidates compiled (COMPILED,
+// the default): each function gets a form the code generator takes. Rows
+// of 1536 and tiles of fewer elements than a block's threads compile since
+// 2026-12-04 (a row is normalized padded with zeros to 2048; a small tile
+// is reduced by the threads that hold its elements).
 // RUN: tileopt-opt %s -split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=2 time-budget=900 compile-candidates=false}))' \
-// RUN:   | FileCheck %s
+// RUN:   | FileCheck %s --check-prefixes=CHECK,FUSED
+// RUN: tileopt-opt %s -split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=2 time-budget=900}))' \
+// RUN:   | FileCheck %s --check-prefixes=CHECK,COMPILED
 
 // 12 rows, hidden size 3072.
 // CHECK-LABEL: func.func @gated_mlp_12x3072
@@ -31,11 +35,19 @@ func.func @gated_mlp_12x3072(%x: tensor<12x3072xf16>, %w1: tensor<3072x3072xf16>
 // -----
 
 // 7 rows, hidden size 1536, output 2560, as an rms_norm written the way a
-// front end might leave it after import (epsilon 1e-6).
+// front end might leave it after import (epsilon 1e-6). Fused, a block
+// holds whole rows of X and all 1536 rows of its W tile: 2048 x 32 padded,
+// 512 elements a thread, over the code generator's 256. Compiled, the
+// rms_norm is a kernel of its own (rows padded to 2048) and the product
+// walks the hidden dim in 6 steps of 256.
 // CHECK-LABEL: func.func @rmsnorm_linear_7x1536
-// CHECK-NOT: tk.rms_norm
-// CHECK: tk.fused
-// CHECK: tb.matmul
+// FUSED-NOT: tk.rms_norm
+// FUSED: tk.fused
+// FUSED: tb.matmul
+// COMPILED: %[[XN:.*]] = tk.rms_norm %arg0 {{.*}} : tensor<7x1536xf16>
+// COMPILED: tk.fused grid [{{[0-9]+}}, 1, 1] block [128, 1, 1] forloop 6 ({{.*}} = %[[XN]] : tensor<7x1536xf16>)
+// COMPILED: tb.matmul {{.*}} : !tb.tile<7x256xf16>
+// COMPILED: tb.forloop_accum sum
 // CHECK-NOT: tk.
 // CHECK: return
 func.func @rmsnorm_linear_7x1536(%x: tensor<7x1536xf16>, %w: tensor<1536x2560xf16>) -> tensor<7x2560xf16> {

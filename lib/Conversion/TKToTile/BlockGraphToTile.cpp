@@ -21,9 +21,13 @@
 // A dim that every block reads and writes whole (no grid dim with more
 // than one block and no loop walks it) may be computed padded: the load
 // reads zeros past the tensor's end and the store drops what lies there.
-// Such dims are padded to a power of two, and to what mma.sync needs of M
-// and N on the tile code generator's default 4 warps, unless a reduction
-// or a product's K runs along them (TileDims).
+// Such dims are padded to a power of two, and to what mma.sync needs of M,
+// N and K on the tile code generator's default 4 warps. A reduction or a
+// product's K may run along one only where what it combines is zero in
+// the padding (loaded, or computed from loaded values by ops that keep
+// zeros) and adds up: sums, means and rms_norms (which divide by the
+// unpadded count), and products whose operands are both zero there; a
+// row of 1536 is normalized as 2048 (TileDims).
 //
 // Leading unit dims of a tile are dropped down to rank 2 ([1, 64, 64] is
 // computed as [64, 64]): numpy broadcasting aligns trailing dims, so the
@@ -89,9 +93,9 @@ enum class Stage {
 /// graph's ops equate (operands and results of elementwise ops and
 /// accumulators, the M, N and batch dims of a product, the dims a
 /// reduction keeps) form one axis. An axis whose dims are all whole in
-/// memory and along which nothing is reduced or contracted is free: its
-/// elements never meet, and it is padded. An axis with a product's batch
-/// dim along which nothing is reduced or contracted is split over a grid
+/// memory is free, and padded, unless something combines its elements in
+/// a way that the padding would change (zeroPast). An axis with a product's
+/// batch dim along which nothing is reduced or contracted is split over a grid
 /// dim the block graph leaves unused (one batch element per block: the tile
 /// code generator multiplies rank-2 tiles), whether or not blocks or
 /// iterations also take parts of it: a split-KV kernel lays its chunks out
@@ -120,12 +124,17 @@ private:
   using Dim = std::pair<Value, unsigned>;
   void fixMapped(Value tile, ArrayRef<int64_t> gridMap, int64_t fmap,
                  tk::FusedOp fused);
-  /// Marks the axis of `tile`'s dim `dim` as one whose elements meet: neither
-  /// padded nor split.
-  void combine(Value tile, int64_t dim) {
-    fixed.insert(axisOf(tile, dim));
+  /// Marks the axis of `tile`'s dim `dim` as one whose elements meet: not
+  /// split, and not padded unless `paddable` (the padding adds nothing).
+  void combine(Value tile, int64_t dim, bool paddable) {
+    if (!paddable)
+      fixed.insert(axisOf(tile, dim));
     combined.insert(axisOf(tile, dim));
   }
+  /// Whether `tile`'s elements past the end of dim `dim` would be zeros if
+  /// that dim were padded: loads read zeros there, and the ops that map
+  /// zeros to zeros keep them.
+  bool zeroPast(Value tile, int64_t dim) const;
   Dim axisOf(Value v, int64_t dim) const {
     return axes.getLeaderValue({v, static_cast<unsigned>(dim)});
   }
@@ -235,7 +244,8 @@ private:
 /// kMmaColumns; on 1x4 warps (FragmentLayout::mmaWarpGrid), M a multiple of
 /// kMmaTileRows and N of kMmaColumnsSideBySide.
 static constexpr int64_t kMmaTileRows = 16, kMmaRowsOnSquareWarps = 32,
-                         kMmaColumns = 16, kMmaColumnsSideBySide = 32;
+                         kMmaColumns = 16, kMmaColumnsSideBySide = 32,
+                         kMmaDepth = 16;
 
 int64_t tileopt::mmaRowMultiple(int64_t rows, int64_t columns) {
   bool sideBySide = rows <= kMmaTileRows &&
@@ -260,6 +270,84 @@ void TileDims::fixMapped(Value tile, ArrayRef<int64_t> gridMap, int64_t fmap,
       fixed.insert(axisOf(tile, tensorDim));
   if (fmap != -1 && fused.getForloopRange() > 1)
     fixed.insert(axisOf(tile, fmap));
+}
+
+/// Whether `operand` of an elementwise op whose result is `result` has
+/// `result`'s dim `dim` (numpy broadcasting aligns trailing dims; a size-1
+/// dim broadcast against a larger one does not have it).
+static std::optional<int64_t> operandDim(Value operand, Value result,
+                                         int64_t dim) {
+  ArrayRef<int64_t> shape = shapeOf(operand);
+  int64_t at = dim - (shapeOf(result).size() - shape.size());
+  if (at < 0 || shape[at] != shapeOf(result)[dim])
+    return std::nullopt;
+  return at;
+}
+
+static bool mapsZeroToZero(UnaryKind kind) {
+  switch (kind) {
+  case UnaryKind::silu:
+  case UnaryKind::gelu:
+  case UnaryKind::relu:
+  case UnaryKind::sqrt:
+  case UnaryKind::square:
+  case UnaryKind::neg:
+  case UnaryKind::mul_scalar:
+    return true;
+  case UnaryKind::exp:
+  case UnaryKind::rsqrt:
+  case UnaryKind::add_scalar:
+    return false;
+  }
+  llvm_unreachable("unknown unary kind");
+}
+
+bool TileDims::zeroPast(Value tile, int64_t dim) const {
+  Operation *def = tile.getDefiningOp();
+  if (!def)
+    return false;
+  auto operandZeroPast = [&](Value operand) {
+    std::optional<int64_t> at = operandDim(operand, tile, dim);
+    return at && zeroPast(operand, *at);
+  };
+  return llvm::TypeSwitch<Operation *, bool>(def)
+      .Case([](tb::InputIteratorOp) { return true; })
+      .Case([&](tb::UnaryOp op) {
+        return mapsZeroToZero(op.getKind()) && zeroPast(op.getInput(), dim);
+      })
+      .Case([&](tb::BinaryOp op) {
+        Value lhs = op.getLhs(), rhs = op.getRhs();
+        bool lhsHas = operandDim(lhs, tile, dim).has_value();
+        bool rhsHas = operandDim(rhs, tile, dim).has_value();
+        switch (op.getKind()) {
+        case BinaryKind::add:
+        case BinaryKind::sub:
+          return operandZeroPast(lhs) && operandZeroPast(rhs);
+        case BinaryKind::mul:
+          // Zero times a value broadcast along the dim is zero.
+          return (lhsHas || rhsHas) && (!lhsHas || operandZeroPast(lhs)) &&
+                 (!rhsHas || operandZeroPast(rhs));
+        case BinaryKind::div:
+          return operandZeroPast(lhs) && !rhsHas;
+        case BinaryKind::pow:
+          return false;
+        }
+        llvm_unreachable("unknown binary kind");
+      })
+      .Case([&](tb::MatmulOp op) {
+        int64_t rank = shapeOf(tile).size();
+        if (dim == rank - 2)
+          return zeroPast(op.getLhs(), dim);
+        if (dim == rank - 1)
+          return zeroPast(op.getRhs(), dim);
+        return false;
+      })
+      .Case([&](tb::ReduceOp op) {
+        return dim != op.getDimAttr().getInt() && zeroPast(op.getInput(), dim);
+      })
+      .Case<tb::RmsNormOp, tb::ForloopAccumOp>(
+          [&](Operation *op) { return zeroPast(op->getOperand(0), dim); })
+      .Default([](Operation *) { return false; });
 }
 
 TileDims::TileDims(tk::FusedOp fused) {
@@ -296,19 +384,28 @@ TileDims::TileDims(tk::FusedOp fused) {
       fixMapped(saver.getInput(), saver.getOmap(),
                 saver.getFmapAttr() ? saver.getFmapAttr().getInt() : -1, fused);
     } else if (auto mm = dyn_cast<tb::MatmulOp>(op)) {
-      // Padding K would add products of whatever the padding holds.
+      // Padding K adds the products of what the padding holds.
       int64_t rank = shapeOf(mm.getResult()).size();
-      combine(mm.getLhs(), rank - 1);
+      combine(mm.getLhs(), rank - 1,
+              zeroPast(mm.getLhs(), rank - 1) &&
+                  zeroPast(mm.getRhs(), rank - 2));
+      int64_t &depth = multiples[axisOf(mm.getLhs(), rank - 1)];
+      depth = std::max(depth, kMmaDepth);
       int64_t &columns = multiples[axisOf(mm.getRhs(), rank - 1)];
       columns = std::max(columns, kMmaColumns);
     } else if (auto reduce = dyn_cast<tb::ReduceOp>(op)) {
-      combine(reduce.getInput(), reduce.getDimAttr().getInt());
+      // A maximum would see the padding, and groups would shift over it.
+      int64_t dim = reduce.getDimAttr().getInt();
+      combine(reduce.getInput(), dim,
+              reduce.getKind() != ReduceKind::max && !reduce.getToAttr() &&
+                  zeroPast(reduce.getInput(), dim));
     } else if (auto norm = dyn_cast<tb::RmsNormOp>(op)) {
-      combine(norm.getInput(), shapeOf(norm.getInput()).size() - 1);
+      int64_t last = shapeOf(norm.getInput()).size() - 1;
+      combine(norm.getInput(), last, zeroPast(norm.getInput(), last));
     } else if (isa<tb::ConcatOp>(op)) {
       for (Value v : llvm::concat<Value>(op.getOperands(), op.getResults()))
         for (int64_t d = 0, e = shapeOf(v).size(); d < e; ++d)
-          combine(v, d);
+          combine(v, d, /*paddable=*/false);
     }
   }
   // M that cannot be padded to a multiple of 32 (blocks take parts of it)
@@ -718,8 +815,9 @@ void BlockGraphLowering::lowerReduce(tb::ReduceOp reduce) {
     ++at;
   }
   Value reduced = reduceDim(input, at, kind);
+  // The mean of the unpadded elements: the padding holds zeros.
   if (reduce.getKind() == ReduceKind::mean)
-    reduced = divideBy(reduced, group);
+    reduced = divideBy(reduced, shapeOf(reduce.getInput())[dim] / to);
   tiles[reduce.getResult()] = reshape(reduced, resultType.getShape());
 }
 
@@ -730,7 +828,8 @@ void BlockGraphLowering::lowerRmsNorm(tb::RmsNormOp norm) {
   Value squares = arith::MulFOp::create(b, loc, x, x);
   Value sum = reduceDim(squares, shape.size() - 1, tile::CombineKind::sum);
   auto rowType = cast<RankedTensorType>(sum.getType());
-  Value mean = divideBy(sum, shape.back());
+  // The mean of the unpadded elements: the padding holds zeros.
+  Value mean = divideBy(sum, shapeOf(norm.getInput()).back());
   Value epsilon = splat(rowType.getShape(), rowType.getElementType(),
                         norm.getEpsilon().convertToDouble());
   Value rms = math::SqrtOp::create(

@@ -141,18 +141,24 @@ FailureOr<tk::FusedOp> tileMatmul(OpBuilder &b, tk::MatmulOp mm) {
   int64_t m = lhs[rank - 2], k = lhs[rank - 1], n = rhs[rank - 1];
   int64_t batchDim = rank == 3 ? 0 : -1;
   TiledKernel tiling;
-  int64_t tileM = powerOfTwoTile(m, rank == 3 ? kBatchedMatmulTileM
-                                              : kMatmulTileMN),
-          tileN = powerOfTwoTile(n, kMatmulTileMN);
+  // M, N or K that one tile holds whole is taken whole, and padded to a
+  // power of two (BlockGraphToTile.cpp): 7 rows in tiles of 1 would give
+  // mma tiles of 1 row, which it cannot take.
+  auto wholeOrPowerOfTwoTile = [](int64_t n, int64_t cap) {
+    return n <= cap ? n : powerOfTwoTile(n, cap);
+  };
+  int64_t tileM = wholeOrPowerOfTwoTile(m, rank == 3 ? kBatchedMatmulTileM
+                                                     : kMatmulTileMN),
+          tileN = wholeOrPowerOfTwoTile(n, kMatmulTileMN);
   int64_t batch = rank == 3 ? lhs[0] : 1;
   while ((n / tileN) * (m / tileM) * batch < kMinMatmulBlocks) {
     int64_t &wider = tileN >= tileM ? tileN : tileM;
-    if (wider <= kMinMatmulTile)
+    if (wider <= kMinMatmulTile || !llvm::isPowerOf2_64(wider))
       break;
     wider /= 2;
   }
   tiling.grid = {n / tileN, m / tileM, batch};
-  tiling.forloopRange = k / powerOfTwoTile(k, kMatmulTileK);
+  tiling.forloopRange = k / wholeOrPowerOfTwoTile(k, kMatmulTileK);
   tiling.inputs = {{{-1, rank - 2, batchDim}, rank - 1},
                    {{rank - 1, -1, batchDim}, rank - 2}};
   tiling.omap = {rank - 1, rank - 2, batchDim};
@@ -253,11 +259,9 @@ FailureOr<tk::FusedOp> tileRmsNorm(OpBuilder &b, tk::RmsNormOp norm) {
   int64_t rank = shape.size();
   if (failed(checkRank(norm, rank)))
     return failure();
+  // A row that is not a power of two is normalized padded with zeros
+  // (BlockGraphToTile.cpp).
   int64_t row = shape.back();
-  if (!llvm::isPowerOf2_64(row))
-    return norm.emitOpError("normalizes rows of ")
-           << row << " elements; its tiling keeps a whole row in a tile, "
-           << "and tiles are powers of two";
   TiledKernel tiling;
   TiledKernel::Input input;
   if (rank >= 2) {

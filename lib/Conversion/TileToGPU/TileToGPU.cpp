@@ -635,8 +635,8 @@ void remarkUnusedTma(tile::KernelOp kernel, int64_t numThreads, bool swizzle) {
 // What the code generator takes
 //===----------------------------------------------------------------------===//
 
-/// tile.reduce and tile.scan combine along the last dim of a tile that every
-/// thread holds a part of (`verb` names the op in the message).
+/// tile.reduce and tile.scan combine along the last dim (`verb` names the
+/// op in the message); a scan, of a tile that every thread holds a part of.
 LogicalResult checkLastDimCombine(Operation *op, RankedTensorType input,
                                   int64_t dim, StringRef verb,
                                   int64_t numThreads) {
@@ -644,7 +644,7 @@ LogicalResult checkLastDimCombine(Operation *op, RankedTensorType input,
     return op->emitOpError() << verb << "s dim " << dim
                              << "; the code generator " << verb
                              << "s the last dim only (permute first)";
-  if (layoutOf(input, numThreads).replicated)
+  if (isa<tile::ScanOp>(op) && layoutOf(input, numThreads).replicated)
     return op->emitOpError("input has ")
            << input.getNumElements() << " elements, fewer than the "
            << numThreads << " threads of a block";
@@ -1586,6 +1586,10 @@ struct StoreLowering : public TilePattern<tile::StoreOp> {
 /// tile.reduce over the last dim: per-thread, then across the lanes that
 /// share a row (butterfly shuffles), then across warps through shared
 /// memory, from where every thread reads the rows its result fragment holds.
+/// A replicated input (fewer elements than threads, thread t holding element
+/// t mod N) is reduced by its first N threads, an element each: its rows
+/// are whole powers of two of consecutive threads, and the copies in the
+/// other threads shuffle among themselves and write nothing.
 struct ReduceLowering : public TilePattern<tile::ReduceOp> {
   using TilePattern::TilePattern;
 
@@ -1602,7 +1606,8 @@ struct ReduceLowering : public TilePattern<tile::ReduceOp> {
     Type accType = isFloat ? Type(rewriter.getF32Type())
                            : Type(rewriter.getI32Type());
 
-    int64_t width = in.vectorWidth, threads = numThreads;
+    int64_t width = in.vectorWidth;
+    int64_t threads = in.replicated ? in.numElements : numThreads;
     int64_t cols = in.shape.back();
     int64_t chunksPerRow = cols / width;
     int64_t slotsPerRow = std::max<int64_t>(chunksPerRow / threads, 1);
@@ -1653,6 +1658,11 @@ struct ReduceLowering : public TilePattern<tile::ReduceOp> {
       Value isWriter = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::eq, laneInGroup,
           indexConstant(rewriter, loc, 0));
+      if (in.replicated)
+        isWriter = arith::AndIOp::create(
+            rewriter, loc, isWriter,
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, tid,
+                                  indexConstant(rewriter, loc, threads)));
       Value warpInRow = arith::DivUIOp::create(
           rewriter, loc,
           arith::RemUIOp::create(

@@ -86,10 +86,35 @@ func.func @not_tk(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
 
 // -----
 
-func.func @odd_rows(%x: tensor<8x100xf32>) -> tensor<8x100xf32> {
-  // expected-error @+1 {{'tk.rms_norm' op normalizes rows of 100 elements; its tiling keeps a whole row in a tile, and tiles are powers of two}}
-  %0 = tk.rms_norm %x {epsilon = 1.0e-05 : f32} : tensor<8x100xf32>
-  return %0 : tensor<8x100xf32>
+// A row of 100 is padded to 128 where what is combined along it is zero in
+// the padding (test/Conversion/TKToTile/Inputs/block-graphs.mlir); a
+// maximum would see the padding.
+func.func @odd_row_max(%x: tensor<8x100xf32>) -> tensor<8x1xf32> {
+  %0 = tk.fused grid [1, 1, 1] block [128, 1, 1] forloop 1 (%a = %x : tensor<8x100xf32>) -> tensor<8x1xf32> {
+    // expected-error @+1 {{'tb.input_iterator' op has tile '!tb.tile<8x100xf32>' whose dim 1 (100) is not a power of two; tile programs need power-of-two tiles}}
+    %1 = tb.input_iterator %a imap [-1, -1, -1] fmap -1 : tensor<8x100xf32> -> !tb.tile<8x100xf32>
+    %2 = tb.reduce max %1 dim 1 : !tb.tile<8x100xf32> -> !tb.tile<8x1xf32>
+    %3 = tb.forloop_accum none %2 : (!tb.tile<8x1xf32>) -> !tb.tile<8x1xf32>
+    %4 = tb.output_saver %3 omap [-1, -1, -1] : !tb.tile<8x1xf32> -> tensor<8x1xf32>
+    tb.yield %4 : tensor<8x1xf32>
+  }
+  return %0 : tensor<8x1xf32>
+}
+
+// -----
+
+// exp(0) is 1: a sum of exps would add the padding.
+func.func @odd_row_sum_of_exps(%x: tensor<8x100xf32>) -> tensor<8x1xf32> {
+  %0 = tk.fused grid [1, 1, 1] block [128, 1, 1] forloop 1 (%a = %x : tensor<8x100xf32>) -> tensor<8x1xf32> {
+    // expected-error @+1 {{'tb.input_iterator' op has tile '!tb.tile<8x100xf32>' whose dim 1 (100) is not a power of two; tile programs need power-of-two tiles}}
+    %1 = tb.input_iterator %a imap [-1, -1, -1] fmap -1 : tensor<8x100xf32> -> !tb.tile<8x100xf32>
+    %2 = tb.unary exp %1 : !tb.tile<8x100xf32>
+    %3 = tb.reduce sum %2 dim 1 : !tb.tile<8x100xf32> -> !tb.tile<8x1xf32>
+    %4 = tb.forloop_accum none %3 : (!tb.tile<8x1xf32>) -> !tb.tile<8x1xf32>
+    %5 = tb.output_saver %4 omap [-1, -1, -1] : !tb.tile<8x1xf32> -> tensor<8x1xf32>
+    tb.yield %5 : tensor<8x1xf32>
+  }
+  return %0 : tensor<8x1xf32>
 }
 
 // -----

@@ -64,6 +64,32 @@ tile.kernel @row_max(%x: !tile.view<?x1024xf32>, %y: !tile.view<?xf32>) {
 
 // -----
 
+// Two rows of 32, fewer elements than the 128 threads: thread t holds
+// element t mod 64, so each row is one warp's 32 lanes (a 5-step
+// butterfly); the copies in threads 64-127 shuffle too, but only lane 0 of
+// each of the first two warps writes its row's word.
+// CHECK-LABEL: gpu.func @row_sums_replicated
+// CHECK-SAME:    workgroup(%[[SCRATCH:.*]] : memref<2xf32, #gpu.address_space<workgroup>>)
+// CHECK:         gpu.barrier
+// CHECK-COUNT-5: gpu.shuffle xor
+// CHECK:         %[[LANE:.*]] = arith.remui %[[TID:.*]], %{{.*}} : index
+// CHECK:         %[[FIRST:.*]] = arith.cmpi eq, %[[LANE]], %{{.*}} : index
+// CHECK:         %[[UNIQUE:.*]] = arith.cmpi ult, %[[TID]], %[[C64:.*]] : index
+// CHECK:         %[[WRITER:.*]] = arith.andi %[[FIRST]], %[[UNIQUE]] : i1
+// CHECK:         scf.if %[[WRITER]] {
+// CHECK-NEXT:      memref.store %{{.*}}, %[[SCRATCH]][%{{.*}}]
+// CHECK:         gpu.barrier
+// CHECK:         memref.load %[[SCRATCH]]
+tile.kernel @row_sums_replicated(%x: !tile.view<?x32xf32>, %y: !tile.view<?xf32>) {
+  %i = tile.block_id x
+  %t = tile.load %x[%i, %i] : !tile.view<?x32xf32> -> tensor<2x32xf32>
+  %s = tile.reduce sum %t dim 1 : tensor<2x32xf32> -> tensor<2xf32>
+  tile.store %s, %y[%i] : tensor<2xf32>, !tile.view<?xf32>
+  tile.return
+}
+
+// -----
+
 // Elementwise ops on tiles are the same ops on the fragments; a one-element
 // tile is broadcast without memory; a splat constant stays a splat.
 // CHECK-LABEL: gpu.func @scale_by_sum

@@ -22,12 +22,12 @@ tile.kernel @reduce_first_dim(%a: !tile.view<?x?xf32>, %b: !tile.view<?xf32>) {
 
 // -----
 
-tile.kernel @reduce_small(%a: !tile.view<?x?xf32>, %b: !tile.view<?xf32>) {
+tile.kernel @scan_small(%a: !tile.view<?x?xf32>) {
   %i = tile.block_id x
   %t = tile.load %a[%i, %i] : !tile.view<?x?xf32> -> tensor<2x32xf32>
-  // expected-error @+1 {{'tile.reduce' op input has 64 elements, fewer than the 128 threads of a block}}
-  %s = tile.reduce sum %t dim 1 : tensor<2x32xf32> -> tensor<2xf32>
-  tile.store %s, %b[%i] : tensor<2xf32>, !tile.view<?xf32>
+  // expected-error @+1 {{'tile.scan' op input has 64 elements, fewer than the 128 threads of a block}}
+  %s = tile.scan sum %t dim 1 : tensor<2x32xf32>
+  tile.store %s, %a[%i, %i] : tensor<2x32xf32>, !tile.view<?x?xf32>
   tile.return
 }
 

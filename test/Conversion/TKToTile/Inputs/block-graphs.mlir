@@ -133,3 +133,27 @@ func.func @unit_reduce(%X: tensor<2x16x32xf32>) -> tensor<2x4x32xf32> {
   }
   return %0 : tensor<2x4x32xf32>
 }
+
+// Rows of 24, held whole, computed as 32 with zeros in the padding: the
+// rms_norm and the mean divide by 24, the sum of silu and the product's K
+// (both operands loaded or normalized, zero there) add nothing from it.
+func.func @padded_reductions(%X: tensor<7x24xf16>, %W: tensor<24x48xf16>) -> (tensor<7x48xf16>, tensor<7x1xf16>, tensor<7x1xf16>) {
+  %0:3 = tk.fused grid [1, 1, 1] block [128, 1, 1] forloop 1 (%x = %X : tensor<7x24xf16>, %w = %W : tensor<24x48xf16>) -> (tensor<7x48xf16>, tensor<7x1xf16>, tensor<7x1xf16>) {
+    %1 = tb.input_iterator %x imap [-1, -1, -1] fmap -1 : tensor<7x24xf16> -> !tb.tile<7x24xf16>
+    %2 = tb.input_iterator %w imap [-1, -1, -1] fmap -1 : tensor<24x48xf16> -> !tb.tile<24x48xf16>
+    %3 = tb.rms_norm %1 {epsilon = 1.0e-05 : f32} : !tb.tile<7x24xf16>
+    %4 = tb.matmul %3, %2 : !tb.tile<7x24xf16>, !tb.tile<24x48xf16> -> !tb.tile<7x48xf16>
+    %5 = tb.reduce mean %1 dim 1 : !tb.tile<7x24xf16> -> !tb.tile<7x1xf16>
+    %6 = tb.unary silu %3 : !tb.tile<7x24xf16>
+    %7 = tb.binary mul %6, %5 : !tb.tile<7x24xf16>, !tb.tile<7x1xf16> -> !tb.tile<7x24xf16>
+    %8 = tb.reduce sum %7 dim 1 : !tb.tile<7x24xf16> -> !tb.tile<7x1xf16>
+    %9 = tb.forloop_accum none %4 : (!tb.tile<7x48xf16>) -> !tb.tile<7x48xf16>
+    %10 = tb.forloop_accum none %5 : (!tb.tile<7x1xf16>) -> !tb.tile<7x1xf16>
+    %11 = tb.forloop_accum none %8 : (!tb.tile<7x1xf16>) -> !tb.tile<7x1xf16>
+    %12 = tb.output_saver %9 omap [-1, -1, -1] : !tb.tile<7x48xf16> -> tensor<7x48xf16>
+    %13 = tb.output_saver %10 omap [-1, -1, -1] : !tb.tile<7x1xf16> -> tensor<7x1xf16>
+    %14 = tb.output_saver %11 omap [-1, -1, -1] : !tb.tile<7x1xf16> -> tensor<7x1xf16>
+    tb.yield %12, %13, %14 : tensor<7x48xf16>, tensor<7x1xf16>, tensor<7x1xf16>
+  }
+  return %0#0, %0#1, %0#2 : tensor<7x48xf16>, tensor<7x1xf16>, tensor<7x1xf16>
+}
