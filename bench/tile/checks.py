@@ -1,7 +1,8 @@
 """Correctness checks of the tile code generator on the GPU: small kernels
-(bench/tile/checks/*.mlir) that exercise every reduction regime, the
-relayouts through shared memory, iota/splat/select, and ragged views with
-padding, each compared element by element with torch on the same inputs.
+(bench/tile/checks/*.mlir) that exercise every reduction regime (also of
+mma accumulators), the relayouts through shared memory, iota/splat/select,
+and ragged views with padding, each compared element by element with torch
+on the same inputs.
 Usage: checks.py <artifact-dir>  (scripts/device-run.sh)."""
 
 import sys
@@ -27,6 +28,12 @@ def references(name, t):
                 "mw": t["w"].cummax(1).values}
     if name == "ragged":
         return {"y": t["x"] + t["x"].amax(1, keepdim=True)}
+    if name == "mma_rows":
+        s = t["q"].float() @ t["k"].float()
+        p = t["a"].float() @ t["b"].float()
+        return {"smax": s.amax(1), "ssum": s.sum(1),
+                "amax": p.amax(1), "asum": p.sum(1),
+                "sv": s @ t["v"].float(), "pw": p @ t["w"].float()}
     raise KeyError(name)
 
 
@@ -34,13 +41,19 @@ def main():
     root = sys.argv[1]
     torch.manual_seed(0)
     failed = 0
-    for name in ["row_sums", "relayouts", "ragged", "scans"]:
+    for name in ["row_sums", "relayouts", "ragged", "scans", "mma_rows"]:
         artifact = Artifact(f"{root}/{name}")
         tensors = {}
         for b in artifact.buffers:
-            dtype = {"f32": torch.float32, "i32": torch.int32}[b.dtype]
+            dtype = {"f32": torch.float32, "f16": torch.float16,
+                     "i32": torch.int32}[b.dtype]
             if b.role == "input":
-                tensors[b.name] = torch.randn(b.shape, device="cuda").to(dtype)
+                x = torch.randn(b.shape, device="cuda")
+                # f16 inputs feed tile.mma: small integers, whose products
+                # and sums (and their f16 roundings) are exact either way.
+                if b.dtype == "f16":
+                    x = x.mul(1.5).round()
+                tensors[b.name] = x.to(dtype)
             else:  # poisoned: an element the kernel misses shows
                 tensors[b.name] = torch.full(b.shape, -12345, device="cuda",
                                              dtype=dtype)

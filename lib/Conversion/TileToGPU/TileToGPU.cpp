@@ -342,6 +342,10 @@ Relayout relayoutOf(Operation *op, int64_t numThreads) {
 int64_t scratchWords(Operation *op, int64_t numThreads) {
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
     FragmentLayout in = layoutOf(reduce.getInput().getType(), numThreads);
+    // A word per row and warp side by side along it (ReduceLowering).
+    if (in.kind == FragmentLayout::Kind::Mma)
+      return in.shape[0] *
+             FragmentLayout::mmaWarpGrid(in.shape, numThreads).second;
     int64_t cols = in.shape.back();
     int64_t rows = in.numElements / cols;
     int64_t chunksPerRow = cols / in.vectorWidth;
@@ -813,21 +817,25 @@ void markRestagedLhs(tile::KernelOp kernel) {
 }
 
 /// Whether `use` of an mma accumulator needs the tile in the blocked layout:
-/// tile.reduce combines along the rows of that layout, and tile.mma stages
-/// its multiplicands into shared memory from it.
-bool needsBlockedLayout(OpOperand &use) {
+/// with wgmma, a tile.reduce combines along the rows of that layout and
+/// tile.mma stages its multiplicands from it. An mma.sync accumulator is
+/// reduced where it lies (ReduceLowering) and staged as a multiplicand
+/// from where it lies (forEachStagedChunk: each thread writes its pairs at
+/// their places).
+bool needsBlockedLayout(OpOperand &use, bool wgmma) {
   if (isa<tile::ReduceOp>(use.getOwner()))
-    return true;
+    return wgmma;
   auto mma = dyn_cast<tile::MmaOp>(use.getOwner());
-  return mma && &use != &mma.getAccMutable();
+  return wgmma && mma && &use != &mma.getAccMutable();
 }
 
 /// Gives the accumulators and results of the tile.mma ops in `kernel`, and
 /// everything tied to them (loop-carried values, elementwise ops on them,
 /// splat initial values), the mma.sync accumulator layout, or the wgmma one
 /// with `wgmma`: their types get the kMmaAccumulator or kWgmmaAccumulator
-/// encoding. An accumulator that a tile.reduce or a tile.mma multiplicand
-/// takes (needsBlockedLayout) is re-dealt into the blocked layout for them
+/// encoding. A wgmma accumulator that a tile.reduce or a tile.mma
+/// multiplicand takes (needsBlockedLayout) is re-dealt into the blocked
+/// layout for them
 /// by a tile.reshape to its own shape, through shared memory
 /// (RelayoutLowering); a tile.load that gives an accumulator (a partial result
 /// added to an mma's) loads in the blocked layout and is re-dealt the other
@@ -875,10 +883,13 @@ LogicalResult assignMmaLayouts(tile::KernelOp kernel, bool wgmma) {
     }
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
-      if (needsBlockedLayout(use)) {
+      if (needsBlockedLayout(use, wgmma)) {
         redealt.insert(value);
+      } else if (isa<tile::ReduceOp>(user)) {
+        // Reduced in the accumulator layout; the result is blocked.
       } else if (isa<tile::MmaOp>(user)) {
-        // The accumulator of a tile.mma: in the worklist from the start.
+        // The accumulator of a tile.mma, in the worklist from the start, or
+        // a multiplicand staged from the accumulator layout.
       } else if (auto loop = dyn_cast<scf::ForOp>(user)) {
         tiedThroughLoop(loop, use.getOperandNumber() - 3);
       } else if (isa<scf::YieldOp>(user) &&
@@ -910,7 +921,9 @@ LogicalResult assignMmaLayouts(tile::KernelOp kernel, bool wgmma) {
     b.setInsertionPointAfterValue(value);
     Value blocked = tile::ReshapeOp::create(b, value.getLoc(),
                                             type.dropEncoding(), value);
-    value.replaceUsesWithIf(blocked, needsBlockedLayout);
+    value.replaceUsesWithIf(blocked, [&](OpOperand &use) {
+      return needsBlockedLayout(use, wgmma);
+    });
   }
   for (Value value : loaded) {
     auto type = cast<RankedTensorType>(value.getType());
@@ -1589,7 +1602,10 @@ struct StoreLowering : public TilePattern<tile::StoreOp> {
 /// A replicated input (fewer elements than threads, thread t holding element
 /// t mod N) is reduced by its first N threads, an element each: its rows
 /// are whole powers of two of consecutive threads, and the copies in the
-/// other threads shuffle among themselves and write nothing.
+/// other threads shuffle among themselves and write nothing. An mma.sync
+/// accumulator is reduced where it lies: each thread holds two rows of
+/// every m16n8 tile, the four lanes of a quad share them, and the warps
+/// side by side along N each write a word per row.
 struct ReduceLowering : public TilePattern<tile::ReduceOp> {
   using TilePattern::TilePattern;
 
@@ -1598,106 +1614,144 @@ struct ReduceLowering : public TilePattern<tile::ReduceOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     FragmentLayout in = layout(op.getInput().getType());
-    FragmentLayout out = layout(op.getType());
     CombineKind kind = op.getKind();
     Type elementType = op.getType().getElementType();
     bool isFloat = isa<FloatType>(elementType);
     // Accumulate in 32 bits: f16/bf16 sums lose too much otherwise.
-    Type accType = isFloat ? Type(rewriter.getF32Type())
-                           : Type(rewriter.getI32Type());
-
-    int64_t width = in.vectorWidth;
-    int64_t threads = in.replicated ? in.numElements : numThreads;
-    int64_t cols = in.shape.back();
-    int64_t chunksPerRow = cols / width;
-    int64_t slotsPerRow = std::max<int64_t>(chunksPerRow / threads, 1);
-    int64_t lanes = std::min<int64_t>(chunksPerRow, 32);
-    int64_t warpsPerRow = std::min(chunksPerRow, threads) / lanes;
-
+    Type accType =
+        isFloat ? Type(rewriter.getF32Type()) : Type(rewriter.getI32Type());
     Value tid = threadIdOf(rewriter, loc);
     Value scratch = scratchOf(op);
-    Value fragment = adaptor.getInput();
-    auto accVector = [&](Value v) -> Value {
-      auto type = VectorType::get(cast<VectorType>(v.getType()).getShape(),
-                                  accType);
-      return convertAccumulator(rewriter, loc, v, type);
+    auto index = [&](int64_t v) { return indexConstant(rewriter, loc, v); };
+    auto accumulate = [&](Value acc, Value v) {
+      return acc ? combine(rewriter, loc, kind, acc, v) : v;
     };
-
-    gpu::BarrierOp::create(rewriter, loc);
-    for (int64_t slot = 0; slot < in.chunksPerThread; slot += slotsPerRow) {
-      // This thread's part of one row.
-      Value partial;
-      for (int64_t s = slot; s < slot + slotsPerRow; ++s) {
-        Value chunk =
-            accVector(extractSlice(rewriter, loc, fragment, s * width, width));
-        Value reduced = vector::ReductionOp::create(
-            rewriter, loc, vectorKind(kind, isFloat), chunk);
-        partial =
-            partial ? combine(rewriter, loc, kind, partial, reduced) : reduced;
-      }
-      // ... combined over the lanes of the warp that hold the same row.
-      for (int64_t offset = lanes / 2; offset >= 1; offset /= 2) {
+    // Combines `partial` over the lanes `offset`s apart, down to 1.
+    auto shuffleDown = [&](Value partial, int64_t offset) {
+      for (; offset >= 1; offset /= 2) {
         Value other = gpu::ShuffleOp::create(rewriter, loc, partial, offset,
                                              /*width=*/32,
                                              gpu::ShuffleMode::XOR)
                           .getShuffleResult();
         partial = combine(rewriter, loc, kind, partial, other);
       }
-      // ... and written, one word per warp and row.
-      Value row =
-          chunksPerRow > threads
-              ? indexConstant(rewriter, loc, slot / slotsPerRow)
-              : Value(arith::DivUIOp::create(
-                    rewriter, loc,
-                    arith::AddIOp::create(
-                        rewriter, loc, tid,
-                        indexConstant(rewriter, loc, slot * threads)),
-                    indexConstant(rewriter, loc, chunksPerRow)));
-      Value laneInGroup = arith::RemUIOp::create(
-          rewriter, loc, tid, indexConstant(rewriter, loc, lanes));
-      Value isWriter = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::eq, laneInGroup,
-          indexConstant(rewriter, loc, 0));
-      if (in.replicated)
-        isWriter = arith::AndIOp::create(
-            rewriter, loc, isWriter,
-            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, tid,
-                                  indexConstant(rewriter, loc, threads)));
-      Value warpInRow = arith::DivUIOp::create(
+      return partial;
+    };
+    // The thread's elements [first, first + width) of the input, reduced.
+    auto reduceSlice = [&](int64_t first, int64_t width) -> Value {
+      Value slice = convertAccumulator(
           rewriter, loc,
-          arith::RemUIOp::create(
-              rewriter, loc, tid,
-              indexConstant(rewriter, loc, std::min(chunksPerRow, threads))),
-          indexConstant(rewriter, loc, lanes));
+          extractSlice(rewriter, loc, adaptor.getInput(), first, width),
+          VectorType::get({width}, accType));
+      return vector::ReductionOp::create(rewriter, loc,
+                                         vectorKind(kind, isFloat), slice);
+    };
+    // Writes `partial` where `isWriter`, as the word of warp `warpInRow` of
+    // the warps that share `row`.
+    int64_t warpsPerRow;
+    auto writeRow = [&](Value partial, Value row, Value warpInRow,
+                        Value isWriter) {
       Value word = arith::AddIOp::create(
           rewriter, loc,
-          arith::MulIOp::create(rewriter, loc, row,
-                                indexConstant(rewriter, loc, warpsPerRow)),
+          arith::MulIOp::create(rewriter, loc, row, index(warpsPerRow)),
           warpInRow);
       auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{}, isWriter,
                                     /*withElseRegion=*/false);
-      {
-        OpBuilder::InsertionGuard guard(rewriter);
-        rewriter.setInsertionPointToStart(ifOp.thenBlock());
-        memref::StoreOp::create(rewriter, loc,
-                                toScratchWord(rewriter, loc, partial), scratch,
-                                ValueRange{word});
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      memref::StoreOp::create(rewriter, loc,
+                              toScratchWord(rewriter, loc, partial), scratch,
+                              ValueRange{word});
+    };
+
+    gpu::BarrierOp::create(rewriter, loc);
+    if (in.kind == FragmentLayout::Kind::Mma) {
+      auto [warpsM, warpsN] = FragmentLayout::mmaWarpGrid(in.shape, numThreads);
+      warpsPerRow = warpsN;
+      int64_t rowsPerWarp = in.shape[0] / warpsM;
+      int64_t tilesN = in.shape[1] / warpsN / 8;
+      Value warp = arith::DivUIOp::create(rewriter, loc, tid, index(32));
+      Value lane = arith::RemUIOp::create(rewriter, loc, tid, index(32));
+      Value firstRow = arith::AddIOp::create(
+          rewriter, loc,
+          arith::MulIOp::create(
+              rewriter, loc,
+              arith::DivUIOp::create(rewriter, loc, warp, index(warpsN)),
+              index(rowsPerWarp)),
+          arith::DivUIOp::create(rewriter, loc, lane, index(4)));
+      Value warpInRow =
+          arith::RemUIOp::create(rewriter, loc, warp, index(warpsN));
+      Value isWriter = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq,
+          arith::RemUIOp::create(rewriter, loc, lane, index(4)), index(0));
+      // Elements c0, c1 of tile t are in row lane / 4 of its m16 slice, c2,
+      // c3 eight rows below; the warp's tiles are row-major, tilesN a row.
+      for (int64_t tileRow = 0; tileRow < rowsPerWarp / 16; ++tileRow) {
+        for (int64_t half = 0; half < 2; ++half) {
+          Value partial;
+          for (int64_t tileCol = 0; tileCol < tilesN; ++tileCol) {
+            int64_t first = (tileRow * tilesN + tileCol) * 4 + half * 2;
+            partial = accumulate(partial, reduceSlice(first, 2));
+          }
+          partial = shuffleDown(partial, 2);
+          Value row = arith::AddIOp::create(rewriter, loc, firstRow,
+                                            index(tileRow * 16 + half * 8));
+          writeRow(partial, row, warpInRow, isWriter);
+        }
+      }
+    } else {
+      int64_t width = in.vectorWidth;
+      int64_t threads = in.replicated ? in.numElements : numThreads;
+      int64_t cols = in.shape.back();
+      int64_t chunksPerRow = cols / width;
+      int64_t slotsPerRow = std::max<int64_t>(chunksPerRow / threads, 1);
+      int64_t lanes = std::min<int64_t>(chunksPerRow, 32);
+      warpsPerRow = std::min(chunksPerRow, threads) / lanes;
+      for (int64_t slot = 0; slot < in.chunksPerThread; slot += slotsPerRow) {
+        // This thread's part of one row.
+        Value partial;
+        for (int64_t s = slot; s < slot + slotsPerRow; ++s)
+          partial = accumulate(partial, reduceSlice(s * width, width));
+        // ... combined over the lanes of the warp that hold the same row.
+        partial = shuffleDown(partial, lanes / 2);
+        // ... and written, one word per warp and row.
+        Value row = chunksPerRow > threads
+                        ? index(slot / slotsPerRow)
+                        : Value(arith::DivUIOp::create(
+                              rewriter, loc,
+                              arith::AddIOp::create(rewriter, loc, tid,
+                                                    index(slot * threads)),
+                              index(chunksPerRow)));
+        Value laneInGroup =
+            arith::RemUIOp::create(rewriter, loc, tid, index(lanes));
+        Value isWriter = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::eq, laneInGroup, index(0));
+        if (in.replicated)
+          isWriter = arith::AndIOp::create(
+              rewriter, loc, isWriter,
+              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                    tid, index(threads)));
+        Value warpInRow = arith::DivUIOp::create(
+            rewriter, loc,
+            arith::RemUIOp::create(rewriter, loc, tid,
+                                   index(std::min(chunksPerRow, threads))),
+            index(lanes));
+        writeRow(partial, row, warpInRow, isWriter);
       }
     }
     gpu::BarrierOp::create(rewriter, loc);
 
+    FragmentLayout out = layout(op.getType());
     SmallVector<Value> results;
     for (int64_t i = 0; i < out.fragmentSize(); ++i) {
       Value row = out.linearIndex(rewriter, loc, tid, i);
-      Value base = arith::MulIOp::create(
-          rewriter, loc, row, indexConstant(rewriter, loc, warpsPerRow));
+      Value base =
+          arith::MulIOp::create(rewriter, loc, row, index(warpsPerRow));
       Value acc;
       for (int64_t w = 0; w < warpsPerRow; ++w) {
-        Value at = arith::AddIOp::create(rewriter, loc, base,
-                                         indexConstant(rewriter, loc, w));
+        Value at = arith::AddIOp::create(rewriter, loc, base, index(w));
         Value word = memref::LoadOp::create(rewriter, loc, scratch, at);
-        Value v = fromScratchWord(rewriter, loc, word, accType);
-        acc = acc ? combine(rewriter, loc, kind, acc, v) : v;
+        acc = accumulate(acc, fromScratchWord(rewriter, loc, word, accType));
       }
       results.push_back(convertAccumulator(rewriter, loc, acc, elementType));
     }

@@ -43,27 +43,33 @@ tile.kernel @gemm(%a: !tile.view<4096x4096xbf16>, %b: !tile.view<4096x4096xbf16>
 
 // -----
 
-// An mma result that a tile.reduce takes, or a tile.mma as a multiplicand,
-// is re-dealt from the accumulator layout into the blocked one through the
-// f32 scratch (write, barrier, read), as tile.reshape re-deals; the
-// elementwise ops before the re-deal stay in the accumulator layout (32 per
-// thread), and the multiplicand is then staged like any register operand.
+// An mma result that a tile.reduce takes is reduced in the accumulator
+// layout: each thread combines its elements of a row, the four lanes of a
+// quad that share the row combine theirs (shuffles 2 and 1 apart), and each
+// of the two warps side by side along the row writes one word of it (the
+// scratch holds 64 rows x 2 words, not the 64x64 tile). One that a
+// tile.mma takes as a multiplicand is staged from the accumulator layout:
+// each thread writes its pairs of columns at their places (vector<2xf16>),
+// with no re-deal through the scratch first; the elementwise ops before it
+// stay in the accumulator layout (32 per thread).
 // CHECK-LABEL: gpu.func @scores_softmax_values
-// CHECK-SAME:    workgroup(%[[SCRATCH:.*]] : memref<4096xf32, #gpu.address_space<workgroup>>, %[[STAGE:.*]] : memref<6656xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK-SAME:    workgroup(%[[SCRATCH:.*]] : memref<128xf32, #gpu.address_space<workgroup>>, %[[STAGE:.*]] : memref<6656xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK-COUNT-16: nvvm.mma.sync
 // CHECK:         gpu.barrier
-// CHECK:         memref.store %{{.*}}, %[[SCRATCH]]
+// CHECK-NOT:     gpu.barrier
+// CHECK:         gpu.shuffle xor %{{.*}}, %c2_i32
+// CHECK:         arith.maximumf
+// CHECK:         gpu.shuffle xor %{{.*}}, %c1_i32
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[SCRATCH]]
+// CHECK-NOT:     memref.load
 // CHECK:         gpu.barrier
-// CHECK:         memref.load %[[SCRATCH]]
-// CHECK:         gpu.shuffle xor
+// CHECK-COUNT-2: memref.load %[[SCRATCH]]
+// CHECK-NOT:     gpu.barrier
 // CHECK:         math.exp %{{.*}} : vector<32xf32>
 // CHECK:         arith.truncf %{{.*}} : vector<32xf32> to vector<32xf16>
-// CHECK:         gpu.barrier
-// CHECK:         memref.store %{{.*}}, %[[SCRATCH]]
-// CHECK:         gpu.barrier
-// CHECK:         memref.load %[[SCRATCH]]
-// CHECK:         gpu.barrier
-// CHECK:         vector.store %{{.*}}, %[[STAGE]]
+// CHECK-NEXT:    gpu.barrier
+// CHECK-NOT:     memref.store
+// CHECK:         vector.store %{{.*}}, %[[STAGE]][%{{.*}}] : memref<6656xf16, #gpu.address_space<workgroup>>, vector<2xf16>
 // CHECK:         gpu.barrier
 // CHECK:         nvgpu.ldmatrix %[[STAGE]]
 // CHECK:         nvvm.mma.sync
