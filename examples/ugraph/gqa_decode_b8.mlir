@@ -9,7 +9,9 @@
 // scratch than static shared memory holds, or tiles mma.sync cannot take
 // on 4 warps.
 // 106.0 us on the H200 against torch.compile's 64.3, and 160.1 for the
-// 256-key form (docs/performance.md).
+// 256-key form; 56.7 us against 68.2 (1.20x) since the code generator
+// reduces the scores and stages the probabilities in the mma accumulator
+// layout (docs/performance.md, 2026-12-04).
 func.func @gqa_decode(%arg0: tensor<16x256x64xf16>, %arg1: tensor<16x64x4096xf16>, %arg2: tensor<16x4096x64xf16>) -> tensor<16x256x64xf16> {
   %0 = tk.fused grid [8, 16, 1] block [128, 1, 1] forloop 64 (%arg3 = %arg0 : tensor<16x256x64xf16>, %arg4 = %arg1 : tensor<16x64x4096xf16>, %arg5 = %arg2 : tensor<16x4096x64xf16>) -> tensor<16x256x64xf16> {
     %1 = tb.input_iterator %arg3 imap [1, 0, -1] fmap -1 : tensor<16x256x64xf16> -> !tb.tile<1x32x64xf16>

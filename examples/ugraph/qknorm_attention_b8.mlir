@@ -8,7 +8,9 @@
 // spills registers in its loop, and the search leaves it out
 // (compile-candidates), as for gqa_decode_b8. With the rms_norm of Q as a
 // kernel of its own: 114.7 us on the H200 against torch.compile's 80.3,
-// and 168.5 for the 256-key form.
+// and 168.5 for the 256-key form; this form 111.9, and 63.0 against 76.5
+// (1.22x) since the code generator reduces mma results in place
+// (docs/performance.md, 2026-12-04).
 func.func @qknorm_attention(%arg0: tensor<16x256x64xf16>, %arg1: tensor<16x64x4096xf16>, %arg2: tensor<16x4096x64xf16>) -> tensor<16x256x64xf16> {
   %0 = tk.rms_norm %arg1 {epsilon = 1.00135803E-5 : f32} : tensor<16x64x4096xf16>
   %1 = tk.fused grid [16, 8, 1] block [128, 1, 1] forloop 64 (%arg3 = %arg2 : tensor<16x4096x64xf16>, %arg4 = %arg0 : tensor<16x256x64xf16>, %arg5 = %0 : tensor<16x64x4096xf16>) -> tensor<16x256x64xf16> {

@@ -108,13 +108,19 @@ void superopt::populateAbsorbProducersPatterns(RewritePatternSet &patterns) {
 bool superopt::absorbProducers(func::FuncOp func) {
   RewritePatternSet patterns(func.getContext());
   populateAbsorbProducersPatterns(patterns);
-  // Only the absorptions: whether the function changed must say whether a
-  // producer moved, not whether something else folded.
+  // Whether a producer moved: it inserts its op on a tile, where the
+  // driver's own clean-up (erasing dead ops) inserts nothing.
+  struct InsertionListener : public RewriterBase::Listener {
+    void notifyOperationInserted(Operation *, OpBuilder::InsertPoint) override {
+      inserted = true;
+    }
+    bool inserted = false;
+  } listener;
   GreedyRewriteConfig config;
   config.enableFolding(false)
       .enableConstantCSE(false)
-      .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-  bool changed = false;
-  (void)applyPatternsGreedily(func, std::move(patterns), config, &changed);
-  return changed;
+      .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
+      .setListener(&listener);
+  (void)applyPatternsGreedily(func, std::move(patterns), config);
+  return listener.inserted;
 }

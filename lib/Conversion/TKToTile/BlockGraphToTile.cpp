@@ -345,8 +345,14 @@ bool TileDims::zeroPast(Value tile, int64_t dim) const {
       .Case([&](tb::ReduceOp op) {
         return dim != op.getDimAttr().getInt() && zeroPast(op.getInput(), dim);
       })
-      .Case<tb::RmsNormOp, tb::ForloopAccumOp>(
-          [&](Operation *op) { return zeroPast(op->getOperand(0), dim); })
+      .Case([&](tb::RmsNormOp op) {
+        // A padded row of zeros normalizes to 0 / sqrt(epsilon): zero only
+        // with an epsilon. Along the row, each zero is scaled.
+        bool alongRow = dim == static_cast<int64_t>(shapeOf(tile).size()) - 1;
+        return (alongRow || op.getEpsilon().convertToDouble() > 0) &&
+               zeroPast(op.getInput(), dim);
+      })
+      .Case([&](tb::ForloopAccumOp op) { return zeroPast(op.getInput(), dim); })
       .Default([](Operation *) { return false; });
 }
 
@@ -384,10 +390,12 @@ TileDims::TileDims(tk::FusedOp fused) {
       fixMapped(saver.getInput(), saver.getOmap(),
                 saver.getFmapAttr() ? saver.getFmapAttr().getInt() : -1, fused);
     } else if (auto mm = dyn_cast<tb::MatmulOp>(op)) {
-      // Padding K adds the products of what the padding holds.
+      // Padding K adds the products of what the padding holds. A K of 1
+      // stays: a dim of 1 broadcasts wherever else the tile is used.
       int64_t rank = shapeOf(mm.getResult()).size();
       combine(mm.getLhs(), rank - 1,
-              zeroPast(mm.getLhs(), rank - 1) &&
+              shapeOf(mm.getLhs())[rank - 1] > 1 &&
+                  zeroPast(mm.getLhs(), rank - 1) &&
                   zeroPast(mm.getRhs(), rank - 2));
       int64_t &depth = multiples[axisOf(mm.getLhs(), rank - 1)];
       depth = std::max(depth, kMmaDepth);

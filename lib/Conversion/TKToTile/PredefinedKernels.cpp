@@ -46,6 +46,8 @@ constexpr int64_t kMatmulTileK = 64;
 /// m16n8k16 takes on 2x2 warps, a 16-row tile on 1x4 needs 32 columns.
 constexpr int64_t kMinMatmulBlocks = 128;
 constexpr int64_t kMinMatmulTile = 32;
+/// The smallest M, N or K tile.mma takes (mma.sync m16n8k16).
+constexpr int64_t kMinMmaTile = 16;
 /// A reduced dim other than the last is walked in chunks of this many.
 constexpr int64_t kColumnChunk = 64;
 
@@ -141,11 +143,13 @@ FailureOr<tk::FusedOp> tileMatmul(OpBuilder &b, tk::MatmulOp mm) {
   int64_t m = lhs[rank - 2], k = lhs[rank - 1], n = rhs[rank - 1];
   int64_t batchDim = rank == 3 ? 0 : -1;
   TiledKernel tiling;
-  // M, N or K that one tile holds whole is taken whole, and padded to a
+  // An M, N or K whose power-of-two tile would be smaller than an mma
+  // tile takes, and that one tile can hold, is taken whole and padded to a
   // power of two (BlockGraphToTile.cpp): 7 rows in tiles of 1 would give
-  // mma tiles of 1 row, which it cannot take.
+  // mma tiles of 1 row.
   auto wholeOrPowerOfTwoTile = [](int64_t n, int64_t cap) {
-    return n <= cap ? n : powerOfTwoTile(n, cap);
+    int64_t tile = powerOfTwoTile(n, cap);
+    return tile < kMinMmaTile && n <= cap ? n : tile;
   };
   int64_t tileM = wholeOrPowerOfTwoTile(m, rank == 3 ? kBatchedMatmulTileM
                                                      : kMatmulTileMN),
@@ -265,8 +269,10 @@ FailureOr<tk::FusedOp> tileRmsNorm(OpBuilder &b, tk::RmsNormOp norm) {
   TiledKernel tiling;
   TiledKernel::Input input;
   if (rank >= 2) {
-    int64_t rows = powerOfTwoTile(shape[rank - 2],
-                                  std::max<int64_t>(1, kTileElements / row));
+    // A row counts as the power of two it is padded to.
+    int64_t rowBudget = std::max<int64_t>(
+        1, kTileElements / static_cast<int64_t>(llvm::PowerOf2Ceil(row)));
+    int64_t rows = powerOfTwoTile(shape[rank - 2], rowBudget);
     tiling.grid[0] = shape[rank - 2] / rows;
     input.imap[0] = tiling.omap[0] = rank - 2;
   }

@@ -103,6 +103,23 @@ func.func @odd_row_max(%x: tensor<8x100xf32>) -> tensor<8x1xf32> {
 
 // -----
 
+// Without an epsilon, a padded row of zeros normalizes to 0 / 0: a sum
+// down the rows of an rms_norm would see it.
+func.func @column_sum_of_rms_norm_without_epsilon(%x: tensor<7x64xf32>) -> tensor<1x64xf32> {
+  %0 = tk.fused grid [1, 1, 1] block [128, 1, 1] forloop 1 (%a = %x : tensor<7x64xf32>) -> tensor<1x64xf32> {
+    // expected-error @+1 {{'tb.input_iterator' op has tile '!tb.tile<7x64xf32>' whose dim 0 (7) is not a power of two; tile programs need power-of-two tiles}}
+    %1 = tb.input_iterator %a imap [-1, -1, -1] fmap -1 : tensor<7x64xf32> -> !tb.tile<7x64xf32>
+    %2 = tb.rms_norm %1 : !tb.tile<7x64xf32>
+    %3 = tb.reduce sum %2 dim 0 : !tb.tile<7x64xf32> -> !tb.tile<1x64xf32>
+    %4 = tb.forloop_accum none %3 : (!tb.tile<1x64xf32>) -> !tb.tile<1x64xf32>
+    %5 = tb.output_saver %4 omap [-1, -1, -1] : !tb.tile<1x64xf32> -> tensor<1x64xf32>
+    tb.yield %5 : tensor<1x64xf32>
+  }
+  return %0 : tensor<1x64xf32>
+}
+
+// -----
+
 // exp(0) is 1: a sum of exps would add the padding.
 func.func @odd_row_sum_of_exps(%x: tensor<8x100xf32>) -> tensor<8x1xf32> {
   %0 = tk.fused grid [1, 1, 1] block [128, 1, 1] forloop 1 (%a = %x : tensor<8x100xf32>) -> tensor<8x1xf32> {

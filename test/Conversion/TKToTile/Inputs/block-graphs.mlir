@@ -157,3 +157,18 @@ func.func @padded_reductions(%X: tensor<7x24xf16>, %W: tensor<24x48xf16>) -> (te
   }
   return %0#0, %0#1, %0#2 : tensor<7x48xf16>, tensor<7x1xf16>, tensor<7x1xf16>
 }
+
+// The rms_norm of 7 rows, padded to 8, summed down the rows: a padded row of
+// zeros normalizes to 0 / sqrt(epsilon), zero (errors.mlir: refused
+// without an epsilon).
+func.func @column_sum_of_rms_norm(%X: tensor<7x64xf32>) -> tensor<1x64xf32> {
+  %0 = tk.fused grid [1, 1, 1] block [128, 1, 1] forloop 1 (%x = %X : tensor<7x64xf32>) -> tensor<1x64xf32> {
+    %1 = tb.input_iterator %x imap [-1, -1, -1] fmap -1 : tensor<7x64xf32> -> !tb.tile<7x64xf32>
+    %2 = tb.rms_norm %1 {epsilon = 1.0e-05 : f32} : !tb.tile<7x64xf32>
+    %3 = tb.reduce sum %2 dim 0 : !tb.tile<7x64xf32> -> !tb.tile<1x64xf32>
+    %4 = tb.forloop_accum none %3 : (!tb.tile<1x64xf32>) -> !tb.tile<1x64xf32>
+    %5 = tb.output_saver %4 omap [-1, -1, -1] : !tb.tile<1x64xf32> -> tensor<1x64xf32>
+    tb.yield %5 : tensor<1x64xf32>
+  }
+  return %0 : tensor<1x64xf32>
+}

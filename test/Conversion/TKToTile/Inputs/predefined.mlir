@@ -51,20 +51,24 @@ func.func @reductions(%x: tensor<2x8x2048xf16>, %y: tensor<256x32xf32>, %z: tens
 }
 
 // 7 rows, 100 columns and a K of 24, each held whole by one tile and
-// padded to a power of two (and to what mma.sync needs).
-func.func @odd_matmul(%a: tensor<7x24xf16>, %b: tensor<24x100xf16>) -> tensor<7x100xf16> {
+// padded to a power of two (and to what mma.sync needs); 96 rows, whose
+// power-of-two tile of 32 mma takes, stay in 3 tiles.
+func.func @odd_matmul(%a: tensor<7x24xf16>, %b: tensor<24x100xf16>, %c: tensor<96x64xf16>, %d: tensor<64x64xf16>) -> (tensor<7x100xf16>, tensor<96x64xf16>) {
   %0 = tk.matmul %a, %b : tensor<7x24xf16>, tensor<24x100xf16> -> tensor<7x100xf16>
-  return %0 : tensor<7x100xf16>
+  %1 = tk.matmul %c, %d : tensor<96x64xf16>, tensor<64x64xf16> -> tensor<96x64xf16>
+  return %0, %1 : tensor<7x100xf16>, tensor<96x64xf16>
 }
 
-// Rows of 100 and 1536 are normalized padded to 128 and 2048: the padding
-// holds zeros, and the mean divides by the row's own length.
-func.func @rms_norm(%x: tensor<32x256xf16>, %y: tensor<2x8x64xf32>, %z: tensor<8x100xf32>, %w: tensor<7x1536xf16>) -> (tensor<32x256xf16>, tensor<2x8x64xf32>, tensor<8x100xf32>, tensor<7x1536xf16>) {
+// Rows of 100, 1536 and 768 are normalized padded to 128, 2048 and 1024:
+// the padding holds zeros, and the mean divides by the row's own length. A
+// block takes as many rows as fit padded (4 of 768, 16 rows in all).
+func.func @rms_norm(%x: tensor<32x256xf16>, %y: tensor<2x8x64xf32>, %z: tensor<8x100xf32>, %w: tensor<7x1536xf16>, %v: tensor<16x768xf32>) -> (tensor<32x256xf16>, tensor<2x8x64xf32>, tensor<8x100xf32>, tensor<7x1536xf16>, tensor<16x768xf32>) {
   %0 = tk.rms_norm %x {epsilon = 1.0e-05 : f32} : tensor<32x256xf16>
   %1 = tk.rms_norm %y {epsilon = 1.0e-06 : f32} : tensor<2x8x64xf32>
   %2 = tk.rms_norm %z {epsilon = 1.0e-05 : f32} : tensor<8x100xf32>
   %3 = tk.rms_norm %w {epsilon = 1.0e-05 : f32} : tensor<7x1536xf16>
-  return %0, %1, %2, %3 : tensor<32x256xf16>, tensor<2x8x64xf32>, tensor<8x100xf32>, tensor<7x1536xf16>
+  %4 = tk.rms_norm %v {epsilon = 1.0e-05 : f32} : tensor<16x768xf32>
+  return %0, %1, %2, %3, %4 : tensor<32x256xf16>, tensor<2x8x64xf32>, tensor<8x100xf32>, tensor<7x1536xf16>, tensor<16x768xf32>
 }
 
 // test/Superopt/attention.mlir as imported: seven kernels, the tensors
