@@ -26,8 +26,8 @@
 // product's K may run along one only where what it combines is zero in
 // the padding (loaded, or computed from loaded values by ops that keep
 // zeros) and adds up: sums, means and rms_norms (which divide by the
-// unpadded count), and products whose operands are both zero there; a
-// row of 1536 is normalized as 2048 (TileDims).
+// unpadded count), and products of a K over 1 whose operands are both zero
+// there; a row of 1536 is normalized as 2048 (TileDims).
 //
 // Leading unit dims of a tile are dropped down to rank 2 ([1, 64, 64] is
 // computed as [64, 64]): numpy broadcasting aligns trailing dims, so the

@@ -147,9 +147,9 @@ FailureOr<tk::FusedOp> tileMatmul(OpBuilder &b, tk::MatmulOp mm) {
   // tile takes, and that one tile can hold, is taken whole and padded to a
   // power of two (BlockGraphToTile.cpp): 7 rows in tiles of 1 would give
   // mma tiles of 1 row.
-  auto wholeOrPowerOfTwoTile = [](int64_t n, int64_t cap) {
-    int64_t tile = powerOfTwoTile(n, cap);
-    return tile < kMinMmaTile && n <= cap ? n : tile;
+  auto wholeOrPowerOfTwoTile = [](int64_t size, int64_t cap) {
+    int64_t tile = powerOfTwoTile(size, cap);
+    return tile < kMinMmaTile && size <= cap ? size : tile;
   };
   int64_t tileM = wholeOrPowerOfTwoTile(m, rank == 3 ? kBatchedMatmulTileM
                                                      : kMatmulTileMN),

@@ -338,20 +338,25 @@ Relayout relayoutOf(Operation *op, int64_t numThreads) {
   return Relayout::Scratch;
 }
 
+/// The warps that hold parts of one row of a tile.reduce's input `in`,
+/// each writing a scratch word for it (ReduceLowering): those side by side
+/// along N of an mma accumulator, or those the row's chunks are dealt to
+/// (of a replicated tile, only its first numElements threads count).
+int64_t reduceWarpsPerRow(const FragmentLayout &in, int64_t numThreads) {
+  if (in.kind == FragmentLayout::Kind::Mma)
+    return FragmentLayout::mmaWarpGrid(in.shape, numThreads).second;
+  int64_t threads = in.replicated ? in.numElements : numThreads;
+  int64_t chunksPerRow = in.shape.back() / in.vectorWidth;
+  int64_t lanes = std::min<int64_t>(chunksPerRow, 32);
+  return std::min(chunksPerRow, threads) / lanes;
+}
+
 /// The f32 words of scratch `op` needs, 0 if none.
 int64_t scratchWords(Operation *op, int64_t numThreads) {
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
     FragmentLayout in = layoutOf(reduce.getInput().getType(), numThreads);
-    // A word per row and warp side by side along it (ReduceLowering).
-    if (in.kind == FragmentLayout::Kind::Mma)
-      return in.shape[0] *
-             FragmentLayout::mmaWarpGrid(in.shape, numThreads).second;
-    int64_t cols = in.shape.back();
-    int64_t rows = in.numElements / cols;
-    int64_t chunksPerRow = cols / in.vectorWidth;
-    int64_t lanes = std::min<int64_t>(chunksPerRow, 32);
-    int64_t warpsPerRow = std::min(chunksPerRow, numThreads) / lanes;
-    return rows * warpsPerRow;
+    int64_t rows = in.numElements / in.shape.back();
+    return rows * reduceWarpsPerRow(in, numThreads);
   }
   if (auto scan = dyn_cast<tile::ScanOp>(op)) {
     FragmentLayout in = layoutOf(scan.getInput().getType(), numThreads);
@@ -835,8 +840,7 @@ bool needsBlockedLayout(OpOperand &use, bool wgmma) {
 /// with `wgmma`: their types get the kMmaAccumulator or kWgmmaAccumulator
 /// encoding. A wgmma accumulator that a tile.reduce or a tile.mma
 /// multiplicand takes (needsBlockedLayout) is re-dealt into the blocked
-/// layout for them
-/// by a tile.reshape to its own shape, through shared memory
+/// layout for them by a tile.reshape to its own shape, through shared memory
 /// (RelayoutLowering); a tile.load that gives an accumulator (a partial result
 /// added to an mma's) loads in the blocked layout and is re-dealt the other
 /// way. Reports a use that would need another layout.
@@ -1648,7 +1652,7 @@ struct ReduceLowering : public TilePattern<tile::ReduceOp> {
     };
     // Writes `partial` where `isWriter`, as the word of warp `warpInRow` of
     // the warps that share `row`.
-    int64_t warpsPerRow;
+    int64_t warpsPerRow = reduceWarpsPerRow(in, numThreads);
     auto writeRow = [&](Value partial, Value row, Value warpInRow,
                         Value isWriter) {
       Value word = arith::AddIOp::create(
@@ -1667,7 +1671,6 @@ struct ReduceLowering : public TilePattern<tile::ReduceOp> {
     gpu::BarrierOp::create(rewriter, loc);
     if (in.kind == FragmentLayout::Kind::Mma) {
       auto [warpsM, warpsN] = FragmentLayout::mmaWarpGrid(in.shape, numThreads);
-      warpsPerRow = warpsN;
       int64_t rowsPerWarp = in.shape[0] / warpsM;
       int64_t tilesN = in.shape[1] / warpsN / 8;
       Value warp = arith::DivUIOp::create(rewriter, loc, tid, index(32));
@@ -1706,7 +1709,6 @@ struct ReduceLowering : public TilePattern<tile::ReduceOp> {
       int64_t chunksPerRow = cols / width;
       int64_t slotsPerRow = std::max<int64_t>(chunksPerRow / threads, 1);
       int64_t lanes = std::min<int64_t>(chunksPerRow, 32);
-      warpsPerRow = std::min(chunksPerRow, threads) / lanes;
       for (int64_t slot = 0; slot < in.chunksPerThread; slot += slotsPerRow) {
         // This thread's part of one row.
         Value partial;
