@@ -18,6 +18,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <map>
 #include <variant>
 
 using namespace mlir;
@@ -199,6 +200,49 @@ class BlockGraphRunner {
     T *out;
     void run(Domain &d, const Launch &) { rmsNorm(d, *in, epsilon, *out); }
   };
+  /// tb.rms_norm across grid dim `across`: a row's mean of squares adds up
+  /// the row's parts in all blocks that differ only along it. Such a graph
+  /// runs all of its blocks as lanes at once (chooseLanes).
+  struct GridRmsNorm {
+    S epsilon;
+    int64_t across;
+    int64_t blocksAcross;
+    const T *in;
+    T *out;
+    void run(Domain &d, const Launch &l) {
+      int64_t lanes = static_cast<int64_t>(l.blocks.size());
+      int64_t n = in->getShape().back();
+      int64_t rows = in->size() / (n * lanes);
+      // Each lane's sums of squares, then each row's total over its group.
+      std::vector<S> partial(lanes * rows, d.zero());
+      for (int64_t i = 0, e = lanes * rows; i < e; ++i)
+        for (int64_t k = 0; k < n; ++k)
+          partial[i] =
+              d.add(partial[i], d.mul((*in)[i * n + k], (*in)[i * n + k]));
+      auto groupOf = [&](const GridPoint &block) {
+        GridPoint key = block;
+        key[across] = 0;
+        return key;
+      };
+      std::map<GridPoint, std::vector<S>> totals;
+      for (auto [lane, block] : llvm::enumerate(l.blocks)) {
+        std::vector<S> &total = totals[groupOf(block)];
+        total.resize(rows, d.zero());
+        for (int64_t r = 0; r < rows; ++r)
+          total[r] = d.add(total[r], partial[lane * rows + r]);
+      }
+      auto scale = d.inverseCount(n * blocksAcross);
+      for (auto [lane, block] : llvm::enumerate(l.blocks)) {
+        const std::vector<S> &total = totals[groupOf(block)];
+        for (int64_t r = 0; r < rows; ++r) {
+          auto rms = d.sqrt(d.add(d.mul(total[r], scale), epsilon));
+          int64_t row = (lane * rows + r) * n;
+          for (int64_t k = 0; k < n; ++k)
+            (*out)[row + k] = d.div((*in)[row + k], rms);
+        }
+      }
+    }
+  };
   /// `dim` counts the lane dim.
   struct Concat {
     SmallVector<const T *> ins;
@@ -287,7 +331,7 @@ class BlockGraphRunner {
   };
 
   using Action = std::variant<ReadTile, WriteTile, Matmul, Reduce, RmsNorm,
-                              Concat, ApplyElementwise, Accumulate,
+                              GridRmsNorm, Concat, ApplyElementwise, Accumulate,
                               FinishAccumulate, SumRescale>;
   struct Step {
     Operation *op;
@@ -306,7 +350,7 @@ public:
     Operation *failing = runner.runGrid();
     if (!failing)
       return success();
-    if (lanes > 1) {
+    if (lanes > 1 && !hasGridReduction(graph)) {
       // The failure to report is the one the grid order meets first, and
       // another lane of the group may have met it at an earlier step: run
       // again block by block (failures are rare: the verifier redraws a
@@ -333,15 +377,26 @@ private:
   /// cache on large ones.
   static constexpr int64_t kLaneBudget = 1 << 15;
 
+  /// Whether the blocks of `graph` combine values with each other (a
+  /// grid-wide rms_norm): then they all run in one group.
+  static bool hasGridReduction(tb::BlockGraphOpInterface graph) {
+    return llvm::any_of(
+        graph.getBlockGraph().getOps<tb::RmsNormOp>(),
+        [](tb::RmsNormOp norm) { return norm.getAcross().has_value(); });
+  }
+
   /// The most lanes within the budget that divide the number of blocks (so
-  /// every group is full), at least 1.
+  /// every group is full), at least 1; all blocks when they combine values
+  /// with each other.
   static int64_t chooseLanes(tb::BlockGraphOpInterface graph) {
+    int64_t blocks = numElements(graph.getGridDims());
+    if (hasGridReduction(graph))
+      return blocks;
     int64_t perBlock = 0;
     for (Operation &op : graph.getBlockGraph())
       for (Value result : op.getResults())
         if (isa<tb::TileType>(result.getType()))
           perBlock += numElements(shapeOf(result));
-    int64_t blocks = numElements(graph.getGridDims());
     int64_t lanes =
         std::min(blocks, kLaneBudget / std::max<int64_t>(perBlock, 1));
     while (lanes > 1 && blocks % lanes != 0)
@@ -445,6 +500,12 @@ private:
                               &slot(r.getInput()), &slot(r.getResult())});
               })
               .Case([&](tb::RmsNormOp r) {
+                if (std::optional<int64_t> across = r.getAcross())
+                  return compileCompute(
+                      r,
+                      GridRmsNorm{d.constant(r.getEpsilon()), *across,
+                                  graph.getGridDims()[*across],
+                                  &slot(r.getInput()), &slot(r.getResult())});
                 return compileCompute(r, RmsNorm{d.constant(r.getEpsilon()),
                                                  &slot(r.getInput()),
                                                  &slot(r.getResult())});

@@ -16,6 +16,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 
 using namespace mlir;
 using namespace mlir::tileopt;
@@ -132,12 +133,15 @@ public:
                << sizes << "]";
       viewOf[arg] = buffer;
     }
-    for (block[2] = 0; block[2] < grid[2]; ++block[2])
-      for (block[1] = 0; block[1] < grid[1]; ++block[1])
-        for (block[0] = 0; block[0] < grid[0]; ++block[0])
-          if (failed(runBlock(body)))
-            return failure();
-    return success();
+    if (body.getOps<tile::ReduceAcrossBlocksOp>().empty()) {
+      for (block[2] = 0; block[2] < grid[2]; ++block[2])
+        for (block[1] = 0; block[1] < grid[1]; ++block[1])
+          for (block[0] = 0; block[0] < grid[0]; ++block[0])
+            if (failed(runBlock(body)))
+              return failure();
+      return success();
+    }
+    return runInPhases(body);
   }
 
 private:
@@ -155,6 +159,102 @@ private:
       if (failed(execute(op)))
         return failure();
     return success();
+  }
+
+  /// The values one block has computed so far.
+  struct BlockValues {
+    llvm::DenseMap<Value, F> floats;
+    llvm::DenseMap<Value, I> ints;
+  };
+
+  /// A kernel whose blocks combine tiles (tile.reduce_across_blocks, which
+  /// only the kernel body holds) runs in phases: every block runs the ops up
+  /// to the next such op, then the op combines their tiles.
+  LogicalResult runInPhases(Block &body) {
+    SmallVector<std::array<int64_t, 3>> blocks;
+    for (int64_t z = 0; z < grid[2]; ++z)
+      for (int64_t y = 0; y < grid[1]; ++y)
+        for (int64_t x = 0; x < grid[0]; ++x)
+          blocks.push_back({x, y, z});
+    std::vector<BlockValues> values(blocks.size());
+    auto phaseStart = body.begin();
+    while (true) {
+      auto phaseEnd = std::find_if(phaseStart, body.end(), [](Operation &op) {
+        return isa<tile::ReduceAcrossBlocksOp>(op) ||
+               op.hasTrait<OpTrait::IsTerminator>();
+      });
+      for (auto [i, coords] : llvm::enumerate(blocks)) {
+        block = coords;
+        std::swap(floatValues, values[i].floats);
+        std::swap(intValues, values[i].ints);
+        for (Operation &op : llvm::make_range(phaseStart, phaseEnd))
+          if (failed(execute(op)))
+            return failure();
+        std::swap(floatValues, values[i].floats);
+        std::swap(intValues, values[i].ints);
+      }
+      auto combine = dyn_cast<tile::ReduceAcrossBlocksOp>(*phaseEnd);
+      if (!combine)
+        return success();
+      combineAcrossBlocks(combine, blocks, values);
+      phaseStart = std::next(phaseEnd);
+    }
+  }
+
+  /// Each block's result: its group's tiles combined in block order, the
+  /// group being the blocks that differ from it along the op's grid dim.
+  void combineAcrossBlocks(tile::ReduceAcrossBlocksOp op,
+                           ArrayRef<std::array<int64_t, 3>> blocks,
+                           std::vector<BlockValues> &values) {
+    int64_t dim = static_cast<int64_t>(op.getDim());
+    auto groupOf = [&](std::array<int64_t, 3> coords) {
+      coords[dim] = 0;
+      return coords;
+    };
+    auto run = [&](auto &&tiles, auto add, auto mul, auto max, auto min) {
+      using T =
+          std::decay_t<decltype(tiles(values[0]).find(op.getInput())->second)>;
+      std::map<std::array<int64_t, 3>, T> totals;
+      for (auto [i, coords] : llvm::enumerate(blocks)) {
+        const T &tile = tiles(values[i]).find(op.getInput())->second;
+        auto [it, first] = totals.try_emplace(groupOf(coords), tile);
+        if (first)
+          continue;
+        for (int64_t e = 0, n = tile.size(); e < n; ++e) {
+          auto &acc = it->second[e];
+          switch (op.getKind()) {
+          case tile::CombineKind::sum:
+            acc = add(acc, tile[e]);
+            break;
+          case tile::CombineKind::prod:
+            acc = mul(acc, tile[e]);
+            break;
+          case tile::CombineKind::max:
+            acc = max(acc, tile[e]);
+            break;
+          case tile::CombineKind::min:
+            acc = min(acc, tile[e]);
+            break;
+          }
+        }
+      }
+      for (auto [i, coords] : llvm::enumerate(blocks))
+        tiles(values[i])[op.getResult()] = totals.at(groupOf(coords));
+    };
+    if (isFloatValue(op.getInput()))
+      run(
+          [](BlockValues & v) -> auto & { return v.floats; },
+          [&](S a, S b) { return d.add(a, b); },
+          [&](S a, S b) { return d.mul(a, b); },
+          [&](S a, S b) { return d.maximum(a, b); },
+          [&](S a, S b) { return d.minimum(a, b); });
+    else
+      run(
+          [](BlockValues & v) -> auto & { return v.ints; },
+          [](int64_t a, int64_t b) { return a + b; },
+          [](int64_t a, int64_t b) { return a * b; },
+          [](int64_t a, int64_t b) { return std::max(a, b); },
+          [](int64_t a, int64_t b) { return std::min(a, b); });
   }
 
   F &floats(Value v) { return floatValues.find(v)->second; }

@@ -41,7 +41,8 @@ Value computeOnTile(PatternRewriter &rewriter, Operation *producer,
   Type type = tile.getType();
   if (auto norm = dyn_cast<tk::RmsNormOp>(producer))
     return tb::RmsNormOp::create(rewriter, loc, type, tile,
-                                 norm.getEpsilonAttr());
+                                 norm.getEpsilonAttr(),
+                                 /*across=*/IntegerAttr());
   auto unary = cast<tk::UnaryOp>(producer);
   return tb::UnaryOp::create(rewriter, loc, type, unary.getKind(), tile,
                              unary.getScalarAttr());

@@ -136,6 +136,7 @@ superopt::abstractValues(func::FuncOp func, ExprContext &ctx) {
   for (auto [i, arg] : llvm::enumerate(func.getArguments()))
     exprs[arg] = ctx.input(static_cast<int64_t>(i));
   int64_t forloopRange = 1;
+  ArrayRef<int64_t> grid;
 
   WalkResult walk = func.walk<WalkOrder::PreOrder>([&](Operation *op)
                                                        -> WalkResult {
@@ -152,6 +153,7 @@ superopt::abstractValues(func::FuncOp func, ExprContext &ctx) {
                fused.getBody().front().getArguments(), fused.getInputs()))
         exprs[arg] = exprs.lookup(input);
       forloopRange = fused.getForloopRange();
+      grid = fused.getGridDims();
       return WalkResult::advance();
     }
     if (isa<th::GraphOp>(op)) {
@@ -187,8 +189,14 @@ superopt::abstractValues(func::FuncOp func, ExprContext &ctx) {
               return applyReduce(ctx, r.getKind(), in(0),
                                  dimSize(r.getInput(), r.getDim()) / to);
             })
-            .Case<tk::RmsNormOp, tb::RmsNormOp>([&](auto r) {
+            .Case([&](tk::RmsNormOp r) {
               return ctx.rmsNorm(in(0), dimSize(r.getInput(), -1),
+                                 r.getEpsilon().convertToDouble());
+            })
+            .Case([&](tb::RmsNormOp r) {
+              // Across a grid dim, a row is the blocks' parts of it.
+              int64_t blocks = r.getAcross() ? grid[*r.getAcross()] : 1;
+              return ctx.rmsNorm(in(0), dimSize(r.getInput(), -1) * blocks,
                                  r.getEpsilon().convertToDouble());
             })
             .Case<tk::ReshapeOp, tk::TransposeOp>(

@@ -82,6 +82,12 @@ GpuTarget GpuTarget::h200() {
   // 0.6 us under load. Not measured here. Paid once per round of blocks (the
   // first step's tiles), and every step by a loop that is not pipelined.
   target.dramLatencySeconds = 0.6e-6;
+  // Measured on this H200 (docs/performance.md, 2026-12-04): ntrans at b=1
+  // as one kernel with two grid-wide rms_norms took 17.7 us, its two-kernel
+  // form with the same product loop 13.2: 2.2 us a barrier (a fence, the
+  // arrival, the wait and the loads of the partials are each a round trip
+  // to L2), more than the launch it saves.
+  target.gridBarrierSeconds = 2.2e-6;
   return target;
 }
 
@@ -96,7 +102,7 @@ std::string GpuTarget::fingerprint() const {
         registerLoadBytesPerSecondPerSM, registerLoadLineSeconds,
         double(l2CacheBytes), l2BytesPerSecond, tensorCoreFlopsPerSecond,
         cudaCoreFlopsPerSecond, sharedMemoryBytesPerSecondPerSM, launchSeconds,
-        loopStepSeconds, dramLatencySeconds})
+        loopStepSeconds, dramLatencySeconds, gridBarrierSeconds})
     os << " " << llvm::format("%.17g", number);
   return text;
 }
@@ -342,7 +348,8 @@ void setTime(KernelCost &cost, double busiestShare, const GpuTarget &target) {
   for (auto &component : components)
     cost.serialSeconds += component.first;
   cost.bound = longest->first > 0 ? longest->second.str() : "launch";
-  cost.seconds = target.launchSeconds + longest->first + cost.loopSeconds;
+  cost.seconds = target.launchSeconds + longest->first + cost.loopSeconds +
+                 cost.gridBarriers * target.gridBarrierSeconds;
 }
 
 /// A kernel that reads each input once and writes each output once, spread
@@ -650,6 +657,16 @@ FailureOr<KernelCost> fusedCost(tk::FusedOp kernel, const GpuTarget &target) {
            << threads << " threads does not fit on one SM of " << target.name;
   cost.blocksPerSM = blocksPerSM;
   cost.waves = llvm::divideCeil(blocks, target.numSMs * blocksPerSM);
+  // Blocks that wait for each other must all be resident at once: one per
+  // SM is certain for any block that fits.
+  for (auto norm : graph.getBlockGraph().getOps<tb::RmsNormOp>())
+    if (norm.getAcross())
+      ++cost.gridBarriers;
+  if (cost.gridBarriers > 0 && blocks > target.numSMs)
+    return kernel.emitOpError("has a grid-wide rms_norm, whose ")
+           << blocks << " blocks must all be resident at once; at most "
+           << target.numSMs << " (one per SM of " << target.name
+           << ") are certain to be";
 
   // Blocks are handed to SMs in turn, so the busiest SM runs
   // ceil(blocks / SMs) of them. Blocks resident at once share its units, so
@@ -805,6 +822,8 @@ void KernelCost::print(raw_ostream &os) const {
                      (long long)sharedMemoryBytes, (long long)blocks,
                      blocksPerSM, (long long)waves, reductionPasses,
                      loopSeconds * 1e6, pipelined ? "" : " (not pipelined)");
+  if (gridBarriers > 0)
+    os << "  grid barriers " << gridBarriers;
 }
 
 void ProgramCost::print(raw_ostream &os) const {

@@ -52,7 +52,8 @@ std::optional<ValueInfo> superopt::applyOp(ExprContext &ctx, const OpDesc &op,
                                            ArrayRef<const ValueInfo *> operands,
                                            int64_t forloopRange,
                                            TermCache *cache,
-                                           bool broadcastBatch) {
+                                           bool broadcastBatch,
+                                           ArrayRef<int64_t> grid) {
   const ValueInfo &x = *operands[0];
   ValueInfo r = x;
   auto term = [&](int64_t extent, llvm::function_ref<const Expr *()> build) {
@@ -71,14 +72,23 @@ std::optional<ValueInfo> superopt::applyOp(ExprContext &ctx, const OpDesc &op,
     });
     return r;
   }
-  case OpKind::RmsNorm:
-    if (x.shape.empty() || x.shape.back() < 2 || x.axes.back().reduced ||
+  case OpKind::RmsNorm: {
+    if (x.shape.empty() || x.axes.back().reduced ||
         x.axes.back().partialOf >= 0)
       return std::nullopt;
-    r.expr = term(x.shape.back(), [&] {
-      return ctx.rmsNorm(x.expr, x.shape.back(), op.scalar);
-    });
+    // Across a grid dim, a row is the blocks' parts of it.
+    int64_t blocks = 1;
+    if (op.sub == kAcrossGrid) {
+      if (op.dim >= static_cast<int64_t>(grid.size()) || grid[op.dim] < 2)
+        return std::nullopt;
+      blocks = grid[op.dim];
+    }
+    int64_t n = x.shape.back() * blocks;
+    if (n < 2)
+      return std::nullopt;
+    r.expr = term(n, [&] { return ctx.rmsNorm(x.expr, n, op.scalar); });
     return r;
+  }
   case OpKind::Binary: {
     const ValueInfo &y = *operands[1];
     if (x.shape.size() != y.shape.size())
@@ -380,6 +390,13 @@ private:
   void grow();
   void tryComplete();
   bool accumulatorAllowed(const OpDesc &op) const;
+  /// The grid dim that splits `axis` among blocks, if any.
+  std::optional<int64_t> gridDimSplitting(AxisRef axis) const;
+  /// Grid-wide rms_norms of tile `t` (tb.rms_norm `across`): where its
+  /// rows are split among the blocks of a grid dim, after a reducing
+  /// accumulator (blocks wait for each other there, once). Without a loop,
+  /// a kernel of blocks that hold whole rows does the same without waiting.
+  void proposeGridNorms(int t, SmallVectorImpl<Proposal> &out) const;
   /// Whether `op` comes after the accumulators: an accumulator, or an op on
   /// a value after one (its other operands loop-invariant).
   bool isPost(const OpDesc &op) const {
@@ -519,10 +536,18 @@ std::optional<BlockGraph> BlockSearch::instantiate(const BlockGraph &shape,
                                                    const BlockConfig &c) {
   if (!setUp(c))
     return std::nullopt;
-  for (const OpDesc &op : shape.ops) {
+  for (OpDesc op : shape.ops) {
     SmallVector<const ValueInfo *, 2> operands = operandsOf(op, graph.tiles);
+    // A member may place the normalized axis on another grid dim.
+    if (op.kind == OpKind::RmsNorm && op.sub == kAcrossGrid) {
+      std::optional<int64_t> g = gridDimSplitting(operands[0]->axes.back());
+      if (!g)
+        return std::nullopt;
+      op.dim = *g;
+    }
     std::optional<ValueInfo> result =
-        applyOp(ctx, op, operands, config.forloopRange, &terms);
+        applyOp(ctx, op, operands, config.forloopRange, &terms,
+                /*broadcastBatch=*/false, graph.grid);
     if (!result)
       return std::nullopt;
     bool post = isPost(op);
@@ -533,6 +558,14 @@ std::optional<BlockGraph> BlockSearch::instantiate(const BlockGraph &shape,
     sharedMemoryElements = *elements;
     push(op, std::move(*result), post);
   }
+  // Blocks that wait for each other must all be resident at once: at most
+  // one per SM (as the cost model requires).
+  bool waits = llvm::any_of(shape.ops, [](const OpDesc &op) {
+    return op.kind == OpKind::RmsNorm && op.sub == kAcrossGrid;
+  });
+  if (waits && graph.grid[0] * graph.grid[1] * graph.grid[2] >
+                   static_cast<int64_t>(options.target.numSMs))
+    return std::nullopt;
   std::optional<SmallVector<BlockOutput, 2>> outputs = completeOutputs();
   if (!outputs)
     return std::nullopt;
@@ -580,6 +613,31 @@ void BlockSearch::run(const BlockConfig &search,
     for (const BlockGraph &shape : shapes)
       if (std::optional<BlockGraph> g = instantiate(shape, c))
         results.push_back(std::move(*g));
+}
+
+std::optional<int64_t> BlockSearch::gridDimSplitting(AxisRef axis) const {
+  if (axis.reduced || axis.partialOf >= 0)
+    return std::nullopt;
+  for (auto [g, part] : llvm::enumerate(config.grid))
+    if (part.first == axis.axis && part.second > 1)
+      return static_cast<int64_t>(g);
+  return std::nullopt;
+}
+
+void BlockSearch::proposeGridNorms(int t,
+                                   SmallVectorImpl<Proposal> &out) const {
+  const ValueInfo &tile = graph.tiles[t];
+  if (!options.gridReductions || tile.shape.empty())
+    return;
+  std::optional<int64_t> g = gridDimSplitting(tile.axes.back());
+  bool reducing =
+      accumKind >= 0 && accumKind != static_cast<int>(tb::AccumKind::none);
+  if (!g || !(graph.post[t] && reducing))
+    return;
+  for (auto [i, c] : llvm::enumerate(program.addends))
+    out.push_back({OpDesc{OpKind::RmsNorm, kAcrossGrid, c, *g, {t}},
+                   OpKey{t, static_cast<int64_t>(OpKind::RmsNorm), kAcrossGrid,
+                         t, *g * 2, static_cast<int64_t>(i)}});
 }
 
 bool BlockSearch::accumulatorAllowed(const OpDesc &op) const {
@@ -746,6 +804,7 @@ void BlockSearch::grow() {
     proposals.clear();
     proposeComputeOps(program, graph.tiles, meet, t,
                       /*allowRmsNorm=*/true, proposals);
+    proposeGridNorms(t, proposals);
     if (!graph.post[t]) {
       for (tb::AccumKind kind :
            {tb::AccumKind::none, tb::AccumKind::sum, tb::AccumKind::mean,
@@ -778,7 +837,8 @@ void BlockSearch::grow() {
       SmallVector<const ValueInfo *, 2> operands =
           operandsOf(p.op, graph.tiles);
       std::optional<ValueInfo> result =
-          applyOp(ctx, p.op, operands, config.forloopRange, &terms);
+          applyOp(ctx, p.op, operands, config.forloopRange, &terms,
+                  /*broadcastBatch=*/false, graph.grid);
       if (!result)
         continue;
       ++explored;

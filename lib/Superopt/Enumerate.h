@@ -105,12 +105,14 @@ private:
 /// The result of `op` on `operands`, or nothing when shapes or axes do not
 /// fit (the search's rules: dims that meet must index the same axis).
 /// With `cache`, terms are looked up there first. With `broadcastBatch`
-/// (tk.matmul, not tb.matmul), a matmul's batch dims broadcast.
+/// (tk.matmul, not tb.matmul), a matmul's batch dims broadcast. `grid` is a
+/// block graph's blocks per grid dim (for a grid-wide rms_norm).
 std::optional<ValueInfo> applyOp(ExprContext &ctx, const OpDesc &op,
                                  ArrayRef<const ValueInfo *> operands,
                                  int64_t forloopRange,
                                  TermCache *cache = nullptr,
-                                 bool broadcastBatch = false);
+                                 bool broadcastBatch = false,
+                                 ArrayRef<int64_t> grid = {});
 
 /// Whether `e` is x - max(...): the argument of a stable exp.
 bool shiftedByMax(const Expr *e);

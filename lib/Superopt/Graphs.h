@@ -63,12 +63,16 @@ enum class OpKind : uint8_t { Matmul, Unary, Binary, Reduce, RmsNorm, Accum };
 
 struct OpDesc {
   OpKind kind;
-  /// UnaryKind, BinaryKind, ReduceKind or tb::AccumKind.
+  /// UnaryKind, BinaryKind, ReduceKind or tb::AccumKind; for an rms_norm,
+  /// kAcrossGrid when it normalizes across the blocks of grid dim `dim`.
   int sub = 0;
   double scalar = 0;
   int64_t dim = 0;
   SmallVector<int, 2> operands;
 };
+
+/// OpDesc::sub of a grid-wide rms_norm (tb.rms_norm `across`).
+constexpr int kAcrossGrid = 1;
 
 struct BlockInput {
   int tensor; // the kernel input's index among the fused op's operands

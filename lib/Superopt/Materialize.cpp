@@ -35,9 +35,15 @@ Value buildCompute(OpBuilder &b, Location loc, const OpDesc &op,
     else
       return ReduceT::create(b, loc, type, static_cast<ReduceKind>(op.sub),
                              operands[0], op.dim);
-  case OpKind::RmsNorm:
-    return RmsNormT::create(b, loc, type, operands[0],
-                            b.getF32FloatAttr(static_cast<float>(op.scalar)));
+  case OpKind::RmsNorm: {
+    FloatAttr epsilon = b.getF32FloatAttr(static_cast<float>(op.scalar));
+    if constexpr (std::is_same_v<RmsNormT, tb::RmsNormOp>)
+      return RmsNormT::create(
+          b, loc, type, operands[0], epsilon,
+          op.sub == kAcrossGrid ? b.getI64IntegerAttr(op.dim) : IntegerAttr());
+    else
+      return RmsNormT::create(b, loc, type, operands[0], epsilon);
+  }
   case OpKind::Accum:
     break;
   }

@@ -39,10 +39,10 @@ std::string SearchOptions::fingerprint() const {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "kernel-ops=" << maxKernelOps << " block-ops=" << maxBlockOps
-     << " block-budget=" << blockGraphBudget
-     << " fused=" << maxFusedKernels << " block-inputs=" << maxBlockInputs
+     << " block-budget=" << blockGraphBudget << " fused=" << maxFusedKernels
+     << " block-inputs=" << maxBlockInputs
      << " block-outputs=" << maxBlockOutputs << " grid-dims=" << maxGridDims
-     << " forloop=";
+     << " grid-reductions=" << gridReductions << " forloop=";
   llvm::interleave(forloopRanges, os, ",");
   os << " tiles=";
   llvm::interleave(tileExtents, os, ",");

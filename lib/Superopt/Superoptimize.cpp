@@ -92,6 +92,7 @@ struct SuperoptimizePass
     options.maxFusedKernels = maxFusedKernels;
     options.maxBlockOutputs = maxBlockOutputs;
     options.maxGridDims = maxGridDims;
+    options.gridReductions = gridReductions;
     options.numThreads = threads;
     options.timeBudgetSeconds = timeBudget;
     options.graphBudget = graphBudget;

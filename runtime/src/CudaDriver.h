@@ -17,15 +17,18 @@ namespace tileopt::cuda {
 // symbols (cuMemAlloc -> cuMemAlloc_v2); the members below are spelled with
 // the same macros, so they get the versioned name and signature too.
 #define TILEOPT_CUDA_FUNCTIONS(X)                                              \
-  X(cuInit) X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGetCount)          \
-  X(cuDeviceGet) X(cuDeviceGetAttribute) X(cuDevicePrimaryCtxRetain)           \
-  X(cuDevicePrimaryCtxRelease) X(cuCtxGetCurrent) X(cuCtxSetCurrent)           \
-  X(cuCtxPushCurrent) X(cuCtxPopCurrent) X(cuCtxGetDevice)                     \
-  X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction)                 \
-  X(cuFuncSetAttribute) X(cuLaunchKernel) X(cuMemAlloc) X(cuMemFree)          \
-  X(cuMemcpyHtoD) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoH) X(cuMemsetD8)         \
-  X(cuStreamSynchronize) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord)   \
-  X(cuEventSynchronize) X(cuEventElapsedTime) X(cuTensorMapEncodeTiled)
+  X(cuInit)                                                                    \
+  X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGetCount) X(cuDeviceGet) X(  \
+      cuDeviceGetAttribute) X(cuDevicePrimaryCtxRetain)                        \
+      X(cuDevicePrimaryCtxRelease) X(cuCtxGetCurrent) X(cuCtxSetCurrent) X(    \
+          cuCtxPushCurrent) X(cuCtxPopCurrent) X(cuCtxGetDevice)               \
+          X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(      \
+              cuFuncSetAttribute) X(cuLaunchKernel) X(cuMemAlloc) X(cuMemFree) \
+              X(cuMemcpyHtoD) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoH)             \
+                  X(cuMemsetD8) X(cuStreamSynchronize) X(cuEventCreate)        \
+                      X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize) \
+                          X(cuEventElapsedTime) X(cuTensorMapEncodeTiled)      \
+                              X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
 
 struct Driver {
 #define TILEOPT_CUDA_MEMBER(fn) decltype(&::fn) fn = nullptr;

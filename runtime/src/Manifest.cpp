@@ -352,13 +352,19 @@ private:
       KernelDesc desc;
       if (k.kind != Kind::Object)
         return fail(path, "expected object, got " + describe(k));
-      if (!onlyKeys(k, path, {"name", "cubin", "symbol", "block", "shared_memory", "params"}) ||
+      const Value *gridSync;
+      if (!onlyKeys(k, path,
+                    {"name", "cubin", "symbol", "block", "shared_memory",
+                     "params", "grid_sync"}) ||
           !nonEmptyString(k, path, "name", desc.name) ||
           !cubinPath(k, path, desc) ||
           !nonEmptyString(k, path, "symbol", desc.symbol) ||
           !dims3(k, path, "block", {1024, 1024, 64}, desc.block) ||
-          !sharedMemory(k, path, desc) || !params(k, path, desc))
+          !sharedMemory(k, path, desc) || !params(k, path, desc) ||
+          !member(k, path, "grid_sync", Kind::Bool, gridSync,
+                  /*required=*/false))
         return false;
+      desc.gridSync = gridSync && gridSync->boolean;
       if (uint64_t(desc.block[0]) * desc.block[1] * desc.block[2] > 1024)
         return fail(join(path, "block"), "more than 1024 threads per block");
       m.kernels.push_back(std::move(desc));

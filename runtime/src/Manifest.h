@@ -42,6 +42,9 @@ struct KernelDesc {
   uint32_t staticSharedBytes;  // the cubin's own; decides the opt-in
   uint32_t dynamicSharedBytes; // passed to cuLaunchKernel
   std::vector<ParamType> params;
+  // Its blocks wait for each other (a grid-wide barrier): every launch's
+  // grid must fit on the device at once.
+  bool gridSync = false;
 };
 
 // A TMA tensor map of a buffer (CUtensorMap, cuTensorMapEncodeTiled): the

@@ -132,6 +132,46 @@ tileopt_status checkArch(const tileopt_artifact &a) {
   return TILEOPT_OK;
 }
 
+// A kernel whose blocks wait for each other (manifest "grid_sync") hangs
+// unless all of its blocks are resident at once: each of its launches must
+// fit the device's SMs times the blocks one SM holds of it.
+tileopt_status checkResident(const tileopt_artifact &a, size_t kernel,
+                             CUfunction function) {
+  const Driver &cu = *a.cu;
+  const tileopt::KernelDesc &k = a.manifest.kernels[kernel];
+  int perSM = 0, sms = 0;
+  CUresult r = cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+      &perSM, function, static_cast<int>(k.block[0] * k.block[1] * k.block[2]),
+      k.dynamicSharedBytes);
+  if (r != CUDA_SUCCESS)
+    return fail(
+        TILEOPT_ERROR_CUDA,
+        describeError(cu, "cuOccupancyMaxActiveBlocksPerMultiprocessor", r));
+  if ((r = cu.cuDeviceGetAttribute(&sms,
+                                   CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                                   a.device)) != CUDA_SUCCESS)
+    return fail(TILEOPT_ERROR_CUDA,
+                describeError(cu, "cuDeviceGetAttribute", r));
+  uint64_t resident = uint64_t(perSM) * uint64_t(sms);
+  for (size_t l = 0; l < a.manifest.launches.size(); ++l) {
+    const tileopt::LaunchDesc &launch = a.manifest.launches[l];
+    if (static_cast<size_t>(launch.kernel) != kernel)
+      continue;
+    uint64_t blocks =
+        uint64_t(launch.grid[0]) * launch.grid[1] * launch.grid[2];
+    if (blocks > resident)
+      return fail(TILEOPT_ERROR_UNSUPPORTED_DEVICE,
+                  "launches[" + std::to_string(l) + "] of \"" + k.name +
+                      "\": its " + std::to_string(blocks) +
+                      " blocks wait for each other (grid_sync) but device " +
+                      std::to_string(a.device) + " holds at most " +
+                      std::to_string(resident) + " of them at once (" +
+                      std::to_string(perSM) + " per SM on " +
+                      std::to_string(sms) + " SMs)");
+  }
+  return TILEOPT_OK;
+}
+
 tileopt_status loadKernels(tileopt_artifact &a,
                            const std::map<std::string, std::string> &cubins,
                            const std::string &dir) {
@@ -173,6 +213,10 @@ tileopt_status loadKernels(tileopt_artifact &a,
       }
     }
     a.functions.push_back(function);
+    if (k.gridSync) {
+      if (tileopt_status s = checkResident(a, i, function); s != TILEOPT_OK)
+        return s;
+    }
   }
   return TILEOPT_OK;
 }

@@ -8,6 +8,8 @@
 // RUN: tileopt-interp %s --function=attention_online --equivalent-to=attention_reference | FileCheck %s --check-prefix=ONLINE
 // RUN: tileopt-interp %s --function=attention_no_rescale --equivalent-to=attention_reference | FileCheck %s --check-prefix=NORESCALE
 // RUN: tileopt-interp %s --function=attention_online --equivalent-to=attention_reference --no-shrink | FileCheck %s --check-prefix=ONLINE
+// RUN: tileopt-interp %s --function=grid_norms --equivalent-to=norms_reference | FileCheck %s --check-prefix=GRIDNORM
+// RUN: tileopt-interp %s --function=grid_norm_local --equivalent-to=norms_reference | FileCheck %s --check-prefix=LOCALNORM
 
 // ASSOC: @mm_left and @mm_right are equivalent
 // SPLITK: @split_k and @matmul_8x64x32 are equivalent
@@ -17,6 +19,8 @@
 // RDIM: @scale_by_column_sums and @scale_by_row_sums are not equivalent
 // ONLINE: @attention_online and @attention_reference are equivalent
 // NORESCALE: @attention_no_rescale and @attention_reference are not equivalent
+// GRIDNORM: @grid_norms and @norms_reference are equivalent
+// LOCALNORM: @grid_norm_local and @norms_reference are not equivalent
 
 func.func @mm_left(%A: tensor<8x16xf32>, %B: tensor<16x32xf32>,
                    %C: tensor<32x4xf32>) -> tensor<8x4xf32> {
@@ -205,4 +209,55 @@ func.func @attention_no_rescale(%S: tensor<16x256xf32>, %V: tensor<256x32xf32>)
     tb.yield %out, %mout : tensor<16x32xf32>, tensor<16x1xf32>
   }
   return %O#0, %O#1 : tensor<16x32xf32>, tensor<16x1xf32>
+}
+
+// rms_norm(X + rms_norm(Y @ W)) in one kernel: 4 blocks of 16 columns each,
+// whose norms add up their rows' sums of squares across the grid.
+func.func @norms_reference(%X: tensor<8x64xf32>, %Y: tensor<8x32xf32>,
+                           %W: tensor<32x64xf32>) -> tensor<8x64xf32> {
+  %0 = tk.matmul %Y, %W : tensor<8x32xf32>, tensor<32x64xf32> -> tensor<8x64xf32>
+  %1 = tk.rms_norm %0 {epsilon = 1.0e-5 : f32} : tensor<8x64xf32>
+  %2 = tk.binary add %X, %1 : tensor<8x64xf32>, tensor<8x64xf32> -> tensor<8x64xf32>
+  %3 = tk.rms_norm %2 {epsilon = 1.0e-5 : f32} : tensor<8x64xf32>
+  return %3 : tensor<8x64xf32>
+}
+
+func.func @grid_norms(%X: tensor<8x64xf32>, %Y: tensor<8x32xf32>,
+                      %W: tensor<32x64xf32>) -> tensor<8x64xf32> {
+  %r = tk.fused grid [4, 1, 1] block [128, 1, 1] forloop 2
+      (%x = %X : tensor<8x64xf32>, %y = %Y : tensor<8x32xf32>,
+       %w = %W : tensor<32x64xf32>) -> tensor<8x64xf32> {
+    %xt = tb.input_iterator %x imap [1, -1, -1] fmap -1 : tensor<8x64xf32> -> !tb.tile<8x16xf32>
+    %yt = tb.input_iterator %y imap [-1, -1, -1] fmap 1 : tensor<8x32xf32> -> !tb.tile<8x16xf32>
+    %wt = tb.input_iterator %w imap [1, -1, -1] fmap 0 : tensor<32x64xf32> -> !tb.tile<16x16xf32>
+    %p = tb.matmul %yt, %wt : !tb.tile<8x16xf32>, !tb.tile<16x16xf32> -> !tb.tile<8x16xf32>
+    %z = tb.forloop_accum sum %p : (!tb.tile<8x16xf32>) -> !tb.tile<8x16xf32>
+    %n1 = tb.rms_norm %z across 0 {epsilon = 1.0e-5 : f32} : !tb.tile<8x16xf32>
+    %u = tb.binary add %xt, %n1 : !tb.tile<8x16xf32>, !tb.tile<8x16xf32> -> !tb.tile<8x16xf32>
+    %n2 = tb.rms_norm %u across 0 {epsilon = 1.0e-5 : f32} : !tb.tile<8x16xf32>
+    %o = tb.output_saver %n2 omap [1, -1, -1] : !tb.tile<8x16xf32> -> tensor<8x64xf32>
+    tb.yield %o : tensor<8x64xf32>
+  }
+  return %r : tensor<8x64xf32>
+}
+
+// The second norm without `across`: each block normalizes its 16 columns
+// alone.
+func.func @grid_norm_local(%X: tensor<8x64xf32>, %Y: tensor<8x32xf32>,
+                           %W: tensor<32x64xf32>) -> tensor<8x64xf32> {
+  %r = tk.fused grid [4, 1, 1] block [128, 1, 1] forloop 2
+      (%x = %X : tensor<8x64xf32>, %y = %Y : tensor<8x32xf32>,
+       %w = %W : tensor<32x64xf32>) -> tensor<8x64xf32> {
+    %xt = tb.input_iterator %x imap [1, -1, -1] fmap -1 : tensor<8x64xf32> -> !tb.tile<8x16xf32>
+    %yt = tb.input_iterator %y imap [-1, -1, -1] fmap 1 : tensor<8x32xf32> -> !tb.tile<8x16xf32>
+    %wt = tb.input_iterator %w imap [1, -1, -1] fmap 0 : tensor<32x64xf32> -> !tb.tile<16x16xf32>
+    %p = tb.matmul %yt, %wt : !tb.tile<8x16xf32>, !tb.tile<16x16xf32> -> !tb.tile<8x16xf32>
+    %z = tb.forloop_accum sum %p : (!tb.tile<8x16xf32>) -> !tb.tile<8x16xf32>
+    %n1 = tb.rms_norm %z across 0 {epsilon = 1.0e-5 : f32} : !tb.tile<8x16xf32>
+    %u = tb.binary add %xt, %n1 : !tb.tile<8x16xf32>, !tb.tile<8x16xf32> -> !tb.tile<8x16xf32>
+    %n2 = tb.rms_norm %u {epsilon = 1.0e-5 : f32} : !tb.tile<8x16xf32>
+    %o = tb.output_saver %n2 omap [1, -1, -1] : !tb.tile<8x16xf32> -> tensor<8x64xf32>
+    tb.yield %o : tensor<8x64xf32>
+  }
+  return %r : tensor<8x64xf32>
 }

@@ -352,14 +352,17 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
     if (auto maps = func->getAttrOfType<ArrayAttr>(kTensorMapsAttr))
       planTensorMaps(index, maps, plan);
     std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize();
-    kernels.push_back(llvm::json::Object{
+    llvm::json::Object kernel{
         {"name", name},
         {"cubin", "kernels.cubin"},
         {"symbol", name},
         {"block", llvm::json::Array{(*block)[0], (*block)[1], (*block)[2]}},
-        {"shared_memory",
-         llvm::json::Object{{"static", sharedBytes}, {"dynamic", dynamicBytes}}},
-        {"params", std::move(*plan.kernelParams[index].getAsArray())}});
+        {"shared_memory", llvm::json::Object{{"static", sharedBytes},
+                                             {"dynamic", dynamicBytes}}},
+        {"params", std::move(*plan.kernelParams[index].getAsArray())}};
+    if (func->hasAttr(kGridSyncAttr))
+      kernel["grid_sync"] = true;
+    kernels.push_back(std::move(kernel));
   }
 
   // PTX for reading, then the cubin the runtime loads.

@@ -161,6 +161,7 @@ TEST_F(TKToTileTest, BlockGraphs) {
                     "examples/ugraph/small/gqa_decode_splitkv.mlir",
                     "examples/ugraph/small/mla_decode.mlir",
                     "examples/ugraph/small/ntrans.mlir",
+                    "examples/ugraph/small/ntrans_one_kernel.mlir",
                     "examples/ugraph/small/rmsnorm_linear_b1.mlir",
                     "examples/ugraph/small/rmsnorm_linear.mlir"});
 }
@@ -171,7 +172,8 @@ TEST_F(TKToTileTest, FoundUGraphs) {
   expectEquivalent(
       {"examples/ugraph/gated_mlp.mlir", "examples/ugraph/gqa_decode.mlir",
        "examples/ugraph/gqa_decode_splitkv.mlir", "examples/ugraph/lora.mlir",
-       "examples/ugraph/ntrans.mlir", "examples/ugraph/rmsnorm_linear_b1.mlir",
+       "examples/ugraph/ntrans.mlir", "examples/ugraph/ntrans_one_kernel.mlir",
+       "examples/ugraph/rmsnorm_linear_b1.mlir",
        "examples/ugraph/rmsnorm_linear.mlir"});
 }
 

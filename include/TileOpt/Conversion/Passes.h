@@ -73,6 +73,12 @@ constexpr StringLiteral kDynamicSharedMemoryAttr =
 /// and fill what is outside the buffer with zeros.
 constexpr StringLiteral kTensorMapsAttr = "tileopt.tensor_maps";
 
+/// A unit attribute of a gpu.func whose blocks wait for each other (a
+/// grid barrier, tile.reduce_across_blocks): the artifact's manifest marks
+/// the kernel "grid_sync", and the runtime refuses a launch whose blocks
+/// cannot all be resident at once, which would hang.
+constexpr StringLiteral kGridSyncAttr = "tileopt.grid_sync";
+
 /// The tile-level half: tileopt-pipeline-tile-loads, tileopt-lower-tile.
 void buildTileLoweringPipeline(OpPassManager &pm,
                                const TileToCubinOptions &options);

@@ -71,6 +71,9 @@ struct GpuTarget {
   /// flight do not fit the register budget of the load pipelining (they
   /// are loaded when used).
   double dramLatencySeconds;
+  /// One grid-wide barrier (a grid-wide rms_norm's exchange of row sums):
+  /// every block's arrival and the wait for the last one.
+  double gridBarrierSeconds;
 
   static GpuTarget h200();
 
@@ -83,7 +86,7 @@ struct GpuTarget {
 /// conditions it mirrors (stagedIterators, mmaPaddedRows), so that the
 /// search's cache (keyed by GpuTarget::fingerprint) does not answer with a
 /// µGraph the model would no longer choose.
-inline constexpr unsigned kCostModelRevision = 3;
+inline constexpr unsigned kCostModelRevision = 4;
 
 /// The estimate for one kernel launch and what it is made of. Totals are over
 /// all blocks of the kernel.
@@ -119,6 +122,9 @@ struct KernelCost {
   bool pipelined = true;
   /// Reductions over a dim (tk.reduce, tk.rms_norm, tb.reduce, tb.rms_norm).
   unsigned reductionPasses = 0;
+  /// Grid-wide barriers (tb.rms_norm `across`), each
+  /// GpuTarget::gridBarrierSeconds.
+  unsigned gridBarriers = 0;
   /// The component that takes longest: "memory", "register loads",
   /// "tensor core", "CUDA core", "shared memory", or "launch" when the
   /// kernel does no work.

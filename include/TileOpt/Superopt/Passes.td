@@ -60,6 +60,9 @@ def Superoptimize : Pass<"tileopt-superoptimize", "::mlir::func::FuncOp"> {
            "Grid dims a block graph partitions (1-3)">,
     Option<"maxBlockOutputs", "max-block-outputs", "unsigned", "3",
            "Outputs of a graph-defined kernel">,
+    Option<"gridReductions", "grid-reductions", "bool", "false",
+           "Let a graph-defined kernel normalize rows its blocks share, "
+           "through a grid-wide barrier (tb.rms_norm across)">,
     Option<"threads", "threads", "unsigned", "0",
            "Worker threads (0: one per hardware thread)">,
     Option<"timeBudget", "time-budget", "double", "60",

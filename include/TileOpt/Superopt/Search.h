@@ -36,6 +36,11 @@ struct SearchOptions {
   unsigned maxBlockOutputs = 3;
   /// Grid dims a block graph partitions (at most 3).
   unsigned maxGridDims = 2;
+  /// Lets block graphs normalize rows that their blocks share
+  /// (tb.rms_norm `across`, a grid-wide barrier): ntrans as one kernel.
+  /// Off by default: on the H200 the barriers cost more than the launch
+  /// they save (docs/superoptimizer.md).
+  bool gridReductions = false;
   /// For-loop ranges tried (1 is always tried).
   SmallVector<int64_t> forloopRanges = {4, 16, 64};
   /// Extents of a tile along a dim the grid partitions.

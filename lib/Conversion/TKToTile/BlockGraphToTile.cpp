@@ -836,8 +836,17 @@ void BlockGraphLowering::lowerRmsNorm(tb::RmsNormOp norm) {
   Value squares = arith::MulFOp::create(b, loc, x, x);
   Value sum = reduceDim(squares, shape.size() - 1, tile::CombineKind::sum);
   auto rowType = cast<RankedTensorType>(sum.getType());
+  // Across a grid dim, each block holds a part of every row: the blocks add
+  // up their sums.
+  int64_t count = shapeOf(norm.getInput()).back();
+  if (std::optional<int64_t> across = norm.getAcross()) {
+    sum = tile::ReduceAcrossBlocksOp::create(
+        b, loc, rowType, tile::CombineKind::sum, sum,
+        static_cast<tile::GridDim>(*across));
+    count *= fused.getGridDims()[*across];
+  }
   // The mean of the unpadded elements: the padding holds zeros.
-  Value mean = divideBy(sum, shapeOf(norm.getInput()).back());
+  Value mean = divideBy(sum, count);
   Value epsilon = splat(rowType.getShape(), rowType.getElementType(),
                         norm.getEpsilon().convertToDouble());
   Value rms = math::SqrtOp::create(

@@ -283,7 +283,8 @@ FailureOr<tk::FusedOp> tileRmsNorm(OpBuilder &b, tk::RmsNormOp norm) {
   tiling.inputs = {input};
   return tiling.build(b, norm, [&](ArrayRef<Value> tiles, tb::TileType type) {
     return tb::RmsNormOp::create(b, norm.getLoc(), type, tiles[0],
-                                 norm.getEpsilonAttr());
+                                 norm.getEpsilonAttr(),
+                                 /*across=*/IntegerAttr());
   });
 }
 

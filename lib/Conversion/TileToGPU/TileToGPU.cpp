@@ -362,6 +362,9 @@ int64_t scratchWords(Operation *op, int64_t numThreads) {
     FragmentLayout in = layoutOf(scan.getInput().getType(), numThreads);
     return in.numElements / in.vectorWidth;
   }
+  // The tile, or the slices of its combination (ReduceAcrossBlocksLowering).
+  if (auto combine = dyn_cast<tile::ReduceAcrossBlocksOp>(op))
+    return std::max<int64_t>(combine.getType().getNumElements(), numThreads);
   if (isa<tile::BroadcastOp, tile::ReshapeOp, tile::PermuteOp>(op)) {
     if (relayoutOf(op, numThreads) != Relayout::Scratch)
       return 0;
@@ -1129,6 +1132,66 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(tile::KernelOp kernel,
   return func;
 }
 
+/// Attributes of a tile.reduce_across_blocks that outlining sets for its
+/// lowering: the device-memory array its blocks exchange their tiles in,
+/// the kernel's grid barrier, and the grid the kernel is launched on.
+constexpr StringLiteral kPartialsAttr = "tileopt.partials";
+constexpr StringLiteral kGridBarrierAttr = "tileopt.grid_barrier";
+constexpr StringLiteral kLaunchGridAttr = "tileopt.launch_grid";
+
+/// A zero-initialized global of `type` in device memory, in `gpuModule`.
+void createDeviceGlobal(gpu::GPUModuleOp gpuModule, StringRef name, Type type) {
+  OpBuilder b(gpuModule.getBody(), gpuModule.getBody()->begin());
+  Location loc = gpuModule.getLoc();
+  auto global = LLVM::GlobalOp::create(
+      b, loc, type, /*isConstant=*/false, LLVM::Linkage::Internal, name,
+      /*value=*/Attribute(), /*alignment=*/16, /*addrSpace=*/1);
+  Block *init = b.createBlock(&global.getInitializerRegion());
+  b.setInsertionPointToStart(init);
+  LLVM::ReturnOp::create(b, loc, LLVM::ZeroOp::create(b, loc, type));
+}
+
+/// Gives each tile.reduce_across_blocks of `kernel` its partials array (a
+/// word per element and block of the launch grid) and the kernel one grid
+/// barrier (an arrival count and a generation), as device-memory globals.
+/// The blocks must all be resident at once: the superoptimizer only builds
+/// such kernels with at most one block per SM of its target.
+LogicalResult
+prepareCrossBlockCombines(tile::KernelOp kernel,
+                          MutableArrayRef<tile::LaunchOp> launches,
+                          gpu::GPUModuleOp gpuModule) {
+  auto combines = llvm::to_vector(kernel.getOps<tile::ReduceAcrossBlocksOp>());
+  if (combines.empty())
+    return success();
+  if (launches.empty())
+    return combines.front().emitOpError(
+               "needs the grid its kernel is launched on: no tile.launch of @")
+           << kernel.getSymName() << " in the module";
+  ArrayRef<int64_t> grid = launches.front().getGrid();
+  for (tile::LaunchOp launch : launches.drop_front())
+    if (launch.getGrid() != grid)
+      return launch.emitOpError("launches @")
+             << kernel.getSymName()
+             << " on another grid than its first launch; its "
+                "tile.reduce_across_blocks sizes device memory for one grid";
+  MLIRContext *ctx = kernel.getContext();
+  int64_t blocks = grid[0] * grid[1] * grid[2];
+  std::string barrier = (kernel.getSymName() + "_grid_barrier").str();
+  createDeviceGlobal(gpuModule, barrier,
+                     LLVM::LLVMArrayType::get(IntegerType::get(ctx, 32), 2));
+  for (auto [i, combine] : llvm::enumerate(combines)) {
+    std::string partials = (kernel.getSymName() + "_partials" + Twine(i)).str();
+    createDeviceGlobal(
+        gpuModule, partials,
+        LLVM::LLVMArrayType::get(combine.getType().getElementType(),
+                                 blocks * combine.getType().getNumElements()));
+    combine->setAttr(kPartialsAttr, FlatSymbolRefAttr::get(ctx, partials));
+    combine->setAttr(kGridBarrierAttr, FlatSymbolRefAttr::get(ctx, barrier));
+    combine->setAttr(kLaunchGridAttr, DenseI64ArrayAttr::get(ctx, grid));
+  }
+  return success();
+}
+
 /// The host side of a tensor-map parameter: upstream's TMA descriptor of
 /// `buffer` with `box` (nvgpu.tma.create.descriptor, 128-byte swizzle, zero
 /// fill), which lowers to a device pointer to the CUtensorMap: the
@@ -1882,6 +1945,46 @@ struct ScanLowering : public TilePattern<tile::ScanOp> {
   }
 };
 
+/// Writes each element of `fragment` (laid out as `layout`) as an f32 word
+/// at its row-major position in `scratch`; of a replicated tile, only the
+/// first numElements threads write.
+void storeToScratch(OpBuilder &b, Location loc, Value fragment,
+                    const FragmentLayout &layout, Value scratch) {
+  Value tid = threadIdOf(b, loc);
+  Value writer;
+  if (layout.replicated)
+    writer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
+                                   indexConstant(b, loc, layout.numElements));
+  for (int64_t i = 0; i < layout.fragmentSize(); ++i) {
+    Value word = toScratchWord(b, loc, extractElement(b, loc, fragment, i));
+    Value at = layout.linearIndex(b, loc, tid, i);
+    if (!writer) {
+      memref::StoreOp::create(b, loc, word, scratch, at);
+      continue;
+    }
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, writer,
+                                  /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    memref::StoreOp::create(b, loc, word, scratch, at);
+  }
+}
+
+/// The fragment of a tile laid out as `layout` whose element at each
+/// row-major position p is the word at `sourceOf(p)` in `scratch`.
+Value loadFromScratch(OpBuilder &b, Location loc, const FragmentLayout &layout,
+                      Type elementType, Value scratch,
+                      function_ref<Value(Value)> sourceOf) {
+  Value tid = threadIdOf(b, loc);
+  SmallVector<Value> elements;
+  for (int64_t i = 0; i < layout.fragmentSize(); ++i) {
+    Value position = layout.linearIndex(b, loc, tid, i);
+    Value word = memref::LoadOp::create(b, loc, scratch, sourceOf(position));
+    elements.push_back(fromScratchWord(b, loc, word, elementType));
+  }
+  return fromElements(b, loc, elements);
+}
+
 /// Moves a tile between layouts through shared memory: each thread writes
 /// its elements at their row-major position in the source, then reads, for
 /// every element of its result fragment, the source position `sourceOf`
@@ -1936,37 +2039,15 @@ struct RelayoutLowering : public TilePattern<OpT> {
       return success();
     }
 
-    Value tid = threadIdOf(rewriter, loc);
     Value scratch = scratchOf(op);
     gpu::BarrierOp::create(rewriter, loc);
-    Value writer;
-    if (in.replicated)
-      writer = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::ult, tid,
-          indexConstant(rewriter, loc, in.numElements));
-    for (int64_t i = 0; i < in.fragmentSize(); ++i) {
-      Value word = toScratchWord(rewriter, loc,
-                                 extractElement(rewriter, loc, fragment, i));
-      Value at = in.linearIndex(rewriter, loc, tid, i);
-      if (!writer) {
-        memref::StoreOp::create(rewriter, loc, word, scratch, at);
-        continue;
-      }
-      auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{}, writer,
-                                    /*withElseRegion=*/false);
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(ifOp.thenBlock());
-      memref::StoreOp::create(rewriter, loc, word, scratch, at);
-    }
+    storeToScratch(rewriter, loc, fragment, in, scratch);
     gpu::BarrierOp::create(rewriter, loc);
-    SmallVector<Value> elements;
-    for (int64_t i = 0; i < out.fragmentSize(); ++i) {
-      Value position = out.linearIndex(rewriter, loc, tid, i);
-      Value word = memref::LoadOp::create(rewriter, loc, scratch,
-                                          sourceOf(rewriter, loc, op, position));
-      elements.push_back(fromScratchWord(rewriter, loc, word, elementType));
-    }
-    rewriter.replaceOp(op, fromElements(rewriter, loc, elements));
+    rewriter.replaceOp(op, loadFromScratch(rewriter, loc, out, elementType,
+                                           scratch, [&](Value position) {
+                                             return sourceOf(rewriter, loc, op,
+                                                             position);
+                                           }));
     return success();
   }
 };
@@ -2004,6 +2085,257 @@ struct PermuteLowering : public RelayoutLowering<tile::PermuteOp> {
       sourceCoords[p] = coords[i];
     return linearize(b, loc, sourceCoords,
                      op.getInput().getType().getShape());
+  }
+};
+
+/// Runs what `body` builds in the first thread of the block alone.
+void inFirstThread(OpBuilder &b, Location loc, function_ref<void()> body) {
+  Value isFirst =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            threadIdOf(b, loc), indexConstant(b, loc, 0));
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, isFirst,
+                                /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  body();
+}
+
+/// The syncscope of LLVM atomics that the NVPTX backend emits as .gpu: what
+/// blocks on different SMs synchronize at.
+constexpr StringLiteral kDeviceScope = "device";
+
+/// A pointer to element `index` (i64) of the device-memory global `symbol`
+/// of `elementType` elements.
+Value globalElement(OpBuilder &b, Location loc, FlatSymbolRefAttr symbol,
+                    Type elementType, Value index) {
+  auto pointer = LLVM::LLVMPointerType::get(b.getContext(), 1);
+  Value base = LLVM::AddressOfOp::create(b, loc, pointer, symbol.getValue());
+  return LLVM::GEPOp::create(b, loc, pointer, elementType, base,
+                             ValueRange{index});
+}
+
+Value i64Index(OpBuilder &b, Location loc, Value index) {
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+}
+
+/// Makes the first thread of every block wait until the first threads of
+/// all `blocks` blocks have arrived: a sense-reversing barrier on
+/// `state` = {arrivals, generation}. A block reads the generation, then
+/// arrives; the last to arrive resets the count and starts the next
+/// generation, which the others wait for. The count is back at zero for the
+/// next barrier of the launch, or the next launch. As cooperative groups'
+/// grid sync does, the thread fences at device scope before arriving (its
+/// block's writes, ordered before it by the block barrier, are then seen by
+/// every block that sees the arrival) and after waiting.
+void gridBarrier(OpBuilder &b, Location loc, FlatSymbolRefAttr state,
+                 int64_t blocks) {
+  LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel, kDeviceScope);
+  Type i32 = b.getI32Type();
+  Value arrivals = globalElement(b, loc, state, i32, i64Constant(b, loc, 0));
+  Value generation = globalElement(b, loc, state, i32, i64Constant(b, loc, 1));
+  auto load = [&](Value at, LLVM::AtomicOrdering ordering) {
+    return LLVM::LoadOp::create(b, loc, i32, at, /*alignment=*/4,
+                                /*isVolatile=*/false, /*isNonTemporal=*/false,
+                                /*isInvariant=*/false,
+                                /*isInvariantGroup=*/false, ordering,
+                                kDeviceScope);
+  };
+  Value seen = load(generation, LLVM::AtomicOrdering::acquire);
+  Value arrived = LLVM::AtomicRMWOp::create(
+      b, loc, LLVM::AtomicBinOp::add, arrivals,
+      arith::ConstantIntOp::create(b, loc, 1, 32),
+      LLVM::AtomicOrdering::monotonic, kDeviceScope, /*alignment=*/4);
+  Value last = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, arrived,
+      arith::ConstantIntOp::create(b, loc, blocks - 1, 32));
+  auto ifLast = scf::IfOp::create(b, loc, TypeRange{}, last,
+                                  /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifLast.thenBlock());
+  LLVM::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 0, 32),
+                        arrivals, /*alignment=*/4, /*isVolatile=*/false,
+                        /*isNonTemporal=*/false, /*isInvariantGroup=*/false,
+                        LLVM::AtomicOrdering::monotonic, kDeviceScope);
+  LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel, kDeviceScope);
+  LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add, generation,
+                            arith::ConstantIntOp::create(b, loc, 1, 32),
+                            LLVM::AtomicOrdering::monotonic, kDeviceScope,
+                            /*alignment=*/4);
+  b.setInsertionPointToStart(ifLast.elseBlock());
+  auto wait = scf::WhileOp::create(b, loc, TypeRange{}, ValueRange{});
+  b.createBlock(&wait.getBefore());
+  Value now = load(generation, LLVM::AtomicOrdering::acquire);
+  scf::ConditionOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, now, seen),
+      ValueRange{});
+  b.createBlock(&wait.getAfter());
+  NVVM::NanosleepOp::create(b, loc,
+                            arith::ConstantIntOp::create(b, loc, 32, 32));
+  scf::YieldOp::create(b, loc);
+  b.setInsertionPointAfter(ifLast);
+  LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel, kDeviceScope);
+}
+
+/// Calls `body(e)` for the elements e < n this thread owns: e = tid,
+/// tid + numThreads, ...
+void forOwnedElements(OpBuilder &b, Location loc, int64_t n, int64_t numThreads,
+                      function_ref<void(Value)> body) {
+  auto loop =
+      scf::ForOp::create(b, loc, threadIdOf(b, loc), indexConstant(b, loc, n),
+                         indexConstant(b, loc, numThreads));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  body(loop.getInductionVar());
+}
+
+/// tile.reduce_across_blocks: the block's tile goes to shared memory by
+/// position, then a word per element to its row of the partials array in
+/// device memory (one row per block of the launch grid). After the grid
+/// barrier, each element is combined over the rows of the blocks of its
+/// group (relaxed loads at device scope, which L1 does not serve stale), in
+/// a fixed order, and dealt back through shared memory.
+struct ReduceAcrossBlocksLowering
+    : public TilePattern<tile::ReduceAcrossBlocksOp> {
+  using TilePattern::TilePattern;
+
+  LogicalResult
+  matchAndRewrite(tile::ReduceAcrossBlocksOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto partials = op->getAttrOfType<FlatSymbolRefAttr>(kPartialsAttr);
+    auto barrier = op->getAttrOfType<FlatSymbolRefAttr>(kGridBarrierAttr);
+    auto grid = op->getAttrOfType<DenseI64ArrayAttr>(kLaunchGridAttr);
+    if (!partials || !barrier || !grid)
+      return rewriter.notifyMatchFailure(op, "not prepared by outlining");
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    FragmentLayout tile = layout(op.getType());
+    Type elementType = op.getType().getElementType();
+    // Floats are combined as f32, i32 as themselves.
+    Type wordType = isa<FloatType>(elementType) ? Type(b.getF32Type())
+                                                : Type(b.getI32Type());
+    int64_t n = tile.numElements;
+    Value scratch = scratchOf(op);
+
+    gpu::BarrierOp::create(b, loc);
+    storeToScratch(b, loc, adaptor.getInput(), tile, scratch);
+    gpu::BarrierOp::create(b, loc);
+
+    SmallVector<Value, 3> block;
+    for (gpu::Dimension d :
+         {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
+      block.push_back(gpu::BlockIdOp::create(b, loc, d));
+    // Block order: x fastest.
+    SmallVector<int64_t, 3> order(llvm::reverse(grid.asArrayRef()));
+    auto linearBlock = [&](ArrayRef<Value> coords) {
+      return linearize(b, loc, SmallVector<Value>(llvm::reverse(coords)),
+                       order);
+    };
+    auto partialAt = [&](Value blockIndex, Value element) {
+      Value row =
+          arith::MulIOp::create(b, loc, blockIndex, indexConstant(b, loc, n));
+      return globalElement(b, loc, partials, wordType,
+                           i64Index(b, loc, addIndex(b, loc, row, element)));
+    };
+    Value self = linearBlock(block);
+    forOwnedElements(b, loc, n, numThreads, [&](Value e) {
+      Value word = memref::LoadOp::create(b, loc, scratch, e);
+      if (wordType != word.getType())
+        word = arith::BitcastOp::create(b, loc, wordType, word);
+      LLVM::StoreOp::create(b, loc, word, partialAt(self, e));
+    });
+    gpu::BarrierOp::create(b, loc);
+    int64_t blocks = grid[0] * grid[1] * grid[2];
+    inFirstThread(b, loc, [&] { gridBarrier(b, loc, barrier, blocks); });
+    gpu::BarrierOp::create(b, loc);
+
+    // Each element is combined over the group's blocks in `slices` strided
+    // slices, one thread each, so that their loads from device memory are
+    // in flight side by side; the first thread of each element then
+    // combines the slices in order.
+    int64_t dim = static_cast<int64_t>(op.getDim());
+    int64_t groupBlocks = grid[dim];
+    int64_t slices =
+        std::max<int64_t>(1, std::min(numThreads / n, groupBlocks));
+    auto asWord = [&](Value v) {
+      return v.getType() == b.getF32Type()
+                 ? v
+                 : Value(arith::BitcastOp::create(b, loc, b.getF32Type(), v));
+    };
+    auto fromWord = [&](Value word) {
+      return wordType == word.getType()
+                 ? word
+                 : Value(arith::BitcastOp::create(b, loc, wordType, word));
+    };
+    // Combines `body(i)` for i = first, first + step, ... < end.
+    auto combineOver = [&](Value first, int64_t end, int64_t step,
+                           function_ref<Value(Value)> body) {
+      auto loop = scf::ForOp::create(
+          b, loc, first, indexConstant(b, loc, end),
+          indexConstant(b, loc, step),
+          ValueRange{identityOf(b, loc, op.getKind(), wordType)});
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      scf::YieldOp::create(b, loc,
+                           combine(b, loc, op.getKind(),
+                                   loop.getRegionIterArg(0),
+                                   body(loop.getInductionVar())));
+      return loop.getResult(0);
+    };
+    auto blockSlice = [&](Value e, Value slice) {
+      return combineOver(slice, groupBlocks, slices, [&](Value j) {
+        SmallVector<Value, 3> other(block);
+        other[dim] = j;
+        return LLVM::LoadOp::create(
+            b, loc, wordType, partialAt(linearBlock(other), e),
+            /*alignment=*/4, /*isVolatile=*/false, /*isNonTemporal=*/false,
+            /*isInvariant=*/false, /*isInvariantGroup=*/false,
+            LLVM::AtomicOrdering::monotonic, kDeviceScope);
+      });
+    };
+    if (slices == 1) {
+      forOwnedElements(b, loc, n, numThreads, [&](Value e) {
+        memref::StoreOp::create(b, loc,
+                                asWord(blockSlice(e, indexConstant(b, loc, 0))),
+                                scratch, e);
+      });
+    } else {
+      Value tid = threadIdOf(b, loc);
+      Value nConst = indexConstant(b, loc, n);
+      Value e = arith::RemUIOp::create(b, loc, tid, nConst);
+      Value slice = arith::DivUIOp::create(b, loc, tid, nConst);
+      auto inSlice = scf::IfOp::create(
+          b, loc, TypeRange{},
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, slice,
+                                indexConstant(b, loc, slices)),
+          /*withElseRegion=*/false);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(inSlice.thenBlock());
+        memref::StoreOp::create(
+            b, loc, asWord(blockSlice(e, slice)), scratch,
+            addIndex(b, loc, mulIndex(b, loc, slice, n), e));
+      }
+      gpu::BarrierOp::create(b, loc);
+      auto first = scf::IfOp::create(
+          b, loc, TypeRange{},
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, nConst),
+          /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(first.thenBlock());
+      // Only this thread reads or writes column `tid` now.
+      Value total =
+          combineOver(indexConstant(b, loc, 0), slices, 1, [&](Value s) {
+            return fromWord(memref::LoadOp::create(
+                b, loc, scratch,
+                addIndex(b, loc, mulIndex(b, loc, s, n), tid)));
+          });
+      memref::StoreOp::create(b, loc, asWord(total), scratch, tid);
+    }
+    gpu::BarrierOp::create(b, loc);
+    rewriter.replaceOp(op, loadFromScratch(b, loc, tile, elementType, scratch,
+                                           [](Value p) { return p; }));
+    return success();
   }
 };
 
@@ -2357,18 +2689,6 @@ Value sharedPointer(OpBuilder &b, Location loc, Value buffer) {
           b, loc, b.getI64Type(),
           memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer))
           .getResult());
-}
-
-/// Runs what `body` builds in the first thread of the block alone.
-void inFirstThread(OpBuilder &b, Location loc, function_ref<void()> body) {
-  Value isFirst =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, threadIdOf(b, loc),
-                            indexConstant(b, loc, 0));
-  auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, isFirst,
-                                /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifOp.thenBlock());
-  body();
 }
 
 /// An scf.for whose tile.mma ops multiply tiles it loads with a latency hint
@@ -2807,10 +3127,15 @@ struct LowerTileToGPUPass
     for (tile::KernelOp kernel : kernels) {
       SmallVector<Type> params(kernel.getArgumentTypes());
       StringRef name = kernel.getSymName();
+      if (failed(prepareCrossBlockCombines(kernel, launches[name], gpuModule)))
+        return signalPassFailure();
+      bool gridSync = !kernel.getOps<tile::ReduceAcrossBlocksOp>().empty();
       FailureOr<gpu::GPUFuncOp> func =
           outlineKernel(kernel, gpuModule, numThreads, swizzleStaging);
       if (failed(func))
         return signalPassFailure();
+      if (gridSync)
+        (*func)->setAttr(kGridSyncAttr, UnitAttr::get(ctx));
       for (tile::LaunchOp launch : launches.lookup(name))
         lowerLaunch(launch, params, *func, numThreads);
     }
@@ -2829,9 +3154,9 @@ struct LowerTileToGPUPass
     patterns.add<ElementwiseLowering>(converter, ctx);
     patterns.add<BlockIdLowering, NumBlocksLowering, SplatLowering,
                  IotaLowering, LoadLowering, StoreLowering, ReduceLowering,
-                 ScanLowering, MmaLowering, ReshapeLowering,
-                 BroadcastLowering, PermuteLowering>(converter, ctx,
-                                                     numThreads);
+                 ScanLowering, MmaLowering, ReshapeLowering, BroadcastLowering,
+                 PermuteLowering, ReduceAcrossBlocksLowering>(converter, ctx,
+                                                              numThreads);
     patterns.add<StagedMmaLoopLowering>(converter, ctx, numThreads,
                                         swizzleStaging);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,

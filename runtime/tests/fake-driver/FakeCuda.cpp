@@ -18,6 +18,9 @@
 
 namespace {
 
+// SMs of the fake device (CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).
+constexpr int kMultiprocessors = 4;
+
 using tileopt::run::bfloat16ToFloat;
 using tileopt::run::floatToBFloat16;
 
@@ -97,6 +100,9 @@ CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attribute, CUdevice
   case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *value = 9; break;
   case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *value = 0; break;
   case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *value = 232448; break;
+  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
+    *value = kMultiprocessors;
+    break;
   default: *value = 0;
   }
   return CUDA_SUCCESS;
@@ -138,6 +144,12 @@ CUresult cuModuleGetFunction(CUfunction *function, CUmodule, const char *symbol)
     }
   }
   return CUDA_ERROR_NOT_FOUND;
+}
+// A small device: kMultiprocessors SMs that hold two blocks of any kernel.
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, CUfunction,
+                                                     int, size_t) {
+  *blocks = 2;
+  return CUDA_SUCCESS;
 }
 CUresult cuFuncSetAttribute(CUfunction function, CUfunction_attribute attribute, int value) {
   if (attribute == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)

@@ -476,3 +476,30 @@ func.func @reshape_view(%A: tensor<16x1x64xf16>, %W: tensor<64x32xf16>) -> tenso
   }
   return %0 : tensor<16x32xf16>
 }
+
+// -----
+
+// A grid-wide rms_norm: each block squares and sums its part of every row,
+// the blocks along x add up those sums (tile.reduce_across_blocks), and the
+// mean divides by the whole row, 4 blocks x 16 columns.
+// CHECK-LABEL: tile.kernel @grid_norm_k0(
+// CHECK-DAG: %[[COUNT:.*]] = arith.constant dense<6.400000e+01> : tensor<32xf32>
+// CHECK: %[[Z:.*]] = scf.for
+// CHECK: %[[SQ:.*]] = arith.mulf %[[Z]], %[[Z]] : tensor<32x16xf32>
+// CHECK-NEXT: %[[PART:.*]] = tile.reduce sum %[[SQ]] dim 1 : tensor<32x16xf32> -> tensor<32xf32>
+// CHECK-NEXT: %[[ROW:.*]] = tile.reduce_across_blocks sum %[[PART]] along x : tensor<32xf32>
+// CHECK-NEXT: arith.divf %[[ROW]], %[[COUNT]] : tensor<32xf32>
+// CHECK: tile.store
+func.func @grid_norm(%Y: tensor<8x32xf16>, %W: tensor<32x64xf16>) -> tensor<8x64xf16> {
+  %r = tk.fused grid [4, 1, 1] block [128, 1, 1] forloop 2
+      (%y = %Y : tensor<8x32xf16>, %w = %W : tensor<32x64xf16>) -> tensor<8x64xf16> {
+    %yt = tb.input_iterator %y imap [-1, -1, -1] fmap 1 : tensor<8x32xf16> -> !tb.tile<8x16xf16>
+    %wt = tb.input_iterator %w imap [1, -1, -1] fmap 0 : tensor<32x64xf16> -> !tb.tile<16x16xf16>
+    %p = tb.matmul %yt, %wt : !tb.tile<8x16xf16>, !tb.tile<16x16xf16> -> !tb.tile<8x16xf16>
+    %z = tb.forloop_accum sum %p : (!tb.tile<8x16xf16>) -> !tb.tile<8x16xf16>
+    %n = tb.rms_norm %z across 0 {epsilon = 1.0e-5 : f32} : !tb.tile<8x16xf16>
+    %o = tb.output_saver %n omap [1, -1, -1] : !tb.tile<8x16xf16> -> tensor<8x64xf16>
+    tb.yield %o : tensor<8x64xf16>
+  }
+  return %r : tensor<8x64xf16>
+}

@@ -168,3 +168,15 @@ tile.kernel @mma_loop_does_more(%a: !tile.view<256x256xbf16>, %c: !tile.view<256
   tile.store %acc, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<256x256xf32>
   tile.return
 }
+
+// -----
+
+// The partials array of tile.reduce_across_blocks is sized by the grid.
+tile.kernel @unlaunched(%v: !tile.view<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %v[%c0] : !tile.view<16xf32> -> tensor<16xf32>
+  // expected-error @+1 {{'tile.reduce_across_blocks' op needs the grid its kernel is launched on: no tile.launch of @unlaunched in the module}}
+  %s = tile.reduce_across_blocks max %t along x : tensor<16xf32>
+  tile.store %s, %v[%c0] : tensor<16xf32>, !tile.view<16xf32>
+  tile.return
+}

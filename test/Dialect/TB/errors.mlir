@@ -1498,3 +1498,40 @@ func.func @rms_norm_infinite_epsilon(%X: tensor<16x64xf32>) -> tensor<16x64xf32>
   }
   return %Y : tensor<16x64xf32>
 }
+
+// -----
+
+// A grid-wide rms_norm across a grid dim of one block.
+func.func @rms_norm_across_one_block(%X: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %r = tk.fused grid [1, 4, 1] block [128, 1, 1] forloop 1
+      (%x = %X : tensor<16x64xf32>) -> tensor<16x64xf32> {
+    %xt = tb.input_iterator %x imap [-1, 1, -1] fmap -1
+            : tensor<16x64xf32> -> !tb.tile<16x16xf32>
+    // expected-error @+1 {{'tb.rms_norm' op normalizes across grid dim x, which has 1 block: drop `across`}}
+    %n = tb.rms_norm %xt across 0 : !tb.tile<16x16xf32>
+    %a = tb.forloop_accum none %n : (!tb.tile<16x16xf32>) -> !tb.tile<16x16xf32>
+    %o = tb.output_saver %a omap [-1, 1, -1]
+           : !tb.tile<16x16xf32> -> tensor<16x64xf32>
+    tb.yield %o : tensor<16x64xf32>
+  }
+  return %r : tensor<16x64xf32>
+}
+
+// -----
+
+// A grid-wide rms_norm inside the loop: blocks would wait for each other
+// every iteration.
+func.func @rms_norm_across_in_loop(%X: tensor<16x64xf32>) -> tensor<4x64xf32> {
+  %r = tk.fused grid [4, 1, 1] block [128, 1, 1] forloop 4
+      (%x = %X : tensor<16x64xf32>) -> tensor<4x64xf32> {
+    %xt = tb.input_iterator %x imap [1, -1, -1] fmap 0
+            : tensor<16x64xf32> -> !tb.tile<4x16xf32>
+    // expected-error @+1 {{'tb.rms_norm' op normalizes a per-iteration tile (not yet accumulated) across blocks: a grid-wide rms_norm must come after a reducing tb.forloop_accum}}
+    %n = tb.rms_norm %xt across 0 : !tb.tile<4x16xf32>
+    %a = tb.forloop_accum sum %n : (!tb.tile<4x16xf32>) -> !tb.tile<4x16xf32>
+    %o = tb.output_saver %a omap [1, -1, -1]
+           : !tb.tile<4x16xf32> -> tensor<4x64xf32>
+    tb.yield %o : tensor<4x64xf32>
+  }
+  return %r : tensor<4x64xf32>
+}

@@ -660,3 +660,28 @@ func.func @launch_element_type(%b: memref<16x512xf32>) {
   tile.launch @copy_half grid [1, 1, 1](%b) : memref<16x512xf32>
   return
 }
+
+// -----
+
+tile.kernel @combine_f64(%v: !tile.view<16xf64>) {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %v[%c0] : !tile.view<16xf64> -> tensor<16xf64>
+  // expected-error @+1 {{'tile.reduce_across_blocks' op combines floats of at most 32 bits or i32 across blocks, got 'f64'}}
+  %s = tile.reduce_across_blocks sum %t along x : tensor<16xf64>
+  tile.return
+}
+
+// -----
+
+// Every block must meet it exactly once: not in a loop.
+tile.kernel @combine_in_loop(%v: !tile.view<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %t = tile.load %v[%c0] : !tile.view<16xf32> -> tensor<16xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    // expected-error @+1 {{'tile.reduce_across_blocks' op expects parent op 'tile.kernel'}}
+    %s = tile.reduce_across_blocks sum %t along x : tensor<16xf32>
+  }
+  tile.return
+}

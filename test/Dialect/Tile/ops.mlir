@@ -370,3 +370,18 @@ func.func @reshaped_binding(%b: memref<16x1x512xf16>) {
   tile.launch @rows grid [16, 1, 1](%b) : memref<16x1x512xf16>
   return
 }
+
+// -----
+
+// CHECK-LABEL: tile.kernel @row_sums_across_blocks
+// CHECK: tile.reduce_across_blocks sum %{{.*}} along y : tensor<16xf32>
+// CHECK: tile.reduce_across_blocks max %{{.*}} along x : tensor<16xi32>
+tile.kernel @row_sums_across_blocks(%v: !tile.view<16x64xf32>, %w: !tile.view<16xi32>) {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %v[%c0, %c0] : !tile.view<16x64xf32> -> tensor<16x64xf32>
+  %r = tile.reduce sum %t dim 1 : tensor<16x64xf32> -> tensor<16xf32>
+  %s = tile.reduce_across_blocks sum %r along y : tensor<16xf32>
+  %i = tile.load %w[%c0] : !tile.view<16xi32> -> tensor<16xi32>
+  %m = tile.reduce_across_blocks max %i along x : tensor<16xi32>
+  tile.return
+}

@@ -133,6 +133,15 @@ LogicalResult mlir::tileopt::tb::verifyBlockGraph(BlockGraphOpInterface op) {
                << "): every path from an input the loop walks to an output "
                   "crosses exactly one tb.forloop_accum";
     }
+    // Blocks wait for each other at a grid-wide rms_norm: once, after the
+    // loop, not once an iteration.
+    if (auto norm = dyn_cast<RmsNormOp>(nested); norm && norm.getAcross() &&
+                                                 op.getForloopRange() > 1 &&
+                                                 stage != Stage::Reduced)
+      return norm.emitOpError("normalizes ")
+             << describe(stage)
+             << " across blocks: a grid-wide rms_norm must come after a "
+                "reducing tb.forloop_accum";
     for (Value result : nested.getResults())
       stages[result] = stage;
   }

@@ -262,6 +262,13 @@ LogicalResult RmsNormOp::verify() {
   TileType type = getResult().getType();
   if (failed(verifyRmsNorm(*this, type, getEpsilon())))
     return failure();
+  if (std::optional<int64_t> across = getAcross()) {
+    int64_t blocks = graphOf(*this).getGridDims()[*across];
+    if (blocks < 2)
+      return emitOpError("normalizes across grid dim ")
+             << kGridDimNames[*across] << ", which has " << blocks
+             << " block: drop `across`";
+  }
   return verifyFloatElements(*this, {type});
 }
 

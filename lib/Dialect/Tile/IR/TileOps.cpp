@@ -249,6 +249,19 @@ LogicalResult ReduceOp::verify() {
   return success();
 }
 
+LogicalResult ReduceAcrossBlocksOp::verify() {
+  // Blocks exchange their tiles through device memory as f32 or i32 words
+  // and combine them there.
+  Type element = getInput().getType().getElementType();
+  bool word = isa<FloatType>(element) ? element.getIntOrFloatBitWidth() <= 32
+                                      : element.isSignlessInteger(32);
+  if (!word)
+    return emitOpError("combines floats of at most 32 bits or i32 across "
+                       "blocks, got ")
+           << element;
+  return success();
+}
+
 LogicalResult ScanOp::verify() {
   return verifyDimIndex(*this, getDim(), getInput().getType().getRank(),
                         "scan dim");

@@ -189,10 +189,32 @@ def TB_ConcatOp : TB_ComputeOp<"concat"> {
 
 def TB_RmsNormOp : TB_ComputeOp<"rms_norm", [SameOperandsAndResultType]> {
   let summary = "x / sqrt(mean(x^2) + epsilon) over the last dim of a tile";
+  let description = [{
+    Without `across`, each row of the tile is normalized on its own. With
+    `across g`, a row is the concatenation of the rows of the blocks along
+    grid dim g (whose input iterators split the normalized dim among them):
+    the mean of the squares is taken over all of them, a grid-wide
+    reduction. It lets one kernel normalize rows that no block holds whole,
+    as the norm-transformer layer `rms_norm(X + rms_norm(Y @ W))` needs
+    when each block computes a column tile of `Y @ W`. Every block of the
+    grid waits for the others there, so the code generator launches such a
+    kernel only when all of its blocks are resident at once; the op must
+    lie after the accumulator (or in a graph without a loop).
+
+    ```mlir
+    // 64 blocks along x, each holding 64 of the 4096 columns of 8 rows.
+    %n = tb.rms_norm %z across 0 {epsilon = 1.0e-05 : f32}
+           : !tb.tile<8x64xf32>
+    ```
+  }];
   let arguments = (ins TB_TileType:$input,
-                       DefaultValuedAttr<F32Attr, "0.0">:$epsilon);
+                       DefaultValuedAttr<F32Attr, "0.0">:$epsilon,
+                       OptionalAttr<ConfinedAttr<I64Attr,
+                         [IntMinValue<0>, IntMaxValue<2>]>>:$across);
   let results = (outs TB_TileType:$result);
-  let assemblyFormat = "$input attr-dict `:` qualified(type($result))";
+  let assemblyFormat = [{
+    $input (`across` $across^)? attr-dict `:` qualified(type($result))
+  }];
 }
 
 #endif // TILEOPT_DIALECT_TB_TBOPS_TD

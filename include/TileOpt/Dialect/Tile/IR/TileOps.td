@@ -293,6 +293,33 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_ReduceAcrossBlocksOp : Tile_Op<"reduce_across_blocks", [
+    Tile_InKernel, SameOperandsAndResultType,
+    HasParent<"KernelOp">, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "combines a tile elementwise over the blocks along a grid dim";
+  let description = [{
+    Every block contributes its tile; each gets back, element by element,
+    the combination of the tiles of all blocks that share its coordinates
+    but along `dim` (a grid-wide reduction). A block waits there until all
+    of them have arrived, so every block of the grid must be resident at
+    once: the code generator checks that the grid fits the SMs one block
+    each. The op sits directly in the kernel body, where every block meets
+    it exactly once.
+
+    ```mlir
+    // The sums of squares of 8 rows whose columns the blocks along x share.
+    %total = tile.reduce_across_blocks sum %partial along x : tensor<8xf32>
+    ```
+  }];
+  let arguments = (ins Tile_CombineKindAttr:$kind, Tile_Tile:$input,
+                       Tile_GridDimAttr:$dim);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    ``$kind $input `along` ``$dim attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_ScanOp : Tile_Op<"scan", [Pure, SameOperandsAndResultType]> {
   let summary = "inclusive prefix combination along one dim (cumsum, ...)";
   let description = [{
