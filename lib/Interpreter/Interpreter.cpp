@@ -114,8 +114,9 @@ namespace {
 /// Runs one tk.fused (any BlockGraphOpInterface op) over its whole grid.
 ///
 /// Blocks are independent — the op verifiers give every block its own part
-/// of every output — so the runner interprets a group of consecutive blocks
-/// in lock step, one *lane* per block: every tile value holds one tile per
+/// of every output — but for grid-wide rms_norms (then all blocks form one
+/// group), so the runner interprets a group of consecutive blocks in lock
+/// step, one *lane* per block: every tile value holds one tile per
 /// lane (a leading dim of extent `lanes`), and each step does its work for
 /// all of them. Every element is computed by the same domain operations in
 /// the same order as block by block, so the results are the same; what lock

@@ -16,19 +16,20 @@ namespace tileopt::cuda {
 // Every driver function TileOpt calls. cuda.h maps most names to versioned
 // symbols (cuMemAlloc -> cuMemAlloc_v2); the members below are spelled with
 // the same macros, so they get the versioned name and signature too.
+// clang-format off
 #define TILEOPT_CUDA_FUNCTIONS(X)                                              \
-  X(cuInit)                                                                    \
-  X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGetCount) X(cuDeviceGet) X(  \
-      cuDeviceGetAttribute) X(cuDevicePrimaryCtxRetain)                        \
-      X(cuDevicePrimaryCtxRelease) X(cuCtxGetCurrent) X(cuCtxSetCurrent) X(    \
-          cuCtxPushCurrent) X(cuCtxPopCurrent) X(cuCtxGetDevice)               \
-          X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(      \
-              cuFuncSetAttribute) X(cuLaunchKernel) X(cuMemAlloc) X(cuMemFree) \
-              X(cuMemcpyHtoD) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoH)             \
-                  X(cuMemsetD8) X(cuStreamSynchronize) X(cuEventCreate)        \
-                      X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize) \
-                          X(cuEventElapsedTime) X(cuTensorMapEncodeTiled)      \
-                              X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
+  X(cuInit) X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGetCount)          \
+  X(cuDeviceGet) X(cuDeviceGetAttribute) X(cuDevicePrimaryCtxRetain)           \
+  X(cuDevicePrimaryCtxRelease) X(cuCtxGetCurrent) X(cuCtxSetCurrent)           \
+  X(cuCtxPushCurrent) X(cuCtxPopCurrent) X(cuCtxGetDevice)                     \
+  X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction)                 \
+  X(cuFuncSetAttribute) X(cuLaunchKernel) X(cuLaunchCooperativeKernel)         \
+  X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyHtoDAsync)              \
+  X(cuMemcpyDtoH) X(cuMemsetD8) X(cuStreamSynchronize) X(cuEventCreate)        \
+  X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)                     \
+  X(cuEventElapsedTime) X(cuTensorMapEncodeTiled)                              \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
+// clang-format on
 
 struct Driver {
 #define TILEOPT_CUDA_MEMBER(fn) decltype(&::fn) fn = nullptr;

@@ -136,11 +136,16 @@ std::string gridSyncManifest(int blocks) {
       blocks);
 }
 
-TEST(GridSyncLaunch, LoadsWhenAllBlocksFitTheDevice) {
+TEST(GridSyncLaunch, LoadsAndLaunchesWhenAllBlocksFitTheDevice) {
   ArtifactDir dir;
   tileopt_artifact *artifact = nullptr;
-  EXPECT_EQ(loadArtifact(dir, gridSyncManifest(8), &artifact), TILEOPT_OK)
+  ASSERT_EQ(loadArtifact(dir, gridSyncManifest(8), &artifact), TILEOPT_OK)
       << tileopt_last_error();
+  alignas(16) uint64_t out = 0;
+  uint64_t buffers[] = {reinterpret_cast<uint64_t>(&out)};
+  EXPECT_EQ(tileopt_artifact_launch(artifact, buffers, 1, nullptr), TILEOPT_OK)
+      << tileopt_last_error();
+  EXPECT_EQ(out, 1u);
   tileopt_artifact_destroy(artifact);
 }
 

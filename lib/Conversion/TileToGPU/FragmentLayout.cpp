@@ -39,9 +39,15 @@ std::pair<int64_t, int64_t> FragmentLayout::mmaWarpGrid(ArrayRef<int64_t> shape,
 }
 
 /// Both accumulators hold m16n8 tiles, two pairs of contiguous f32 a tile
-/// in each thread; only where the tiles are differs (linearIndex).
+/// in each thread; only where the tiles are differs (linearIndex). A tile
+/// with leading unit dims is laid out as its matrix (the last two dims):
+/// its row-major positions are the matrix's.
 static FragmentLayout accumulator(ArrayRef<int64_t> shape, int64_t numThreads,
                                   FragmentLayout::Kind kind) {
+  assert(shape.size() >= 2 &&
+         llvm::all_of(shape.drop_back(2), [](int64_t d) { return d == 1; }) &&
+         "an accumulator is a matrix, with leading unit dims at most");
+  shape = shape.take_back(2);
   FragmentLayout layout;
   layout.kind = kind;
   layout.shape.assign(shape.begin(), shape.end());

@@ -824,6 +824,25 @@ void markRestagedLhs(tile::KernelOp kernel) {
   });
 }
 
+/// Whether `op` is a tile.reshape that only adds or drops leading unit dims
+/// (how the lowering of block graphs restores a tile's rank for its store):
+/// an mma.sync accumulator keeps its layout through it, which is the
+/// layout of its matrix.
+bool reshapesLeadingUnitDims(Operation *op) {
+  auto reshape = dyn_cast<tile::ReshapeOp>(op);
+  if (!reshape)
+    return false;
+  auto matrix = [](ArrayRef<int64_t> shape) {
+    while (shape.size() > 2 && shape.front() == 1)
+      shape = shape.drop_front();
+    return shape;
+  };
+  ArrayRef<int64_t> in = reshape.getInput().getType().getShape();
+  ArrayRef<int64_t> out = reshape.getType().getShape();
+  return in.size() >= 2 && out.size() >= 2 && matrix(in).size() == 2 &&
+         matrix(in) == matrix(out);
+}
+
 /// Whether `use` of an mma accumulator needs the tile in the blocked layout:
 /// with wgmma, a tile.reduce combines along the rows of that layout and
 /// tile.mma stages its multiplicands from it. An mma.sync accumulator is
@@ -881,6 +900,8 @@ LogicalResult assignMmaLayouts(tile::KernelOp kernel, bool wgmma) {
                                        "splat constants can");
       } else if (isa<tile::LoadOp>(producer)) {
         loaded.insert(value);
+      } else if (!wgmma && reshapesLeadingUnitDims(producer)) {
+        worklist.push_back(producer->getOperand(0));
       } else if (!isa<tile::MmaOp>(producer) && !isRelayout(producer)) {
         return producer->emitOpError(
             "produces an mma accumulator; only tile.mma, tile.load, splat "
@@ -906,6 +927,8 @@ LogicalResult assignMmaLayouts(tile::KernelOp kernel, bool wgmma) {
       } else if (isElementwiseOnTiles(user)) {
         llvm::append_range(worklist, user->getResults());
         llvm::append_range(worklist, user->getOperands());
+      } else if (!wgmma && reshapesLeadingUnitDims(user)) {
+        worklist.push_back(user->getResult(0));
       } else if (!isa<tile::StoreOp>(user) && !isRelayout(user)) {
         return user->emitOpError(
             "uses an mma accumulator; only tile.store, elementwise ops and "
@@ -1181,10 +1204,12 @@ prepareCrossBlockCombines(tile::KernelOp kernel,
                      LLVM::LLVMArrayType::get(IntegerType::get(ctx, 32), 2));
   for (auto [i, combine] : llvm::enumerate(combines)) {
     std::string partials = (kernel.getSymName() + "_partials" + Twine(i)).str();
-    createDeviceGlobal(
-        gpuModule, partials,
-        LLVM::LLVMArrayType::get(combine.getType().getElementType(),
-                                 blocks * combine.getType().getNumElements()));
+    // A word per element: f32 for floats, i32 (ReduceAcrossBlocksLowering).
+    Type element = combine.getType().getElementType();
+    Type word = isa<FloatType>(element) ? Type(Float32Type::get(ctx)) : element;
+    createDeviceGlobal(gpuModule, partials,
+                       LLVM::LLVMArrayType::get(
+                           word, blocks * combine.getType().getNumElements()));
     combine->setAttr(kPartialsAttr, FlatSymbolRefAttr::get(ctx, partials));
     combine->setAttr(kGridBarrierAttr, FlatSymbolRefAttr::get(ctx, barrier));
     combine->setAttr(kLaunchGridAttr, DenseI64ArrayAttr::get(ctx, grid));
@@ -2119,7 +2144,7 @@ Value i64Index(OpBuilder &b, Location loc, Value index) {
 }
 
 /// Makes the first thread of every block wait until the first threads of
-/// all `blocks` blocks have arrived: a sense-reversing barrier on
+/// all `blocks` blocks have arrived: a generation-counting barrier on
 /// `state` = {arrivals, generation}. A block reads the generation, then
 /// arrives; the last to arrive resets the count and starts the next
 /// generation, which the others wait for. The count is back at zero for the

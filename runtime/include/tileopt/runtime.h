@@ -101,7 +101,11 @@ TILEOPT_API tileopt_status tileopt_artifact_reference_arg(
  * buffer i; `num_buffers` must equal tileopt_artifact_num_buffers. Does not
  * synchronize. The first launch with a new set of buffer addresses of an
  * artifact with TMA tensor maps encodes them and copies them to the device
- * (an allocation: not inside a CUDA graph capture); later ones reuse them. */
+ * (an allocation: not inside a CUDA graph capture); later ones reuse them.
+ * A kernel whose blocks wait for each other (manifest "grid_sync") is
+ * launched cooperatively, and its grid barrier lives in its module: two
+ * launches of such an artifact must not run at the same time (on two
+ * streams), or they would mix their arrivals. */
 TILEOPT_API tileopt_status tileopt_artifact_launch(const tileopt_artifact *artifact,
                                                    const uint64_t *buffers,
                                                    int32_t num_buffers,

@@ -199,3 +199,30 @@ tile.kernel @shared_lhs(%x: !tile.view<64x32xf16>, %w1: !tile.view<32x64xf16>,
   tile.store %sum, %o[%c0, %c0] : tensor<64x64xf32>, !tile.view<64x64xf32>
   tile.return
 }
+
+// -----
+
+// An mma result stored through a rank-3 view (how the lowering of block
+// graphs restores leading unit dims for a store): the reshape to
+// [1, 64, 64] keeps the mma layout, its matrix's, so nothing goes through
+// shared memory but the operands' staging, and the fragment is stored as it
+// lies.
+// CHECK-LABEL: gpu.func @store_rank3
+// CHECK-SAME:    workgroup(%{{.*}} : memref<{{[0-9]+}}xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK-NOT:     memref<{{[0-9]+}}xf32, #gpu.address_space<workgroup>>
+// CHECK:         nvvm.mma.sync
+// CHECK-NOT:     gpu.barrier
+// CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>
+// CHECK:         gpu.return
+tile.kernel @store_rank3(%a: !tile.view<64x64xf16>, %b: !tile.view<64x64xf16>,
+                         %c: !tile.view<4x64x64xf32>) {
+  %i = tile.block_id x
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %ta = tile.load %a[%c0, %c0] : !tile.view<64x64xf16> -> tensor<64x64xf16>
+  %tb = tile.load %b[%c0, %c0] : !tile.view<64x64xf16> -> tensor<64x64xf16>
+  %p = tile.mma %ta, %tb, %zero : tensor<64x64xf16>, tensor<64x64xf16>, tensor<64x64xf32>
+  %r = tile.reshape %p : tensor<64x64xf32> -> tensor<1x64x64xf32>
+  tile.store %r, %c[%i, %c0, %c0] : tensor<1x64x64xf32>, !tile.view<4x64x64xf32>
+  tile.return
+}

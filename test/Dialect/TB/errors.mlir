@@ -1526,7 +1526,7 @@ func.func @rms_norm_across_in_loop(%X: tensor<16x64xf32>) -> tensor<4x64xf32> {
       (%x = %X : tensor<16x64xf32>) -> tensor<4x64xf32> {
     %xt = tb.input_iterator %x imap [1, -1, -1] fmap 0
             : tensor<16x64xf32> -> !tb.tile<4x16xf32>
-    // expected-error @+1 {{'tb.rms_norm' op normalizes a per-iteration tile (not yet accumulated) across blocks: a grid-wide rms_norm must come after a reducing tb.forloop_accum}}
+    // expected-error @+1 {{'tb.rms_norm' op normalizes a per-iteration tile (not yet accumulated) across blocks: a grid-wide rms_norm must come after a reducing tb.forloop_accum, or take tiles the loop does not walk}}
     %n = tb.rms_norm %xt across 0 : !tb.tile<4x16xf32>
     %a = tb.forloop_accum sum %n : (!tb.tile<4x16xf32>) -> !tb.tile<4x16xf32>
     %o = tb.output_saver %a omap [1, -1, -1]
@@ -1534,4 +1534,23 @@ func.func @rms_norm_across_in_loop(%X: tensor<16x64xf32>) -> tensor<4x64xf32> {
     tb.yield %o : tensor<4x64xf32>
   }
   return %r : tensor<4x64xf32>
+}
+
+// -----
+
+// After a `none` accumulator the lowering computes a tile in the loop, once
+// an iteration: blocks would wait for each other there each time.
+func.func @rms_norm_across_kept(%X: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %r = tk.fused grid [4, 1, 1] block [128, 1, 1] forloop 1
+      (%x = %X : tensor<16x64xf32>) -> tensor<16x64xf32> {
+    %xt = tb.input_iterator %x imap [1, -1, -1] fmap -1
+            : tensor<16x64xf32> -> !tb.tile<16x16xf32>
+    %a = tb.forloop_accum none %xt : (!tb.tile<16x16xf32>) -> !tb.tile<16x16xf32>
+    // expected-error @+1 {{'tb.rms_norm' op normalizes a tile kept per iteration by a `none` accumulator across blocks}}
+    %n = tb.rms_norm %a across 0 : !tb.tile<16x16xf32>
+    %o = tb.output_saver %n omap [1, -1, -1]
+           : !tb.tile<16x16xf32> -> tensor<16x64xf32>
+    tb.yield %o : tensor<16x64xf32>
+  }
+  return %r : tensor<16x64xf32>
 }

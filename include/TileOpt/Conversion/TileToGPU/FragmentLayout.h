@@ -39,8 +39,9 @@ struct FragmentLayout {
   static constexpr int64_t kMaxVectorWidth = 8;
 
   static FragmentLayout blocked(ArrayRef<int64_t> shape, int64_t numThreads);
-  /// Requires a 2-D shape whose rows divide into 16 * warpsM and columns
-  /// into 8 * warpsN (see mmaWarpGrid).
+  /// Requires a 2-D shape (or one with leading unit dims, laid out as its
+  /// last two) whose rows divide into 16 * warpsM and columns into
+  /// 8 * warpsN (see mmaWarpGrid).
   static FragmentLayout mmaAccumulator(ArrayRef<int64_t> shape,
                                        int64_t numThreads);
 

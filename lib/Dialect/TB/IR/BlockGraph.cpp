@@ -133,15 +133,17 @@ LogicalResult mlir::tileopt::tb::verifyBlockGraph(BlockGraphOpInterface op) {
                << "): every path from an input the loop walks to an output "
                   "crosses exactly one tb.forloop_accum";
     }
-    // Blocks wait for each other at a grid-wide rms_norm: once, after the
-    // loop, not once an iteration.
+    // Blocks wait for each other at a grid-wide rms_norm: once, outside the
+    // loop (after a reducing accumulator, or on tiles the loop does not
+    // walk), not once an iteration.
     if (auto norm = dyn_cast<RmsNormOp>(nested); norm && norm.getAcross() &&
-                                                 op.getForloopRange() > 1 &&
-                                                 stage != Stage::Reduced)
+                                                 stage != Stage::Reduced &&
+                                                 stage != Stage::Invariant)
       return norm.emitOpError("normalizes ")
              << describe(stage)
              << " across blocks: a grid-wide rms_norm must come after a "
-                "reducing tb.forloop_accum";
+                "reducing tb.forloop_accum, or take tiles the loop does not "
+                "walk";
     for (Value result : nested.getResults())
       stages[result] = stage;
   }

@@ -192,14 +192,16 @@ def TB_RmsNormOp : TB_ComputeOp<"rms_norm", [SameOperandsAndResultType]> {
   let description = [{
     Without `across`, each row of the tile is normalized on its own. With
     `across g`, a row is the concatenation of the rows of the blocks along
-    grid dim g (whose input iterators split the normalized dim among them):
-    the mean of the squares is taken over all of them, a grid-wide
-    reduction. It lets one kernel normalize rows that no block holds whole,
-    as the norm-transformer layer `rms_norm(X + rms_norm(Y @ W))` needs
-    when each block computes a column tile of `Y @ W`. Every block of the
-    grid waits for the others there, so the code generator launches such a
-    kernel only when all of its blocks are resident at once; the op must
-    lie after the accumulator (or in a graph without a loop).
+    grid dim g, in block order: the mean of the squares is taken over all
+    of them, a grid-wide reduction. It lets one kernel normalize rows that
+    no block holds whole, as the norm-transformer layer
+    `rms_norm(X + rms_norm(Y @ W))` needs when each block computes a column
+    tile of `Y @ W` (its iterators split the columns along g). Every block
+    of the grid waits for the others there, so all of them must be
+    resident at once: the superoptimizer builds such kernels with at most
+    one block per SM, and the runtime refuses a launch the device cannot
+    hold at once. The op lies outside the loop: after a reducing
+    accumulator, or on tiles the loop does not walk.
 
     ```mlir
     // 64 blocks along x, each holding 64 of the 4096 columns of 8 rows.
