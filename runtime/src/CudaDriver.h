@@ -23,7 +23,7 @@ namespace tileopt::cuda {
   X(cuDevicePrimaryCtxRelease) X(cuCtxGetCurrent) X(cuCtxSetCurrent)           \
   X(cuCtxPushCurrent) X(cuCtxPopCurrent) X(cuCtxGetDevice)                     \
   X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction)                 \
-  X(cuFuncSetAttribute) X(cuLaunchKernel) X(cuLaunchCooperativeKernel)         \
+  X(cuFuncSetAttribute) X(cuLaunchKernel)                                      \
   X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyHtoDAsync)              \
   X(cuMemcpyDtoH) X(cuMemsetD8) X(cuStreamSynchronize) X(cuEventCreate)        \
   X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)                     \

@@ -440,30 +440,15 @@ tileopt_status tileopt_artifact_launch(const tileopt_artifact *artifact,
       }
       params[p] = &slots[p];
     }
-    // A kernel whose blocks wait for each other is launched cooperatively:
-    // the driver then refuses (rather than hangs) a grid that cannot be
-    // resident at once, e.g. under an SM limit set after loading.
-    void **kernelParams = params.empty() ? nullptr : params.data();
-    CUresult r = k.gridSync
-                     ? cu.cuLaunchCooperativeKernel(
-                           artifact->functions[launch.kernel], launch.grid[0],
-                           launch.grid[1], launch.grid[2], k.block[0],
-                           k.block[1], k.block[2], k.dynamicSharedBytes,
-                           static_cast<CUstream>(stream), kernelParams)
-                     : cu.cuLaunchKernel(artifact->functions[launch.kernel],
-                                         launch.grid[0], launch.grid[1],
-                                         launch.grid[2], k.block[0], k.block[1],
-                                         k.block[2], k.dynamicSharedBytes,
-                                         static_cast<CUstream>(stream),
-                                         kernelParams, nullptr);
+    CUresult r = cu.cuLaunchKernel(
+        artifact->functions[launch.kernel], launch.grid[0], launch.grid[1],
+        launch.grid[2], k.block[0], k.block[1], k.block[2],
+        k.dynamicSharedBytes, static_cast<CUstream>(stream),
+        params.empty() ? nullptr : params.data(), nullptr);
     if (r != CUDA_SUCCESS)
-      return fail(TILEOPT_ERROR_CUDA,
-                  "launches[" + std::to_string(l) + "] (kernel \"" + k.name +
-                      "\"): " +
-                      describeError(cu,
-                                    k.gridSync ? "cuLaunchCooperativeKernel"
-                                               : "cuLaunchKernel",
-                                    r));
+      return fail(TILEOPT_ERROR_CUDA, "launches[" + std::to_string(l) +
+                                          "] (kernel \"" + k.name + "\"): " +
+                                          describeError(cu, "cuLaunchKernel", r));
   }
   return TILEOPT_OK;
 }

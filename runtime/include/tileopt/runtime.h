@@ -102,10 +102,11 @@ TILEOPT_API tileopt_status tileopt_artifact_reference_arg(
  * synchronize. The first launch with a new set of buffer addresses of an
  * artifact with TMA tensor maps encodes them and copies them to the device
  * (an allocation: not inside a CUDA graph capture); later ones reuse them.
- * A kernel whose blocks wait for each other (manifest "grid_sync") is
- * launched cooperatively, and its grid barrier lives in its module: two
- * launches of such an artifact must not run at the same time (on two
- * streams), or they would mix their arrivals. */
+ * A kernel whose blocks wait for each other (manifest "grid_sync") keeps its
+ * grid barrier in its module: two launches of such an artifact must not run
+ * at the same time (on two streams), or they would mix their arrivals; and
+ * its blocks must all be resident at once, which loading checks against
+ * the device's occupancy (an SM limit set later, e.g. by MPS, is not seen). */
 TILEOPT_API tileopt_status tileopt_artifact_launch(const tileopt_artifact *artifact,
                                                    const uint64_t *buffers,
                                                    int32_t num_buffers,

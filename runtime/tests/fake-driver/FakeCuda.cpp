@@ -167,18 +167,6 @@ CUresult cuLaunchKernel(CUfunction function, unsigned gridX, unsigned, unsigned,
   kernel->run(gridX, params);
   return CUDA_SUCCESS;
 }
-// As on a GPU: a grid the device cannot hold at once (two blocks an SM,
-// cuOccupancyMaxActiveBlocksPerMultiprocessor) is refused.
-CUresult cuLaunchCooperativeKernel(CUfunction function, unsigned gridX,
-                                   unsigned gridY, unsigned gridZ,
-                                   unsigned blockX, unsigned blockY,
-                                   unsigned blockZ, unsigned sharedBytes,
-                                   CUstream stream, void **params) {
-  if (uint64_t(gridX) * gridY * gridZ > 2 * kMultiprocessors)
-    return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
-  return cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
-                        sharedBytes, stream, params, nullptr);
-}
 
 CUresult cuMemAlloc(CUdeviceptr *pointer, size_t bytes) {
   *pointer = reinterpret_cast<CUdeviceptr>(std::aligned_alloc(256, (bytes + 255) / 256 * 256));

@@ -303,9 +303,8 @@ def Tile_ReduceAcrossBlocksOp : Tile_Op<"reduce_across_blocks", [
     but along `dim` (a grid-wide reduction). A block waits there until all
     of them have arrived, so every block of the grid must be resident at
     once: the kernel is marked `grid_sync` in the artifact, and the runtime
-    refuses a launch the device cannot hold at once and launches it
-    cooperatively. The op sits directly in the kernel body, where every
-    block meets it exactly once.
+    refuses a launch the device cannot hold at once. The op sits directly in
+    the kernel body, where every block meets it exactly once.
 
     ```mlir
     // The sums of squares of 8 rows whose columns the blocks along x share.
