@@ -214,12 +214,9 @@ class BlockGraphRunner {
       int64_t lanes = static_cast<int64_t>(l.blocks.size());
       int64_t n = in->getShape().back();
       int64_t rows = in->size() / (n * lanes);
-      // Each lane's sums of squares, then each row's total over its group.
-      std::vector<S> partial(lanes * rows, d.zero());
-      for (int64_t i = 0, e = lanes * rows; i < e; ++i)
-        for (int64_t k = 0; k < n; ++k)
-          partial[i] =
-              d.add(partial[i], d.mul((*in)[i * n + k], (*in)[i * n + k]));
+      // Each lane's sums of squares (its rows follow the previous lane's),
+      // then each row's total over its group.
+      std::vector<S> partial = rowSumsOfSquares(d, *in);
       auto groupOf = [&](const GridPoint &block) {
         GridPoint key = block;
         key[across] = 0;
@@ -232,16 +229,11 @@ class BlockGraphRunner {
         for (int64_t r = 0; r < rows; ++r)
           total[r] = d.add(total[r], partial[lane * rows + r]);
       }
-      auto scale = d.inverseCount(n * blocksAcross);
-      for (auto [lane, block] : llvm::enumerate(l.blocks)) {
-        const std::vector<S> &total = totals[groupOf(block)];
-        for (int64_t r = 0; r < rows; ++r) {
-          auto rms = d.sqrt(d.add(d.mul(total[r], scale), epsilon));
-          int64_t row = (lane * rows + r) * n;
-          for (int64_t k = 0; k < n; ++k)
-            (*out)[row + k] = d.div((*in)[row + k], rms);
-        }
-      }
+      std::vector<S> rowTotals;
+      for (const GridPoint &block : l.blocks)
+        llvm::append_range(rowTotals, totals[groupOf(block)]);
+      divideRowsByRms(d, *in, ArrayRef<S>(rowTotals),
+                      d.inverseCount(n * blocksAcross), epsilon, *out);
     }
   };
   /// `dim` counts the lane dim.
@@ -351,7 +343,7 @@ public:
     Operation *failing = runner.runGrid();
     if (!failing)
       return success();
-    if (lanes > 1 && !hasGridReduction(graph)) {
+    if (lanes > 1 && tb::countGridBarriers(graph) == 0) {
       // The failure to report is the one the grid order meets first, and
       // another lane of the group may have met it at an earlier step: run
       // again block by block (failures are rare: the verifier redraws a
@@ -378,20 +370,12 @@ private:
   /// cache on large ones.
   static constexpr int64_t kLaneBudget = 1 << 15;
 
-  /// Whether the blocks of `graph` combine values with each other (a
-  /// grid-wide rms_norm): then they all run in one group.
-  static bool hasGridReduction(tb::BlockGraphOpInterface graph) {
-    return llvm::any_of(
-        graph.getBlockGraph().getOps<tb::RmsNormOp>(),
-        [](tb::RmsNormOp norm) { return norm.getAcross().has_value(); });
-  }
-
   /// The most lanes within the budget that divide the number of blocks (so
   /// every group is full), at least 1; all blocks when they combine values
   /// with each other.
   static int64_t chooseLanes(tb::BlockGraphOpInterface graph) {
     int64_t blocks = numElements(graph.getGridDims());
-    if (hasGridReduction(graph))
+    if (tb::countGridBarriers(graph) > 0)
       return blocks;
     int64_t perBlock = 0;
     for (Operation &op : graph.getBlockGraph())

@@ -188,21 +188,41 @@ void reduce(Domain &d, ReduceKind kind, const Tensor<typename Domain::Scalar> &i
   }
 }
 
+/// The sum of squares of each row (along the last dim) of `in`.
+template <typename Domain>
+std::vector<typename Domain::Scalar>
+rowSumsOfSquares(Domain &d, const Tensor<typename Domain::Scalar> &in) {
+  int64_t n = in.getShape().back(), rows = in.size() / n;
+  std::vector<typename Domain::Scalar> sums(rows, d.zero());
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t i = 0; i < n; ++i)
+      sums[r] = d.add(sums[r], d.mul(in[r * n + i], in[r * n + i]));
+  return sums;
+}
+
+/// Each row of `in` divided by sqrt(sums[row] * scale + epsilon): its rms
+/// when `sums` are its sums of squares and `scale` 1 / the row length.
+template <typename Domain>
+void divideRowsByRms(Domain &d, const Tensor<typename Domain::Scalar> &in,
+                     ArrayRef<typename Domain::Scalar> sums,
+                     typename Domain::Scalar scale,
+                     typename Domain::Scalar epsilon,
+                     Tensor<typename Domain::Scalar> &out) {
+  int64_t n = in.getShape().back();
+  for (auto [r, sum] : llvm::enumerate(sums)) {
+    auto rms = d.sqrt(d.add(d.mul(sum, scale), epsilon));
+    for (int64_t i = 0; i < n; ++i)
+      out[r * n + i] = d.div(in[r * n + i], rms);
+  }
+}
+
 /// x / sqrt(mean(x^2) + epsilon) over the last dim.
 template <typename Domain>
 void rmsNorm(Domain &d, const Tensor<typename Domain::Scalar> &in,
              typename Domain::Scalar epsilon,
              Tensor<typename Domain::Scalar> &out) {
-  int64_t n = in.getShape().back(), rows = in.size() / n;
-  auto scale = d.inverseCount(n);
-  for (int64_t r = 0; r < rows; ++r) {
-    auto acc = d.zero();
-    for (int64_t i = 0; i < n; ++i)
-      acc = d.add(acc, d.mul(in[r * n + i], in[r * n + i]));
-    auto rms = d.sqrt(d.add(d.mul(acc, scale), epsilon));
-    for (int64_t i = 0; i < n; ++i)
-      out[r * n + i] = d.div(in[r * n + i], rms);
-  }
+  divideRowsByRms(d, in, rowSumsOfSquares(d, in),
+                  d.inverseCount(in.getShape().back()), epsilon, out);
 }
 
 /// Copies boxes of fixed extents between tensors of fixed shapes: how input

@@ -211,50 +211,27 @@ private:
       coords[dim] = 0;
       return coords;
     };
-    auto run = [&](auto &&tiles, auto add, auto mul, auto max, auto min) {
+    auto run = [&](auto &&tiles) {
       using T =
           std::decay_t<decltype(tiles(values[0]).find(op.getInput())->second)>;
       std::map<std::array<int64_t, 3>, T> totals;
-      for (auto [i, coords] : llvm::enumerate(blocks)) {
-        const T &tile = tiles(values[i]).find(op.getInput())->second;
-        auto [it, first] = totals.try_emplace(groupOf(coords), tile);
-        if (first)
-          continue;
-        for (int64_t e = 0, n = tile.size(); e < n; ++e) {
-          auto &acc = it->second[e];
-          switch (op.getKind()) {
-          case tile::CombineKind::sum:
-            acc = add(acc, tile[e]);
-            break;
-          case tile::CombineKind::prod:
-            acc = mul(acc, tile[e]);
-            break;
-          case tile::CombineKind::max:
-            acc = max(acc, tile[e]);
-            break;
-          case tile::CombineKind::min:
-            acc = min(acc, tile[e]);
-            break;
-          }
+      withCombiner(T(), op.getKind(), [&](auto fn) {
+        for (auto [i, coords] : llvm::enumerate(blocks)) {
+          const T &tile = tiles(values[i]).find(op.getInput())->second;
+          auto [it, first] = totals.try_emplace(groupOf(coords), tile);
+          if (first)
+            continue;
+          for (int64_t e = 0, n = tile.size(); e < n; ++e)
+            it->second[e] = fn(it->second[e], tile[e]);
         }
-      }
+      });
       for (auto [i, coords] : llvm::enumerate(blocks))
         tiles(values[i])[op.getResult()] = totals.at(groupOf(coords));
     };
     if (isFloatValue(op.getInput()))
-      run(
-          [](BlockValues & v) -> auto & { return v.floats; },
-          [&](S a, S b) { return d.add(a, b); },
-          [&](S a, S b) { return d.mul(a, b); },
-          [&](S a, S b) { return d.maximum(a, b); },
-          [&](S a, S b) { return d.minimum(a, b); });
+      run([](BlockValues & v) -> auto & { return v.floats; });
     else
-      run(
-          [](BlockValues & v) -> auto & { return v.ints; },
-          [](int64_t a, int64_t b) { return a + b; },
-          [](int64_t a, int64_t b) { return a * b; },
-          [](int64_t a, int64_t b) { return std::max(a, b); },
-          [](int64_t a, int64_t b) { return std::min(a, b); });
+      run([](BlockValues & v) -> auto & { return v.ints; });
   }
 
   F &floats(Value v) { return floatValues.find(v)->second; }
@@ -563,33 +540,50 @@ private:
     return success();
   }
 
+  /// Calls `body(fn)` with `fn(a, b)` combining two elements of tiles like
+  /// `like` by `kind`: by the domain's operations for float tiles, as
+  /// int64_t for the others.
+  template <typename T, typename Body>
+  void withCombiner(const Tensor<T> &like, tile::CombineKind kind, Body body) {
+    if constexpr (std::is_same_v<T, int64_t>) {
+      switch (kind) {
+      case tile::CombineKind::sum:
+        return body([](int64_t a, int64_t b) { return a + b; });
+      case tile::CombineKind::prod:
+        return body([](int64_t a, int64_t b) { return a * b; });
+      case tile::CombineKind::max:
+        return body([](int64_t a, int64_t b) { return std::max(a, b); });
+      case tile::CombineKind::min:
+        return body([](int64_t a, int64_t b) { return std::min(a, b); });
+      }
+    } else {
+      switch (kind) {
+      case tile::CombineKind::sum:
+        return body([&](S a, S b) { return d.add(a, b); });
+      case tile::CombineKind::prod:
+        return body([&](S a, S b) { return d.mul(a, b); });
+      case tile::CombineKind::max:
+        return body([&](S a, S b) { return d.maximum(a, b); });
+      case tile::CombineKind::min:
+        return body([&](S a, S b) { return d.minimum(a, b); });
+      }
+    }
+    llvm_unreachable("unknown combine kind");
+  }
+
   LogicalResult combine(Operation *op, tile::CombineKind kind, Value input,
                         int64_t dim, bool scan, bool reverse) {
-    auto run = [&](const auto &in, auto add, auto mul, auto max, auto min) {
+    auto run = [&](const auto &in) {
       std::decay_t<decltype(in)> out(tileShape(op->getResult(0)));
-      auto go = [&](auto fn) {
+      withCombiner(in, kind, [&](auto fn) {
         combineAlong(in, dim, scan, reverse, fn, out);
-      };
-      switch (kind) {
-      case tile::CombineKind::sum: go(add); break;
-      case tile::CombineKind::prod: go(mul); break;
-      case tile::CombineKind::max: go(max); break;
-      case tile::CombineKind::min: go(min); break;
-      }
+      });
       set(op->getResult(0), std::move(out));
     };
     if (isFloatValue(input))
-      run(
-          floats(input), [&](S a, S b) { return d.add(a, b); },
-          [&](S a, S b) { return d.mul(a, b); },
-          [&](S a, S b) { return d.maximum(a, b); },
-          [&](S a, S b) { return d.minimum(a, b); });
+      run(floats(input));
     else
-      run(
-          ints(input), [](int64_t a, int64_t b) { return a + b; },
-          [](int64_t a, int64_t b) { return a * b; },
-          [](int64_t a, int64_t b) { return std::max(a, b); },
-          [](int64_t a, int64_t b) { return std::min(a, b); });
+      run(ints(input));
     return success();
   }
 

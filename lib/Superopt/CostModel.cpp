@@ -659,9 +659,7 @@ FailureOr<KernelCost> fusedCost(tk::FusedOp kernel, const GpuTarget &target) {
   cost.waves = llvm::divideCeil(blocks, target.numSMs * blocksPerSM);
   // Blocks that wait for each other must all be resident at once: one per
   // SM is certain for any block that fits.
-  for (auto norm : graph.getBlockGraph().getOps<tb::RmsNormOp>())
-    if (norm.getAcross())
-      ++cost.gridBarriers;
+  cost.gridBarriers = tb::countGridBarriers(graph);
   if (cost.gridBarriers > 0 && blocks > target.numSMs)
     return kernel.emitOpError("has a grid-wide rms_norm, whose ")
            << blocks << " blocks must all be resident at once; at most "

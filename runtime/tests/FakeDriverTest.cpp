@@ -107,6 +107,16 @@ std::string oneKernelManifest(const std::string &kernel, int grid) {
 })";
 }
 
+// Launches `artifact` (a oneKernelManifest one, its kernel
+// static_shared_probe) and expects it to have written 1 to its output.
+void expectProbeWritesOne(tileopt_artifact *artifact) {
+  alignas(16) uint64_t out = 0;
+  uint64_t buffers[] = {reinterpret_cast<uint64_t>(&out)};
+  EXPECT_EQ(tileopt_artifact_launch(artifact, buffers, 1, nullptr), TILEOPT_OK)
+      << tileopt_last_error();
+  EXPECT_EQ(out, 1u);
+}
+
 // A kernel with 32 KiB of static shared memory and 20 KiB of dynamic: over
 // 48 KiB together, so it launches only once opted in to its dynamic bytes.
 const std::string kStaticSharedManifest = oneKernelManifest(
@@ -119,11 +129,7 @@ TEST(SharedMemoryLaunch, OptsInWhenStaticAndDynamicExceed48KiB) {
   tileopt_artifact *artifact = nullptr;
   ASSERT_EQ(loadArtifact(dir, kStaticSharedManifest, &artifact), TILEOPT_OK)
       << tileopt_last_error();
-  alignas(16) uint64_t out = 0;
-  uint64_t buffers[] = {reinterpret_cast<uint64_t>(&out)};
-  EXPECT_EQ(tileopt_artifact_launch(artifact, buffers, 1, nullptr), TILEOPT_OK)
-      << tileopt_last_error();
-  EXPECT_EQ(out, 1u);
+  expectProbeWritesOne(artifact);
   tileopt_artifact_destroy(artifact);
 }
 
@@ -141,11 +147,7 @@ TEST(GridSyncLaunch, LoadsAndLaunchesWhenAllBlocksFitTheDevice) {
   tileopt_artifact *artifact = nullptr;
   ASSERT_EQ(loadArtifact(dir, gridSyncManifest(8), &artifact), TILEOPT_OK)
       << tileopt_last_error();
-  alignas(16) uint64_t out = 0;
-  uint64_t buffers[] = {reinterpret_cast<uint64_t>(&out)};
-  EXPECT_EQ(tileopt_artifact_launch(artifact, buffers, 1, nullptr), TILEOPT_OK)
-      << tileopt_last_error();
-  EXPECT_EQ(out, 1u);
+  expectProbeWritesOne(artifact);
   tileopt_artifact_destroy(artifact);
 }
 

@@ -154,6 +154,13 @@ Value fromScratchWord(OpBuilder &b, Location loc, Value word, Type type) {
   return arith::TruncIOp::create(b, loc, type, bits);
 }
 
+/// What blocks exchange an element of `type` as, and combine it in
+/// (tile.reduce_across_blocks): f32 for floats, i32 itself.
+Type exchangeWordType(Type type) {
+  return isa<FloatType>(type) ? Type(Float32Type::get(type.getContext()))
+                              : type;
+}
+
 /// `v` (a scalar or a vector) as `type`, of the same shape and kind with a
 /// wider or narrower element: into and out of the accumulator type of
 /// reductions and scans. Integers are signed.
@@ -1204,12 +1211,10 @@ prepareCrossBlockCombines(tile::KernelOp kernel,
                      LLVM::LLVMArrayType::get(IntegerType::get(ctx, 32), 2));
   for (auto [i, combine] : llvm::enumerate(combines)) {
     std::string partials = (kernel.getSymName() + "_partials" + Twine(i)).str();
-    // A word per element: f32 for floats, i32 (ReduceAcrossBlocksLowering).
-    Type element = combine.getType().getElementType();
-    Type word = isa<FloatType>(element) ? Type(Float32Type::get(ctx)) : element;
     createDeviceGlobal(gpuModule, partials,
                        LLVM::LLVMArrayType::get(
-                           word, blocks * combine.getType().getNumElements()));
+                           exchangeWordType(combine.getType().getElementType()),
+                           blocks * combine.getType().getNumElements()));
     combine->setAttr(kPartialsAttr, FlatSymbolRefAttr::get(ctx, partials));
     combine->setAttr(kGridBarrierAttr, FlatSymbolRefAttr::get(ctx, barrier));
     combine->setAttr(kLaunchGridAttr, DenseI64ArrayAttr::get(ctx, grid));
@@ -2236,9 +2241,7 @@ struct ReduceAcrossBlocksLowering
     OpBuilder &b = rewriter;
     FragmentLayout tile = layout(op.getType());
     Type elementType = op.getType().getElementType();
-    // Floats are combined as f32, i32 as themselves.
-    Type wordType = isa<FloatType>(elementType) ? Type(b.getF32Type())
-                                                : Type(b.getI32Type());
+    Type wordType = exchangeWordType(elementType);
     int64_t n = tile.numElements;
     Value scratch = scratchOf(op);
 
@@ -2264,9 +2267,8 @@ struct ReduceAcrossBlocksLowering
     };
     Value self = linearBlock(block);
     forOwnedElements(b, loc, n, numThreads, [&](Value e) {
-      Value word = memref::LoadOp::create(b, loc, scratch, e);
-      if (wordType != word.getType())
-        word = arith::BitcastOp::create(b, loc, wordType, word);
+      Value word = fromScratchWord(
+          b, loc, memref::LoadOp::create(b, loc, scratch, e), wordType);
       LLVM::StoreOp::create(b, loc, word, partialAt(self, e));
     });
     gpu::BarrierOp::create(b, loc);
@@ -2282,16 +2284,6 @@ struct ReduceAcrossBlocksLowering
     int64_t groupBlocks = grid[dim];
     int64_t slices =
         std::max<int64_t>(1, std::min(numThreads / n, groupBlocks));
-    auto asWord = [&](Value v) {
-      return v.getType() == b.getF32Type()
-                 ? v
-                 : Value(arith::BitcastOp::create(b, loc, b.getF32Type(), v));
-    };
-    auto fromWord = [&](Value word) {
-      return wordType == word.getType()
-                 ? word
-                 : Value(arith::BitcastOp::create(b, loc, wordType, word));
-    };
     // Combines `body(i)` for i = first, first + step, ... < end.
     auto combineOver = [&](Value first, int64_t end, int64_t step,
                            function_ref<Value(Value)> body) {
@@ -2320,9 +2312,10 @@ struct ReduceAcrossBlocksLowering
     };
     if (slices == 1) {
       forOwnedElements(b, loc, n, numThreads, [&](Value e) {
-        memref::StoreOp::create(b, loc,
-                                asWord(blockSlice(e, indexConstant(b, loc, 0))),
-                                scratch, e);
+        memref::StoreOp::create(
+            b, loc,
+            toScratchWord(b, loc, blockSlice(e, indexConstant(b, loc, 0))),
+            scratch, e);
       });
     } else {
       Value tid = threadIdOf(b, loc);
@@ -2338,7 +2331,7 @@ struct ReduceAcrossBlocksLowering
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(inSlice.thenBlock());
         memref::StoreOp::create(
-            b, loc, asWord(blockSlice(e, slice)), scratch,
+            b, loc, toScratchWord(b, loc, blockSlice(e, slice)), scratch,
             addIndex(b, loc, mulIndex(b, loc, slice, n), e));
       }
       gpu::BarrierOp::create(b, loc);
@@ -2351,11 +2344,15 @@ struct ReduceAcrossBlocksLowering
       // Only this thread reads or writes column `tid` now.
       Value total =
           combineOver(indexConstant(b, loc, 0), slices, 1, [&](Value s) {
-            return fromWord(memref::LoadOp::create(
-                b, loc, scratch,
-                addIndex(b, loc, mulIndex(b, loc, s, n), tid)));
+            return fromScratchWord(
+                b, loc,
+                memref::LoadOp::create(
+                    b, loc, scratch,
+                    addIndex(b, loc, mulIndex(b, loc, s, n), tid)),
+                wordType);
           });
-      memref::StoreOp::create(b, loc, asWord(total), scratch, tid);
+      memref::StoreOp::create(b, loc, toScratchWord(b, loc, total), scratch,
+                              tid);
     }
     gpu::BarrierOp::create(b, loc);
     rewriter.replaceOp(op, loadFromScratch(b, loc, tile, elementType, scratch,

@@ -156,3 +156,8 @@ LogicalResult mlir::tileopt::tb::verifyBlockGraph(BlockGraphOpInterface op) {
                                "output");
   return success();
 }
+
+unsigned mlir::tileopt::tb::countGridBarriers(BlockGraphOpInterface op) {
+  return llvm::count_if(op.getBlockGraph().getOps<RmsNormOp>(),
+                        [](RmsNormOp norm) { return norm.getAcross(); });
+}

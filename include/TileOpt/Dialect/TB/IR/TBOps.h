@@ -46,6 +46,10 @@ public:
 /// verifiers have already run.
 LogicalResult verifyBlockGraph(BlockGraphOpInterface op);
 
+/// The grid-wide barriers of the block graph of `op`: its rms_norms
+/// `across` a grid dim, where every block waits for all the others.
+unsigned countGridBarriers(BlockGraphOpInterface op);
+
 } // namespace mlir::tileopt::tb
 
 #define GET_OP_CLASSES
