@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "TileOpt/Superopt/Search.h"
 
+#include "TileOpt/Version.h"
+
 #include "Enumerate.h"
 #include "Materialize.h"
 #include "TileOpt/Dialect/Common/DimRelations.h"
@@ -38,7 +40,7 @@ using namespace mlir::tileopt::superopt;
 std::string SearchOptions::fingerprint() const {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "kernel-ops=" << maxKernelOps << " block-ops=" << maxBlockOps
+  os << "tileopt=" TILEOPT_VERSION " kernel-ops=" << maxKernelOps << " block-ops=" << maxBlockOps
      << " block-budget=" << blockGraphBudget << " fused=" << maxFusedKernels
      << " block-inputs=" << maxBlockInputs
      << " block-outputs=" << maxBlockOutputs << " grid-dims=" << maxGridDims
@@ -61,6 +63,9 @@ std::string superopt::canonicalText(func::FuncOp func) {
   OpBuilder b(func.getContext());
   auto clone = cast<func::FuncOp>(b.clone(*func));
   clone.setSymName("program");
+  // The names a front end gave the arguments do not change the program.
+  clone.setAllArgAttrs(ArrayRef<DictionaryAttr>{});
+  clone.setAllResultAttrs(ArrayRef<DictionaryAttr>{});
   std::string text;
   llvm::raw_string_ostream os(text);
   clone.print(os, OpPrintingFlags().printGenericOpForm().enableDebugInfo(

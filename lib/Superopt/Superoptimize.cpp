@@ -1,9 +1,11 @@
 //===- Superoptimize.cpp - The tileopt-superoptimize pass -----------------===//
 #include "TileOpt/Superopt/Passes.h"
 
+#include "TileOpt/Dialect/Common/ThreadDiagnostics.h"
 #include "TileOpt/Superopt/Compilation.h"
 #include "TileOpt/Superopt/Search.h"
 #include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -126,21 +128,33 @@ struct SuperoptimizePass
     auto buffer = llvm::MemoryBuffer::getFile(path);
     if (!buffer)
       return false;
-    ParserConfig config(func.getContext());
-    OwningOpRef<ModuleOp> cached =
-        parseSourceString<ModuleOp>((*buffer)->getBuffer(), config);
-    if (!cached)
+    // An entry cut short or from another version is a miss, searched
+    // again and rewritten, not an error of the program being compiled.
+    OwningOpRef<ModuleOp> cached;
+    {
+      ThreadDiagnosticHandler quiet(func.getContext(),
+                                    [](Diagnostic &) { return success(); });
+      ParserConfig config(func.getContext());
+      cached = parseSourceString<ModuleOp>((*buffer)->getBuffer(), config);
+      if (cached && failed(verify(*cached)))
+        cached = nullptr;
+    }
+    auto best = cached ? cached->lookupSymbol<func::FuncOp>("program")
+                       : func::FuncOp();
+    if (!best || best.getFunctionType() != func.getFunctionType()) {
+      func.emitRemark("the cache entry ")
+          << path << " is unreadable; searching again";
       return false;
-    auto best = cached->lookupSymbol<func::FuncOp>("program");
-    if (!best || best.getFunctionType() != func.getFunctionType())
-      return false;
+    }
     func.getBody().takeBody(best.getBody());
     func.emitRemark("superoptimized µGraph read from the cache ") << path;
     return true;
   }
 
   /// Writes `func`, renamed `name`, as a module of its own to `path`
-  /// (creating its directory); a warning names `what` on failure.
+  /// (creating its directory); a warning names `what` on failure. The file
+  /// is written beside `path` and renamed onto it: a reader, another
+  /// compile among them, sees the old file or the new one, never a part.
   static bool writeFunction(StringRef path, func::FuncOp func, StringRef name,
                             StringRef what) {
     if (std::error_code ec = llvm::sys::fs::create_directories(
@@ -154,14 +168,26 @@ struct SuperoptimizePass
     b.setInsertionPointToEnd(module->getBody());
     auto clone = cast<func::FuncOp>(b.clone(*func));
     clone.setSymName(name);
-    std::error_code ec;
-    llvm::raw_fd_ostream os(path, ec);
+    int fd;
+    SmallString<128> temporary;
+    std::error_code ec = llvm::sys::fs::createUniqueFile(
+        path + ".%%%%%%%%.partial", fd, temporary);
+    if (!ec) {
+      llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+      module->print(os, OpPrintingFlags().enableDebugInfo(false));
+      os.close();
+      ec = os.error();
+      os.clear_error();
+      if (!ec)
+        ec = llvm::sys::fs::rename(temporary, path);
+      if (ec)
+        llvm::sys::fs::remove(temporary);
+    }
     if (ec) {
       func.emitWarning("cannot write the ") << what << " " << path << ": "
                                             << ec.message();
       return false;
     }
-    module->print(os, OpPrintingFlags().enableDebugInfo(false));
     return true;
   }
 

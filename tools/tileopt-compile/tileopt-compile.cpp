@@ -1,418 +1,261 @@
-//===- tileopt-compile.cpp - MLIR in, GPU artifact out --------------------===//
+//===- tileopt-compile.cpp - Any stage in, a GPU artifact out -------------===//
 //
-// Compiles tile kernels and the host function that launches them into an
-// artifact directory: kernels.cubin (and kernels.ptx, for reading) plus
-// manifest.json, which says how to launch them (docs/artifact-format.md).
-// The runtime needs nothing else: compile where LLVM/MLIR is, run on any
-// machine with a GPU.
+// The main job in one command: TOSA (through the stock upstream passes),
+// linalg on tensors, a tk kernel graph, a µGraph or tile kernels go through
+// every stage they still need — import, search, lowering, code generation,
+// ptxas — into an artifact directory: kernels.cubin (and kernels.ptx, for
+// reading) plus manifest.json, which says how to launch them
+// (docs/artifact-format.md). `--emit=STAGE` stops after a stage and prints
+// it instead. The runtime needs nothing but the artifact: compile where
+// LLVM/MLIR is, run on any machine with a GPU.
 //
 //===----------------------------------------------------------------------===//
-#include "TileOpt/Conversion/Passes.h"
-#include "TileOpt/Dialect/Tile/IR/TileOps.h"
+#include "TileOpt/Driver/Driver.h"
 #include "TileOpt/InitAllDialects.h"
-#include "TileOpt/Transforms/Passes.h"
+#include "TileOpt/Tools/CommandLine.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/JSON.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 using namespace mlir::tileopt;
+using namespace mlir::tileopt::driver;
 namespace cl = llvm::cl;
-
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
-                                      cl::init("-"));
-static cl::opt<std::string> outputDir("o", cl::desc("Artifact directory"),
-                                      cl::value_desc("dir"), cl::Required);
-static cl::opt<std::string> chip("chip", cl::desc("Target SM"),
-                                 cl::init("sm_90"));
-static cl::opt<std::string> features("features", cl::desc("PTX features"),
-                                     cl::init("+ptx80"));
-static cl::opt<int64_t> numWarps("num-warps", cl::desc("Warps per block"),
-                                 cl::init(4));
-static cl::opt<int64_t> registerBudget(
-    "register-budget",
-    cl::desc("Registers per thread that a loop's prefetched tiles may take "
-             "(tileopt-pipeline-tile-loads)"),
-    cl::init(PipelineTileLoadsOptions().registerBudget));
-static cl::opt<bool> swizzleStaging(
-    "swizzle-staging",
-    cl::desc("XOR-swizzle the cp.async stages of mma operands instead of "
-             "padding their rows"),
-    cl::init(true));
-static cl::opt<std::string>
-    cudaToolkit("cuda-toolkit",
-                cl::desc("CUDA toolkit with ptxas and libdevice (default: "
-                         "$CUDA_HOME, then /usr/local/cuda)"),
-                cl::init(""));
 
 namespace {
 
-constexpr StringLiteral kOutputAttr = "tileopt.output";
-constexpr StringLiteral kNameAttr = "tileopt.name";
-constexpr StringLiteral kReferenceAttr = "tileopt.reference";
-constexpr StringLiteral kReferenceArgsAttr = "tileopt.reference_args";
+cl::OptionCategory compileCategory("Basic options");
+cl::OptionCategory codegenCategory("Code generation options");
+cl::OptionCategory searchCategory("Search options (tileopt-superoptimize)");
 
-/// The manifest's name for an element type, or "" if it has none.
-std::string dtypeName(Type type) {
-  if (type.isF16())
-    return "f16";
-  if (type.isBF16())
-    return "bf16";
-  if (type.isF32())
-    return "f32";
-  if (type.isF64())
-    return "f64";
-  if (type.isSignlessInteger(8))
-    return "i8";
-  if (type.isSignlessInteger(32))
-    return "i32";
-  if (type.isSignlessInteger(64) || type.isIndex())
-    return "i64";
-  return "";
+cl::opt<std::string> inputFile(cl::Positional,
+                               cl::desc("<input: TOSA, linalg, tk, µGraph or "
+                                        "tile .mlir; - for stdin>"),
+                               cl::init("-"), cl::cat(compileCategory));
+cl::opt<std::string>
+    outputPath("o",
+               cl::desc("Artifact directory; with --emit, the output file "
+                        "(default: stdout)"),
+               cl::value_desc("path"), cl::cat(compileCategory));
+cl::opt<std::string> emit(
+    "emit",
+    cl::desc("Stop after a stage and print it: linalg, tk, ugraph, tile, "
+             "gpu or ptx (default: artifact, a directory given by -o)"),
+    cl::value_desc("stage"), cl::init("artifact"), cl::cat(compileCategory));
+
+cl::opt<std::string> chip("chip", cl::desc("Target SM (sm_90a: wgmma, TMA)"),
+                          cl::init("sm_90"), cl::cat(codegenCategory));
+cl::opt<std::string> features("features", cl::desc("PTX features"),
+                              cl::init("+ptx80"), cl::cat(codegenCategory));
+cl::opt<int64_t> numWarps(
+    "num-warps",
+    cl::desc("Warps per block (default: the µGraph's block size, else 4)"),
+    cl::init(0), cl::cat(codegenCategory));
+cl::opt<int64_t> registerBudget(
+    "register-budget",
+    cl::desc("Registers per thread that a loop's prefetched tiles may take "
+             "(tileopt-pipeline-tile-loads)"),
+    cl::init(PipelineTileLoadsOptions().registerBudget),
+    cl::cat(codegenCategory));
+cl::opt<bool> swizzleStaging(
+    "swizzle-staging",
+    cl::desc("XOR-swizzle the cp.async stages of mma operands instead of "
+             "padding their rows"),
+    cl::init(true), cl::cat(codegenCategory));
+cl::opt<std::string>
+    cudaToolkit("cuda-toolkit",
+                cl::desc("CUDA toolkit with ptxas and libdevice (default: "
+                         "$CUDA_HOME, then /usr/local/cuda)"),
+                cl::init(""), cl::cat(codegenCategory));
+
+const SuperoptimizeOptions searchDefaults;
+cl::opt<double> timeBudget("time-budget",
+                           cl::desc("Seconds before the search stops"),
+                           cl::init(searchDefaults.timeBudget),
+                           cl::cat(searchCategory));
+cl::opt<uint64_t>
+    graphBudget("graph-budget",
+                cl::desc("Partial graphs explored before the search stops"),
+                cl::init(searchDefaults.graphBudget), cl::cat(searchCategory));
+cl::opt<unsigned>
+    threads("search-threads",
+            cl::desc("Search threads (0: one per hardware thread)"),
+            cl::init(searchDefaults.threads), cl::cat(searchCategory));
+cl::opt<unsigned> maxKernelOps("max-kernel-ops",
+                               cl::desc("Kernel launches in a candidate"),
+                               cl::init(searchDefaults.maxKernelOps),
+                               cl::cat(searchCategory));
+cl::opt<unsigned>
+    maxBlockOps("max-block-ops",
+                cl::desc("Compute ops and accumulators in a block graph"),
+                cl::init(searchDefaults.maxBlockOps), cl::cat(searchCategory));
+cl::opt<bool> gridReductions(
+    "grid-reductions",
+    cl::desc("Let a fused kernel normalize rows its blocks share, through a "
+             "grid-wide barrier"),
+    cl::init(searchDefaults.gridReductions), cl::cat(searchCategory));
+cl::opt<uint64_t> seed("seed", cl::desc("Seed of the verifier's random tests"),
+                       cl::init(searchDefaults.seed), cl::cat(searchCategory));
+cl::opt<bool> compileCandidates(
+    "compile-candidates",
+    cl::desc("Compile each candidate and leave out those the code generator "
+             "refuses or whose kernels spill"),
+    cl::init(searchDefaults.compileCandidates), cl::cat(searchCategory));
+cl::opt<std::string> cacheDir(
+    "cache-dir",
+    cl::desc("Search cache (default: $TILEOPT_CACHE_DIR, else "
+             "~/.cache/tileopt)"),
+    cl::init(""), cl::cat(searchCategory));
+cl::opt<bool> noCache("no-cache", cl::desc("Search without the cache"),
+                      cl::init(false), cl::cat(searchCategory));
+cl::opt<bool> progress(
+    "progress",
+    cl::desc("Print the search's progress (default: when stderr is a "
+             "terminal)"),
+    cl::cat(searchCategory));
+
+CompileOptions optionsFromCommandLine() {
+  CompileOptions options;
+  options.chip = chip;
+  options.features = features;
+  options.numWarps = numWarps;
+  options.registerBudget = registerBudget;
+  options.swizzleStaging = swizzleStaging;
+  options.toolkit = cudaToolkit;
+  SuperoptimizeOptions &search = options.search;
+  search.timeBudget = timeBudget;
+  search.graphBudget = graphBudget;
+  search.threads = threads;
+  search.maxKernelOps = maxKernelOps;
+  search.maxBlockOps = maxBlockOps;
+  search.gridReductions = gridReductions;
+  search.seed = seed;
+  search.compileCandidates = compileCandidates;
+  search.progress = progress.getNumOccurrences()
+                        ? bool(progress)
+                        : llvm::sys::Process::StandardErrIsDisplayed();
+  if (!noCache)
+    search.cacheDir = cacheDir.empty() ? defaultCacheDir() : cacheDir;
+  return options;
 }
 
-/// What the compiler learns from the host function before lowering.
-struct LaunchPlan {
-  llvm::json::Array buffers;
-  llvm::json::Array launches;
-  /// For each launch, the buffer bound to each kernel argument (-1 for
-  /// scalars): what a tensor map of a view describes.
-  SmallVector<SmallVector<int64_t>> launchBuffers;
-  /// Kernel names in order of first launch.
-  SmallVector<std::string> kernels;
-  llvm::json::Array kernelParams;
-  llvm::json::Value reference = nullptr;
-  llvm::json::Value referenceArgs = nullptr;
-};
-
-FailureOr<func::FuncOp> findEntry(ModuleOp module) {
-  func::FuncOp entry;
-  for (auto func : module.getOps<func::FuncOp>()) {
-    if (func.getOps<tile::LaunchOp>().empty())
-      continue;
-    if (entry)
-      return func.emitError("a second host function with tile.launch (the "
-                            "first is @")
-             << entry.getSymName() << "): an artifact has one launch sequence";
-    entry = func;
-  }
-  if (!entry) {
-    // Point at a kernel that nothing launches, if there is one.
-    Operation *at = module;
-    for (auto kernel : module.getOps<tile::KernelOp>()) {
-      at = kernel;
-      break;
-    }
-    return at->emitError("no func.func launches a kernel with tile.launch: "
-                         "nothing says how to run the kernels");
-  }
-  return entry;
+std::string hashOf(StringRef text) {
+  return llvm::toHex(
+      llvm::SHA256::hash(ArrayRef<uint8_t>(
+          reinterpret_cast<const uint8_t *>(text.data()), text.size())),
+      /*LowerCase=*/true);
 }
 
-LogicalResult planBuffers(func::FuncOp entry, LaunchPlan &plan) {
-  for (auto [i, arg] : llvm::enumerate(entry.getArguments())) {
-    auto type = dyn_cast<MemRefType>(arg.getType());
-    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
-      return entry.emitError("argument #")
-             << i << " is " << arg.getType()
-             << "; host-function arguments are device buffers: static-shape "
-                "row-major memrefs";
-    std::string dtype = dtypeName(type.getElementType());
-    if (dtype.empty())
-      return entry.emitError("argument #")
-             << i << " has elements of type " << type.getElementType()
-             << ", which artifacts do not carry";
-    llvm::json::Array shape, strides;
-    int64_t stride = 1;
-    SmallVector<int64_t> rowMajor(type.getRank());
-    for (int64_t d = type.getRank() - 1; d >= 0; --d) {
-      rowMajor[d] = stride;
-      stride *= type.getDimSize(d);
-    }
-    for (int64_t d = 0; d < type.getRank(); ++d) {
-      shape.push_back(type.getDimSize(d));
-      strides.push_back(rowMajor[d]);
-    }
-    std::string name = "arg" + std::to_string(i);
-    if (auto attr = entry.getArgAttrOfType<StringAttr>(i, kNameAttr))
-      name = attr.str();
-    bool output = entry.getArgAttr(i, kOutputAttr) != nullptr;
-    plan.buffers.push_back(llvm::json::Object{
-        {"name", name},
-        {"role", output ? "output" : "input"},
-        {"dtype", dtype},
-        {"shape", std::move(shape)},
-        {"strides", std::move(strides)}});
-  }
-  return success();
-}
-
-/// A launch argument that binds a kernel scalar: a constant of the host
-/// function, written as {"<dtype>": value}.
-FailureOr<llvm::json::Value> scalarArg(tile::LaunchOp launch, Value value) {
-  auto constant = value.getDefiningOp<arith::ConstantOp>();
-  std::string dtype = dtypeName(value.getType());
-  if (!constant || dtype.empty() || dtype == "bf16" || dtype == "f16" ||
-      dtype == "i8")
-    return launch.emitError("scalar arguments must be arith.constant values "
-                            "of type f32, f64, i32, i64 or index");
-  if (auto f = dyn_cast<FloatAttr>(constant.getValue()))
-    return llvm::json::Value(
-        llvm::json::Object{{dtype, f.getValueAsDouble()}});
-  auto i = cast<IntegerAttr>(constant.getValue());
-  return llvm::json::Value(llvm::json::Object{{dtype, i.getInt()}});
-}
-
-LogicalResult planLaunches(ModuleOp module, func::FuncOp entry,
-                           LaunchPlan &plan) {
-  llvm::StringMap<int64_t> kernelIndex;
-  WalkResult walk = entry.walk([&](tile::LaunchOp launch) -> WalkResult {
-    auto kernel = SymbolTable::lookupNearestSymbolFrom<tile::KernelOp>(
-        launch, launch.getKernelAttr());
-    auto [it, inserted] =
-        kernelIndex.try_emplace(launch.getKernel(), plan.kernels.size());
-    if (inserted) {
-      plan.kernels.push_back(launch.getKernel().str());
-      llvm::json::Array params;
-      for (Type type : kernel.getArgumentTypes()) {
-        if (auto view = dyn_cast<tile::TensorViewType>(type)) {
-          params.push_back("ptr");
-          for (int64_t dim : view.getShape())
-            if (ShapedType::isDynamic(dim))
-              params.push_back("i64");
-          continue;
-        }
-        params.push_back(dtypeName(type));
-      }
-      plan.kernelParams.push_back(std::move(params));
-    }
-    llvm::json::Array args;
-    SmallVector<int64_t> &buffers = plan.launchBuffers.emplace_back();
-    for (auto [param, arg] :
-         llvm::zip(kernel.getArgumentTypes(), launch.getArgs())) {
-      auto view = dyn_cast<tile::TensorViewType>(param);
-      buffers.push_back(-1);
-      if (!view) {
-        FailureOr<llvm::json::Value> scalar = scalarArg(launch, arg);
-        if (failed(scalar))
-          return WalkResult::interrupt();
-        args.push_back(std::move(*scalar));
-        continue;
-      }
-      auto buffer = dyn_cast<BlockArgument>(arg);
-      if (!buffer || buffer.getOwner() != &entry.front())
-        return launch.emitError("views must be bound to arguments of the "
-                                "host function (the artifact's buffers)");
-      int64_t index = buffer.getArgNumber();
-      buffers.back() = index;
-      args.push_back(llvm::json::Object{{"buffer", index}});
-      for (auto [d, dim] : llvm::enumerate(view.getShape()))
-        if (ShapedType::isDynamic(dim))
-          args.push_back(
-              llvm::json::Object{{"buffer", index}, {"dim", int64_t(d)}});
-    }
-    ArrayRef<int64_t> grid = launch.getGrid();
-    plan.launches.push_back(llvm::json::Object{
-        {"kernel", it->second},
-        {"grid", llvm::json::Array{grid[0], grid[1], grid[2]}},
-        {"args", std::move(args)}});
-    return WalkResult::advance();
-  });
-  if (walk.wasInterrupted())
-    return failure();
-  if (auto reference = entry->getAttrOfType<StringAttr>(kReferenceAttr))
-    plan.reference = reference.str();
-  if (auto args = entry->getAttrOfType<DictionaryAttr>(kReferenceArgsAttr)) {
-    llvm::json::Object object;
-    for (NamedAttribute arg : args)
-      if (auto f = dyn_cast<FloatAttr>(arg.getValue()))
-        object[arg.getName().str()] = f.getValueAsDouble();
-    plan.referenceArgs = std::move(object);
-  }
-  return success();
-}
-
-/// Adds the tensor-map parameters the lowering gave kernel `index`
-/// (`maps`, kTensorMapsAttr) to its params and to each of its launches: a
-/// "ptr" each, bound to {"tensor_map": {"buffer", "box", "swizzle"}}.
-void planTensorMaps(int64_t index, ArrayAttr maps, LaunchPlan &plan) {
-  llvm::json::Array &params = *plan.kernelParams[index].getAsArray();
-  for (size_t i = 0; i < maps.size(); ++i)
-    params.push_back("ptr");
-  for (auto [launch, buffers] : llvm::zip(plan.launches, plan.launchBuffers)) {
-    llvm::json::Object &object = *launch.getAsObject();
-    if (*object.getInteger("kernel") != index)
-      continue;
-    llvm::json::Array &args = *object.getArray("args");
-    for (auto map : maps.getAsRange<DictionaryAttr>()) {
-      llvm::json::Array box;
-      for (auto size : cast<ArrayAttr>(map.get("box")).getAsRange<IntegerAttr>())
-        box.push_back(size.getInt());
-      int64_t view = cast<IntegerAttr>(map.get("view")).getInt();
-      args.push_back(llvm::json::Object{
-          {"tensor_map", llvm::json::Object{{"buffer", buffers[view]},
-                                            {"box", std::move(box)},
-                                            {"swizzle", 128}}}});
-    }
-  }
-}
-
-/// Finds ptxas where gpu-module-to-binary will look, or says where it
-/// looked.
-LogicalResult checkPtxas(ModuleOp module, StringRef toolkit) {
-  if (findPtxas(toolkit))
-    return success();
-  return module.emitError("ptxas not found: looked in ")
-         << toolkit << "/bin/ptxas and on PATH; install the CUDA toolkit, set "
-         << "CUDA_HOME, or pass --cuda-toolkit";
-}
-
-LogicalResult writeFile(StringRef dir, StringRef name, StringRef contents) {
-  SmallString<128> path(dir);
-  llvm::sys::path::append(path, name);
+LogicalResult print(StringRef text) {
   std::string error;
-  auto file = openOutputFile(path, &error);
-  if (!file) {
+  auto output = openOutputFile(
+      outputPath.empty() ? std::string("-") : std::string(outputPath), &error);
+  if (!output) {
     llvm::errs() << "tileopt-compile: " << error << "\n";
     return failure();
   }
-  file->os() << contents;
-  file->keep();
+  output->os() << text;
+  output->keep();
   return success();
 }
 
-LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
-  if (!module)
+LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr,
+                      Stage target) {
+  AsmParserState asmState;
+  Block block;
+  ParserConfig config(&ctx);
+  if (failed(parseAsmSourceFile(sourceMgr, &block, config, &asmState)))
     return failure();
+  OwningOpRef<ModuleOp> module =
+      detail::constructContainerOpForParserIfNecessary<ModuleOp>(
+          &block, &ctx, FileLineColLoc::get(&ctx, sourceMgr.getMemoryBuffer(
+                                                      sourceMgr.getMainFileID())
+                                                      ->getBufferIdentifier(),
+                                            1, 1));
+  if (!module || failed(verify(*module)))
+    return failure();
+  nameArgumentsFromSource(*module, asmState);
+
+  FailureOr<Stage> stage = detectStage(*module);
+  if (failed(stage))
+    return failure();
+  if (*stage > target)
+    return module->emitError("the input is at stage '")
+           << getStageName(*stage) << "', past --emit=" << getStageName(target);
+
+  CompileOptions options = optionsFromCommandLine();
+  if (failed(lowerTo(*module, *stage, std::min(target, Stage::Tile), options)))
+    return failure();
+  if (target <= Stage::Tile) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module->print(os);
+    return print(text);
+  }
+  if (target == Stage::GPU) {
+    if (failed(lowerTileToGPU(*module, options)))
+      return failure();
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module->print(os);
+    return print(text);
+  }
+
   StringRef source =
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer();
-  std::string sourceHash = llvm::toHex(llvm::SHA256::hash(
-      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(source.data()),
-                        source.size())),
-      /*LowerCase=*/true);
-
-  FailureOr<func::FuncOp> entry = findEntry(*module);
-  LaunchPlan plan;
-  if (failed(entry) || failed(planBuffers(*entry, plan)) ||
-      failed(planLaunches(*module, *entry, plan)))
+  FailureOr<Artifact> artifact = compileArtifact(
+      *module, options, hashOf(source), /*ptxOnly=*/target == Stage::PTX);
+  if (failed(artifact))
     return failure();
-  std::string toolkit = findCudaToolkit(cudaToolkit);
-  if (failed(checkPtxas(*module, toolkit)))
-    return failure();
-
-  auto setOptions = [&](TileToCubinOptions &options, StringRef format) {
-    options.chip = chip;
-    options.features = features;
-    options.numWarps = numWarps;
-    options.registerBudget = registerBudget;
-    options.swizzleStaging = swizzleStaging;
-    options.toolkit = toolkit;
-    options.format = format.str();
-  };
-
-  PassManager lower(&ctx);
-  TileToCubinOptions lowerOptions;
-  setOptions(lowerOptions, "bin");
-  buildTileLoweringPipeline(lower, lowerOptions);
-  if (failed(lower.run(*module)))
-    return failure();
-
-  llvm::json::Array kernels;
-  for (auto [index, name] : llvm::enumerate(plan.kernels)) {
-    auto func = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
-        *module, SymbolRefAttr::get(&ctx, "tileopt_kernels",
-                                    FlatSymbolRefAttr::get(&ctx, name)));
-    int64_t sharedBytes = 0;
-    for (BlockArgument buffer : func.getWorkgroupAttributions()) {
-      auto type = cast<MemRefType>(buffer.getType());
-      sharedBytes +=
-          type.getNumElements() * type.getElementTypeBitWidth() / 8;
-    }
-    int64_t dynamicBytes = 0;
-    if (auto bytes = func->getAttrOfType<IntegerAttr>(kDynamicSharedMemoryAttr))
-      dynamicBytes = bytes.getInt();
-    if (auto maps = func->getAttrOfType<ArrayAttr>(kTensorMapsAttr))
-      planTensorMaps(index, maps, plan);
-    std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize();
-    llvm::json::Object kernel{
-        {"name", name},
-        {"cubin", "kernels.cubin"},
-        {"symbol", name},
-        {"block", llvm::json::Array{(*block)[0], (*block)[1], (*block)[2]}},
-        {"shared_memory", llvm::json::Object{{"static", sharedBytes},
-                                             {"dynamic", dynamicBytes}}},
-        {"params", std::move(*plan.kernelParams[index].getAsArray())}};
-    if (func->hasAttr(kGridSyncAttr))
-      kernel["grid_sync"] = true;
-    kernels.push_back(std::move(kernel));
-  }
-
-  // PTX for reading, then the cubin the runtime loads.
-  OwningOpRef<ModuleOp> forPtx = module->clone();
-  TileToCubinOptions ptxOptions, cubinOptions;
-  setOptions(ptxOptions, "isa");
-  setOptions(cubinOptions, "bin");
-  PassManager toPtx(&ctx), toCubin(&ctx);
-  buildGPUToBinaryPipeline(toPtx, ptxOptions);
-  buildGPUToBinaryPipeline(toCubin, cubinOptions);
-  if (failed(toPtx.run(*forPtx)) || failed(toCubin.run(*module)))
-    return failure();
-  FailureOr<StringRef> ptx = binaryObjectOf(*forPtx);
-  FailureOr<StringRef> cubin = binaryObjectOf(*module);
-  if (failed(ptx) || failed(cubin))
-    return failure();
-
-  llvm::json::Object manifest{
-      {"format", "tileopt-artifact"},
-      {"version", 1},
-      {"source_hash", sourceHash},
-      {"target", llvm::json::Object{{"arch", std::string(chip)}}},
-      {"buffers", std::move(plan.buffers)},
-      {"kernels", std::move(kernels)},
-      {"launches", std::move(plan.launches)}};
-  if (plan.reference.kind() != llvm::json::Value::Null)
-    manifest["reference"] = std::move(plan.reference);
-  if (plan.referenceArgs.kind() != llvm::json::Value::Null)
-    manifest["reference_args"] = std::move(plan.referenceArgs);
-
-  if (std::error_code ec = llvm::sys::fs::create_directories(outputDir)) {
-    llvm::errs() << "tileopt-compile: cannot create " << outputDir << ": "
-                 << ec.message() << "\n";
+  if (target == Stage::PTX)
+    return print(artifact->ptx);
+  std::string error;
+  if (failed(writeArtifact(outputPath, *artifact, error))) {
+    llvm::errs() << "tileopt-compile: " << error << "\n";
     return failure();
   }
-  std::string json;
-  llvm::raw_string_ostream os(json);
-  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
-  return success(succeeded(writeFile(outputDir, "kernels.cubin", *cubin)) &&
-                 succeeded(writeFile(outputDir, "kernels.ptx", *ptx)) &&
-                 succeeded(writeFile(outputDir, "manifest.json", json)));
+  return success();
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  hideLibraryOptions({&compileCategory, &codegenCategory, &searchCategory});
   cl::ParseCommandLineOptions(
       argc, argv,
-      "tileopt-compile: tile kernels + host launches -> artifact directory\n");
+      "tileopt-compile: TOSA, linalg, tk, µGraph or tile MLIR -> a searched, "
+      "fused, compiled GPU artifact\n\n"
+      "  tileopt-compile prog.mlir -o prog.art       # the artifact\n"
+      "  tileopt-compile prog.mlir --emit=ugraph     # the chosen µGraph\n");
+
+  std::optional<Stage> target = parseStage(emit);
+  if (!target || *target == Stage::Tosa) {
+    llvm::errs() << "tileopt-compile: --emit=" << emit
+                 << " is not a stage: linalg, tk, ugraph, tile, gpu, ptx or "
+                    "artifact\n";
+    return 1;
+  }
+  if (*target == Stage::Artifact && outputPath.empty()) {
+    llvm::errs() << "tileopt-compile: an artifact needs a directory: -o DIR "
+                    "(or --emit=STAGE to print a stage)\n";
+    return 1;
+  }
 
   DialectRegistry registry;
   mlir::registerAllDialects(registry);
@@ -433,5 +276,5 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
-  return failed(compile(ctx, sourceMgr)) ? 1 : 0;
+  return failed(compile(ctx, sourceMgr, *target)) ? 1 : 0;
 }

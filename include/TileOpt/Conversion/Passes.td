@@ -76,7 +76,9 @@ def LowerUGraph : Pass<"tileopt-lower-ugraph", "::mlir::ModuleOp"> {
     same name that launches one `tile.kernel` per tk op, in order, on memref
     buffers: the function's arguments (inputs, `tileopt.name` "in<i>"), its
     results ("out<i>") and the tensors passed between kernels ("tmp<i>"),
-    the last two marked `tileopt.output`.
+    the last two marked `tileopt.output`. An argument or result that has a
+    `tileopt.name` attribute keeps that name (tileopt-compile gives the
+    arguments the source's SSA names).
 
     - `tk.fused`: the kernel's grid is the block graph's. Input iterators
       load the block's tile (and the iteration's, along `fmap`) at the

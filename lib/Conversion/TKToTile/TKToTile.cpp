@@ -87,11 +87,19 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
       return failure();
 
   Buffers buffers;
+  // Buffers keep the names the source gave its arguments and results.
+  auto nameOf = [](DictionaryAttr attrs, const Twine &fallback) {
+    if (auto name = attrs ? attrs.getAs<StringAttr>(kNameAttr) : nullptr)
+      return name.str();
+    return fallback.str();
+  };
   for (auto [i, arg] : llvm::enumerate(body.getArguments()))
-    buffers.add(b, arg, "in" + std::to_string(i), /*output=*/false);
+    buffers.add(b, arg, nameOf(func.getArgAttrDict(i), "in" + Twine(i)),
+                /*output=*/false);
   auto ret = cast<func::ReturnOp>(body.getTerminator());
   for (auto [i, result] : llvm::enumerate(ret.getOperands()))
-    buffers.add(b, result, "out" + std::to_string(i), /*output=*/true);
+    buffers.add(b, result, nameOf(func.getResultAttrDict(i), "out" + Twine(i)),
+                /*output=*/true);
   unsigned intermediates = 0;
   // A free layout change is no kernel: a transpose its readers read
   // through (transposeReadThrough) has no buffer either, and a reshape that

@@ -1,0 +1,431 @@
+//===- Artifact.cpp - Tile kernels to a cubin and its manifest ------------===//
+//
+// An artifact is what the runtime needs and nothing else: kernels.cubin,
+// and manifest.json, which says how to launch its kernels on which buffers
+// (docs/artifact-format.md); kernels.ptx rides along for reading. The
+// launch sequence is read off the host function's tile.launch ops before the
+// kernels are lowered, the kernels' block sizes and shared memory after.
+//
+//===----------------------------------------------------------------------===//
+#include "TileOpt/Driver/Driver.h"
+
+#include "TileOpt/Conversion/Passes.h"
+#include "TileOpt/Dialect/Tile/IR/TileOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+using namespace mlir::tileopt;
+using namespace mlir::tileopt::driver;
+
+namespace {
+
+constexpr StringLiteral kOutputAttr = "tileopt.output";
+constexpr StringLiteral kNameAttr = "tileopt.name";
+constexpr StringLiteral kReferenceAttr = "tileopt.reference";
+constexpr StringLiteral kReferenceArgsAttr = "tileopt.reference_args";
+
+/// The manifest's name for an element type, or "" if it has none.
+std::string dtypeName(Type type) {
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF32())
+    return "f32";
+  if (type.isF64())
+    return "f64";
+  if (type.isSignlessInteger(8))
+    return "i8";
+  if (type.isSignlessInteger(32))
+    return "i32";
+  if (type.isSignlessInteger(64) || type.isIndex())
+    return "i64";
+  return "";
+}
+
+/// What the compiler learns from the host function before lowering.
+struct LaunchPlan {
+  llvm::json::Array buffers;
+  llvm::json::Array launches;
+  /// For each launch, the buffer bound to each kernel argument (-1 for
+  /// scalars): what a tensor map of a view describes.
+  SmallVector<SmallVector<int64_t>> launchBuffers;
+  /// Kernel names in order of first launch.
+  SmallVector<std::string> kernels;
+  llvm::json::Array kernelParams;
+  llvm::json::Value reference = nullptr;
+  llvm::json::Value referenceArgs = nullptr;
+};
+
+FailureOr<func::FuncOp> findEntry(ModuleOp module) {
+  func::FuncOp entry;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.getOps<tile::LaunchOp>().empty())
+      continue;
+    if (entry)
+      return func.emitError("a second host function with tile.launch (the "
+                            "first is @")
+             << entry.getSymName() << "): an artifact has one launch sequence";
+    entry = func;
+  }
+  if (!entry) {
+    // Point at a kernel that nothing launches, if there is one.
+    Operation *at = module;
+    for (auto kernel : module.getOps<tile::KernelOp>()) {
+      at = kernel;
+      break;
+    }
+    return at->emitError("no func.func launches a kernel with tile.launch: "
+                         "nothing says how to run the kernels");
+  }
+  return entry;
+}
+
+LogicalResult planBuffers(func::FuncOp entry, LaunchPlan &plan) {
+  for (auto [i, arg] : llvm::enumerate(entry.getArguments())) {
+    auto type = dyn_cast<MemRefType>(arg.getType());
+    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
+      return entry.emitError("argument #")
+             << i << " is " << arg.getType()
+             << "; host-function arguments are device buffers: static-shape "
+                "row-major memrefs";
+    std::string dtype = dtypeName(type.getElementType());
+    if (dtype.empty())
+      return entry.emitError("argument #")
+             << i << " has elements of type " << type.getElementType()
+             << ", which artifacts do not carry";
+    llvm::json::Array shape, strides;
+    int64_t stride = 1;
+    SmallVector<int64_t> rowMajor(type.getRank());
+    for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+      rowMajor[d] = stride;
+      stride *= type.getDimSize(d);
+    }
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      shape.push_back(type.getDimSize(d));
+      strides.push_back(rowMajor[d]);
+    }
+    std::string name = "arg" + std::to_string(i);
+    if (auto attr = entry.getArgAttrOfType<StringAttr>(i, kNameAttr))
+      name = attr.str();
+    bool output = entry.getArgAttr(i, kOutputAttr) != nullptr;
+    plan.buffers.push_back(llvm::json::Object{
+        {"name", name},
+        {"role", output ? "output" : "input"},
+        {"dtype", dtype},
+        {"shape", std::move(shape)},
+        {"strides", std::move(strides)}});
+  }
+  return success();
+}
+
+/// A launch argument that binds a kernel scalar: a constant of the host
+/// function, written as {"<dtype>": value}.
+FailureOr<llvm::json::Value> scalarArg(tile::LaunchOp launch, Value value) {
+  auto constant = value.getDefiningOp<arith::ConstantOp>();
+  std::string dtype = dtypeName(value.getType());
+  if (!constant || dtype.empty() || dtype == "bf16" || dtype == "f16" ||
+      dtype == "i8")
+    return launch.emitError("scalar arguments must be arith.constant values "
+                            "of type f32, f64, i32, i64 or index");
+  if (auto f = dyn_cast<FloatAttr>(constant.getValue()))
+    return llvm::json::Value(
+        llvm::json::Object{{dtype, f.getValueAsDouble()}});
+  auto i = cast<IntegerAttr>(constant.getValue());
+  return llvm::json::Value(llvm::json::Object{{dtype, i.getInt()}});
+}
+
+LogicalResult planLaunches(ModuleOp module, func::FuncOp entry,
+                           LaunchPlan &plan) {
+  llvm::StringMap<int64_t> kernelIndex;
+  WalkResult walk = entry.walk([&](tile::LaunchOp launch) -> WalkResult {
+    auto kernel = SymbolTable::lookupNearestSymbolFrom<tile::KernelOp>(
+        launch, launch.getKernelAttr());
+    auto [it, inserted] =
+        kernelIndex.try_emplace(launch.getKernel(), plan.kernels.size());
+    if (inserted) {
+      plan.kernels.push_back(launch.getKernel().str());
+      llvm::json::Array params;
+      for (Type type : kernel.getArgumentTypes()) {
+        if (auto view = dyn_cast<tile::TensorViewType>(type)) {
+          params.push_back("ptr");
+          for (int64_t dim : view.getShape())
+            if (ShapedType::isDynamic(dim))
+              params.push_back("i64");
+          continue;
+        }
+        params.push_back(dtypeName(type));
+      }
+      plan.kernelParams.push_back(std::move(params));
+    }
+    llvm::json::Array args;
+    SmallVector<int64_t> &buffers = plan.launchBuffers.emplace_back();
+    for (auto [param, arg] :
+         llvm::zip(kernel.getArgumentTypes(), launch.getArgs())) {
+      auto view = dyn_cast<tile::TensorViewType>(param);
+      buffers.push_back(-1);
+      if (!view) {
+        FailureOr<llvm::json::Value> scalar = scalarArg(launch, arg);
+        if (failed(scalar))
+          return WalkResult::interrupt();
+        args.push_back(std::move(*scalar));
+        continue;
+      }
+      auto buffer = dyn_cast<BlockArgument>(arg);
+      if (!buffer || buffer.getOwner() != &entry.front())
+        return launch.emitError("views must be bound to arguments of the "
+                                "host function (the artifact's buffers)");
+      int64_t index = buffer.getArgNumber();
+      buffers.back() = index;
+      args.push_back(llvm::json::Object{{"buffer", index}});
+      for (auto [d, dim] : llvm::enumerate(view.getShape()))
+        if (ShapedType::isDynamic(dim))
+          args.push_back(
+              llvm::json::Object{{"buffer", index}, {"dim", int64_t(d)}});
+    }
+    ArrayRef<int64_t> grid = launch.getGrid();
+    plan.launches.push_back(llvm::json::Object{
+        {"kernel", it->second},
+        {"grid", llvm::json::Array{grid[0], grid[1], grid[2]}},
+        {"args", std::move(args)}});
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  if (auto reference = entry->getAttrOfType<StringAttr>(kReferenceAttr))
+    plan.reference = reference.str();
+  if (auto args = entry->getAttrOfType<DictionaryAttr>(kReferenceArgsAttr)) {
+    llvm::json::Object object;
+    for (NamedAttribute arg : args)
+      if (auto f = dyn_cast<FloatAttr>(arg.getValue()))
+        object[arg.getName().str()] = f.getValueAsDouble();
+    plan.referenceArgs = std::move(object);
+  }
+  return success();
+}
+
+/// Adds the tensor-map parameters the lowering gave kernel `index`
+/// (`maps`, kTensorMapsAttr) to its params and to each of its launches: a
+/// "ptr" each, bound to {"tensor_map": {"buffer", "box", "swizzle"}}.
+void planTensorMaps(int64_t index, ArrayAttr maps, LaunchPlan &plan) {
+  llvm::json::Array &params = *plan.kernelParams[index].getAsArray();
+  for (size_t i = 0; i < maps.size(); ++i)
+    params.push_back("ptr");
+  for (auto [launch, buffers] : llvm::zip(plan.launches, plan.launchBuffers)) {
+    llvm::json::Object &object = *launch.getAsObject();
+    if (*object.getInteger("kernel") != index)
+      continue;
+    llvm::json::Array &args = *object.getArray("args");
+    for (auto map : maps.getAsRange<DictionaryAttr>()) {
+      llvm::json::Array box;
+      for (auto size : cast<ArrayAttr>(map.get("box")).getAsRange<IntegerAttr>())
+        box.push_back(size.getInt());
+      int64_t view = cast<IntegerAttr>(map.get("view")).getInt();
+      args.push_back(llvm::json::Object{
+          {"tensor_map", llvm::json::Object{{"buffer", buffers[view]},
+                                            {"box", std::move(box)},
+                                            {"swizzle", 128}}}});
+    }
+  }
+}
+
+/// Finds ptxas where gpu-module-to-binary will look, or says where it
+/// looked.
+LogicalResult checkPtxas(ModuleOp module, StringRef toolkit) {
+  if (findPtxas(toolkit))
+    return success();
+  return module.emitError("ptxas not found: looked in ")
+         << toolkit << "/bin/ptxas and on PATH; install the CUDA toolkit, set "
+         << "CUDA_HOME, or pass --cuda-toolkit";
+}
+
+/// `options` as the cubin pipeline takes them, producing `format`.
+void setCubinOptions(TileToCubinOptions &result, const CompileOptions &options,
+                     StringRef toolkit, StringRef format) {
+  result.chip = options.chip;
+  result.features = options.features;
+  result.numWarps = options.numWarps > 0 ? options.numWarps : 4;
+  result.registerBudget = options.registerBudget;
+  result.swizzleStaging = options.swizzleStaging;
+  result.toolkit = toolkit.str();
+  result.format = format.str();
+}
+
+/// The manifest's entry of each kernel, from its gpu.func.
+llvm::json::Array describeKernels(ModuleOp module, LaunchPlan &plan) {
+  MLIRContext *ctx = module.getContext();
+  llvm::json::Array kernels;
+  for (auto [index, name] : llvm::enumerate(plan.kernels)) {
+    auto func = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+        module, SymbolRefAttr::get(ctx, "tileopt_kernels",
+                                   FlatSymbolRefAttr::get(ctx, name)));
+    int64_t sharedBytes = 0;
+    for (BlockArgument buffer : func.getWorkgroupAttributions()) {
+      auto type = cast<MemRefType>(buffer.getType());
+      sharedBytes +=
+          type.getNumElements() * type.getElementTypeBitWidth() / 8;
+    }
+    int64_t dynamicBytes = 0;
+    if (auto bytes = func->getAttrOfType<IntegerAttr>(kDynamicSharedMemoryAttr))
+      dynamicBytes = bytes.getInt();
+    if (auto maps = func->getAttrOfType<ArrayAttr>(kTensorMapsAttr))
+      planTensorMaps(index, maps, plan);
+    std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize();
+    llvm::json::Object kernel{
+        {"name", name},
+        {"cubin", "kernels.cubin"},
+        {"symbol", name},
+        {"block", llvm::json::Array{(*block)[0], (*block)[1], (*block)[2]}},
+        {"shared_memory", llvm::json::Object{{"static", sharedBytes},
+                                             {"dynamic", dynamicBytes}}},
+        {"params", std::move(*plan.kernelParams[index].getAsArray())}};
+    if (func->hasAttr(kGridSyncAttr))
+      kernel["grid_sync"] = true;
+    kernels.push_back(std::move(kernel));
+  }
+  return kernels;
+}
+
+} // namespace
+
+FailureOr<Artifact> driver::compileArtifact(ModuleOp module,
+                                            const CompileOptions &options,
+                                            StringRef sourceHash,
+                                            bool ptxOnly) {
+  FailureOr<func::FuncOp> entry = findEntry(module);
+  LaunchPlan plan;
+  if (failed(entry) || failed(planBuffers(*entry, plan)) ||
+      failed(planLaunches(module, *entry, plan)))
+    return failure();
+  std::string toolkit = findCudaToolkit(options.toolkit);
+  if (!ptxOnly && failed(checkPtxas(module, toolkit)))
+    return failure();
+
+  MLIRContext *ctx = module.getContext();
+  TileToCubinOptions toBin, toIsa;
+  setCubinOptions(toBin, options, toolkit, "bin");
+  setCubinOptions(toIsa, options, toolkit, "isa");
+  PassManager lower(ctx);
+  buildTileLoweringPipeline(lower, toBin);
+  if (failed(lower.run(module)))
+    return failure();
+  llvm::json::Array kernels = describeKernels(module, plan);
+
+  // PTX for reading, then the cubin the runtime loads.
+  Artifact artifact;
+  OwningOpRef<ModuleOp> forPtx = module.clone();
+  PassManager toPtx(ctx);
+  buildGPUToBinaryPipeline(toPtx, toIsa);
+  if (failed(toPtx.run(*forPtx)))
+    return failure();
+  FailureOr<StringRef> ptx = binaryObjectOf(*forPtx);
+  if (failed(ptx))
+    return failure();
+  artifact.ptx = ptx->str();
+  if (ptxOnly)
+    return artifact;
+
+  PassManager toCubin(ctx);
+  buildGPUToBinaryPipeline(toCubin, toBin);
+  if (failed(toCubin.run(module)))
+    return failure();
+  FailureOr<StringRef> cubin = binaryObjectOf(module);
+  if (failed(cubin))
+    return failure();
+  artifact.cubin = cubin->str();
+
+  llvm::json::Object manifest{
+      {"format", "tileopt-artifact"},
+      {"version", 1},
+      {"source_hash", sourceHash.str()},
+      {"target", llvm::json::Object{{"arch", options.chip}}},
+      {"buffers", std::move(plan.buffers)},
+      {"kernels", std::move(kernels)},
+      {"launches", std::move(plan.launches)}};
+  if (plan.reference.kind() != llvm::json::Value::Null)
+    manifest["reference"] = std::move(plan.reference);
+  if (plan.referenceArgs.kind() != llvm::json::Value::Null)
+    manifest["reference_args"] = std::move(plan.referenceArgs);
+  llvm::raw_string_ostream os(artifact.manifest);
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
+  return artifact;
+}
+
+LogicalResult driver::lowerTileToGPU(ModuleOp module,
+                                     const CompileOptions &options) {
+  TileToCubinOptions toBin;
+  setCubinOptions(toBin, options, findCudaToolkit(options.toolkit), "bin");
+  PassManager lower(module.getContext());
+  buildTileLoweringPipeline(lower, toBin);
+  return lower.run(module);
+}
+
+LogicalResult driver::writeArtifact(StringRef dir, const Artifact &artifact,
+                                    std::string &error) {
+  SmallString<128> target(dir);
+  llvm::sys::path::remove_dots(target, /*remove_dot_dot=*/true);
+  StringRef parent = llvm::sys::path::parent_path(target);
+  if (!parent.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(parent)) {
+      error = ("cannot create " + parent + ": " + ec.message()).str();
+      return failure();
+    }
+  // A fresh directory beside the target (same file system: the rename is
+  // atomic), filled, then renamed into place.
+  SmallString<128> staging;
+  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(
+          target + ".partial", staging)) {
+    error = ("cannot create a directory beside " + target + ": " +
+             ec.message())
+                .str();
+    return failure();
+  }
+  auto discard = [&](const Twine &why) {
+    llvm::sys::fs::remove_directories(staging);
+    error = why.str();
+    return failure();
+  };
+  for (auto [name, contents] :
+       {std::pair<StringRef, StringRef>{"kernels.cubin", artifact.cubin},
+        {"kernels.ptx", artifact.ptx},
+        {"manifest.json", artifact.manifest}}) {
+    SmallString<128> path(staging);
+    llvm::sys::path::append(path, name);
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    if (!ec) {
+      os << contents;
+      os.close();
+      ec = os.error();
+      os.clear_error();
+    }
+    if (ec)
+      return discard("cannot write " + path + ": " + ec.message());
+  }
+  // An artifact already there is replaced whole: moved aside first, since
+  // rename does not replace a non-empty directory.
+  SmallString<128> old;
+  if (llvm::sys::fs::is_directory(target)) {
+    if (std::error_code ec =
+            llvm::sys::fs::createUniqueDirectory(target + ".old", old))
+      return discard("cannot replace " + target + ": " + ec.message());
+    llvm::sys::fs::remove(old);
+    if (std::error_code ec = llvm::sys::fs::rename(target, old))
+      return discard("cannot replace " + target + ": " + ec.message());
+  } else if (llvm::sys::fs::exists(target)) {
+    return discard(target + " exists and is not a directory");
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(staging, target))
+    return discard("cannot move the artifact into " + target + ": " +
+                   ec.message());
+  if (!old.empty())
+    llvm::sys::fs::remove_directories(old);
+  return success();
+}

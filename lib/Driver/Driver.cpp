@@ -1,0 +1,270 @@
+//===- Driver.cpp - The stages from any input to tile kernels -------------===//
+#include "TileOpt/Driver/Driver.h"
+
+#include "TileOpt/Conversion/Passes.h"
+#include "TileOpt/Dialect/TK/IR/TKOps.h"
+#include "TileOpt/Dialect/Tile/IR/TileOps.h"
+#include "mlir/AsmParser/AsmParserState.h"
+#include "mlir/Conversion/TosaToArith/TosaToArith.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Regex.h"
+
+using namespace mlir;
+using namespace mlir::tileopt;
+using namespace mlir::tileopt::driver;
+
+namespace {
+
+constexpr StringLiteral kNameAttr = "tileopt.name";
+
+struct StageInfo {
+  Stage stage;
+  StringLiteral name;
+  /// What turns the previous stage into this one, for diagnostics.
+  StringLiteral producedBy;
+};
+
+constexpr StageInfo kStages[] = {
+    {Stage::Tosa, "tosa", "the input"},
+    {Stage::Linalg, "linalg", "the upstream TOSA-to-linalg passes"},
+    {Stage::TK, "tk", "tileopt-import-linalg"},
+    {Stage::UGraph, "ugraph", "tileopt-superoptimize"},
+    {Stage::Tile, "tile", "tileopt-lower-ugraph"},
+    {Stage::GPU, "gpu", "tileopt-lower-tile"},
+    {Stage::PTX, "ptx", "NVVM and LLVM's NVPTX backend"},
+    {Stage::Artifact, "artifact", "ptxas"},
+};
+
+const StageInfo &infoOf(Stage stage) {
+  return kStages[static_cast<int>(stage)];
+}
+
+/// Attaches to every error reported while it lives a note that names the
+/// stage being produced, then lets the error through to the next handler.
+class StageDiagnostics {
+public:
+  StageDiagnostics(MLIRContext *context, Stage stage)
+      : handler(context, [stage](Diagnostic &diagnostic) {
+          if (diagnostic.getSeverity() == DiagnosticSeverity::Error)
+            diagnostic.attachNote()
+                << "in stage '" << infoOf(stage).name << "' ("
+                << infoOf(stage).producedBy << ")";
+          return failure();
+        }) {}
+
+private:
+  ScopedDiagnosticHandler handler;
+};
+
+/// The first op in `module` that is not at `stage`'s level, if any: at the
+/// tk stage every function must be tk ops alone.
+Operation *firstOpNotIn(ModuleOp module, Stage stage) {
+  Operation *found = nullptr;
+  module.walk([&](func::FuncOp func) {
+    for (Operation &op : func.getOps()) {
+      if (isa<func::ReturnOp>(op))
+        continue;
+      bool ok = stage == Stage::TK ? isa<tk::TKDialect>(op.getDialect())
+                                   : true;
+      if (!ok) {
+        found = &op;
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+/// The warps of the µGraph's graph-defined kernels: the superoptimizer
+/// chooses block sizes, and the code generator runs one size for all the
+/// kernels of a module.
+FailureOr<int64_t> warpsOfUGraph(ModuleOp module, int64_t requested) {
+  if (requested > 0)
+    return requested;
+  std::optional<int64_t> threads;
+  Operation *first = nullptr;
+  WalkResult walk = module.walk([&](tk::FusedOp fused) {
+    int64_t n = 1;
+    for (int64_t d : fused.getBlockDims())
+      n *= d;
+    if (threads && *threads != n) {
+      fused.emitError("this graph-defined kernel has blocks of ")
+              .attachNote(first->getLoc())
+          << "this one has " << *threads
+          << " threads; the code generator runs one block size for all "
+             "the kernels of a program: pass --num-warps";
+      return WalkResult::interrupt();
+    }
+    threads = n;
+    first = fused;
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  if (!threads)
+    return 4;
+  if (*threads % 32 != 0)
+    return first->emitError("blocks of ")
+           << *threads << " threads are not a whole number of warps";
+  return *threads / 32;
+}
+
+LogicalResult runStage(ModuleOp module, Stage stage,
+                       const CompileOptions &options) {
+  MLIRContext *context = module.getContext();
+  StageDiagnostics notes(context, stage);
+  PassManager pm(context);
+  switch (stage) {
+  case Stage::Tosa:
+    llvm_unreachable("TOSA is an input, not a stage to lower to");
+  case Stage::Linalg: {
+    // The stock pipeline a front end's TOSA goes through (mlir-opt
+    // --tosa-to-linalg-pipeline), then the ops it leaves to the tensor and
+    // arith conversions (reshapes, slices, constants).
+    tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+    OpPassManager &funcs = pm.nest<func::FuncOp>();
+    funcs.addPass(createTosaToTensorPass());
+    funcs.addPass(createTosaToArithPass());
+    pm.addPass(createCanonicalizerPass());
+    break;
+  }
+  case Stage::TK:
+    pm.addNestedPass<func::FuncOp>(createImportLinalg());
+    break;
+  case Stage::UGraph:
+    pm.addNestedPass<func::FuncOp>(createSuperoptimize(options.search));
+    break;
+  case Stage::Tile:
+    pm.addPass(createLowerUGraph());
+    break;
+  case Stage::GPU:
+  case Stage::PTX:
+  case Stage::Artifact:
+    llvm_unreachable("compileArtifact's stages");
+  }
+  if (failed(pm.run(module)))
+    return failure();
+  if (stage == Stage::TK) {
+    if (Operation *op = firstOpNotIn(module, Stage::TK))
+      return op->emitError("'")
+             << op->getName()
+             << "' was not imported into the kernel graph (the warnings "
+                "above say why)";
+  }
+  return success();
+}
+
+} // namespace
+
+StringRef driver::getStageName(Stage stage) { return infoOf(stage).name; }
+
+std::optional<Stage> driver::parseStage(StringRef name) {
+  for (const StageInfo &info : kStages)
+    if (info.name == name)
+      return info.stage;
+  return std::nullopt;
+}
+
+FailureOr<Stage> driver::detectStage(ModuleOp module) {
+  std::optional<Stage> earliest;
+  auto see = [&](Stage stage) {
+    if (!earliest || stage < *earliest)
+      earliest = stage;
+  };
+  module.walk([&](Operation *op) {
+    Dialect *dialect = op->getDialect();
+    if (isa_and_nonnull<tosa::TosaDialect>(dialect))
+      see(Stage::Tosa);
+    else if (isa_and_nonnull<linalg::LinalgDialect>(dialect))
+      see(Stage::Linalg);
+    else if (isa<tk::FusedOp>(op))
+      see(Stage::UGraph);
+    else if (isa_and_nonnull<tk::TKDialect>(dialect))
+      see(Stage::TK);
+    else if (isa<tile::KernelOp, tile::LaunchOp>(op))
+      see(Stage::Tile);
+    else if (isa<gpu::GPUModuleOp>(op))
+      see(Stage::GPU);
+  });
+  // A kernel graph of predefined kernels is a µGraph too, but the search
+  // has not seen it; one with graph-defined kernels is someone's choice.
+  if (!earliest)
+    return module.emitError(
+        "the input holds no TOSA, linalg, tk or tile ops: nothing to compile");
+  if (*earliest == Stage::GPU)
+    return module.emitError("the input is already a gpu.module: "
+                            "tileopt-compile starts from tile kernels at "
+                            "the latest");
+  return *earliest;
+}
+
+std::string driver::defaultCacheDir() {
+  if (std::optional<std::string> dir =
+          llvm::sys::Process::GetEnv("TILEOPT_CACHE_DIR"))
+    return *dir;
+  SmallString<128> path;
+  if (std::optional<std::string> xdg =
+          llvm::sys::Process::GetEnv("XDG_CACHE_HOME")) {
+    path = *xdg;
+  } else {
+    std::optional<std::string> home = llvm::sys::Process::GetEnv("HOME");
+    if (!home)
+      return "";
+    path = *home;
+    llvm::sys::path::append(path, ".cache");
+  }
+  llvm::sys::path::append(path, "tileopt");
+  return std::string(path);
+}
+
+LogicalResult driver::lowerTo(ModuleOp module, Stage from, Stage to,
+                              CompileOptions &options) {
+  assert(to <= Stage::Tile && "compileArtifact lowers past the tile stage");
+  for (int s = static_cast<int>(from) + 1; s <= static_cast<int>(to); ++s) {
+    auto stage = static_cast<Stage>(s);
+    if (stage == Stage::Tile) {
+      FailureOr<int64_t> warps = warpsOfUGraph(module, options.numWarps);
+      if (failed(warps))
+        return failure();
+      options.numWarps = *warps;
+    }
+    if (failed(runStage(module, stage, options)))
+      return failure();
+  }
+  return success();
+}
+
+void driver::nameArgumentsFromSource(ModuleOp module,
+                                     const AsmParserState &state) {
+  llvm::Regex generated("^arg[0-9]+$");
+  module.walk([&](func::FuncOp func) {
+    if (func.isExternal())
+      return;
+    const AsmParserState::BlockDefinition *entry =
+        state.getBlockDef(&func.front());
+    if (!entry)
+      return;
+    for (auto [i, arg] : llvm::enumerate(entry->arguments)) {
+      if (i >= func.getNumArguments() || func.getArgAttr(i, kNameAttr))
+        continue;
+      StringRef name(arg.loc.Start.getPointer(),
+                     arg.loc.End.getPointer() -
+                         arg.loc.Start.getPointer());
+      name.consume_front("%");
+      if (name.empty() || generated.match(name))
+        continue;
+      func.setArgAttr(i, kNameAttr, StringAttr::get(func.getContext(), name));
+    }
+  });
+}
+
