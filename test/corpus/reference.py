@@ -64,8 +64,6 @@ PIPELINE = ",".join([
     "func.func(math-expand-ops{ops=rsqrt})",  # libm has no rsqrtf
     "convert-math-to-libm",
     "convert-math-to-llvm",
-    # bf16 extf/truncf as integer ops (the JIT has no bf16 conversion libcalls).
-    "arith-expand{include-bf16=true}",
     "convert-arith-to-llvm",
     "finalize-memref-to-llvm",
     "convert-cf-to-llvm",
