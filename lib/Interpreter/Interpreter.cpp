@@ -73,8 +73,8 @@ compileElementwise(Domain &domain, Operation *op, ShapeFn shape,
   return e;
 }
 
-/// The elementwise computation of a tk/tb unary, binary op or th.graph, on
-/// values of the shapes `shape` gives.
+/// The elementwise computation of a tk/tb unary, binary op, th.graph or
+/// tk.map, on values of the shapes `shape` gives.
 template <typename Domain>
 static FailureOr<Elementwise<Domain>>
 compileElementwise(Domain &domain, Operation *op, ShapeFn shape = typeShape) {
@@ -94,7 +94,7 @@ compileElementwise(Domain &domain, Operation *op, ShapeFn shape = typeShape) {
             ScalarProgram::forBinary(op, binary.getKind(),
                                      elementTypeOf(binary.getResult())));
       })
-      .template Case<th::GraphOp>([&](th::GraphOp graph) {
+      .template Case<th::GraphOp, tk::MapOp>([&](auto graph) {
         Block &body = graph.getBody().front();
         return compileElementwise(
             domain, op, shape,
@@ -749,7 +749,7 @@ private:
                     write(t.getResult()));
           return success();
         })
-        .template Case<tk::UnaryOp, tk::BinaryOp>([&](Operation *ew) {
+        .template Case<tk::UnaryOp, tk::BinaryOp, tk::MapOp>([&](Operation *ew) {
           FailureOr<Elementwise<Domain>> e = compileElementwise(d, ew);
           if (failed(e))
             return failure();

@@ -15,6 +15,7 @@
 #define TILEOPT_LIB_INTERPRETER_SCALARPROGRAM_H
 
 #include "TileOpt/Dialect/Common/TileOptEnums.h"
+#include "TileOpt/Interpreter/Domains.h"
 #include "mlir/IR/Block.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/APFloat.h"
@@ -39,17 +40,38 @@ enum class ScalarOpcode : uint8_t {
   Minimum,
   MaxNum,
   MinNum,
+  /// A ScalarFn of its operand (ScalarInstr::aux).
+  Apply,
+  /// arith.cmpf: 1 where the comparison decoded into ScalarInstr::compare
+  /// holds, else 0.
+  Compare,
+  /// arith.select: the second operand where the first is not 0, else the
+  /// third.
+  Select,
+  /// arith.extf / truncf: the value itself. The interpreter computes every
+  /// float in the domain's precision, whatever type holds it.
+  Cast,
 };
 
-/// The opcode of a float arith/math op the interpreter evaluates
-/// (arith.constant included), if it evaluates it: the one mapping from ops
-/// to opcodes, shared by scalar programs and the tile interpreter.
-std::optional<ScalarOpcode> getScalarOpcode(Operation *op);
+struct ScalarInstr;
+
+/// The instruction (without its registers) of an arith/math op the
+/// interpreter evaluates on scalars (arith.constant included), if it
+/// evaluates it: the one mapping from ops to opcodes, shared by scalar
+/// programs and the tile interpreter.
+std::optional<ScalarInstr> decodeScalarOp(Operation *op);
+
+/// The outcomes of an arith.cmpf predicate.
+Comparison decodeComparison(unsigned cmpfPredicate);
 
 struct ScalarInstr {
   ScalarOpcode opcode;
   /// Operand registers; for Constant, `lhs` indexes the constant pool.
-  uint32_t lhs = 0, rhs = 0;
+  uint32_t lhs = 0, rhs = 0, third = 0;
+  /// Apply: the function.
+  ScalarFn fn = ScalarFn::Tanh;
+  /// Compare: its outcomes.
+  Comparison compare;
 };
 
 /// Registers 0 .. numInputs-1 hold the inputs; instruction i writes register
@@ -87,8 +109,8 @@ public:
       if (in.opcode == ScalarOpcode::Constant)
         *out = pool[in.lhs];
       else
-        withOperation(d, in.opcode, [&](auto op) {
-          *out = op(regs[in.lhs], regs[in.rhs]);
+        withOperation(d, in, [&](auto op) {
+          *out = op(regs[in.lhs], regs[in.rhs], regs[in.third]);
         });
       ++out;
     }
@@ -110,10 +132,11 @@ public:
                    typename Domain::Scalar *out, int64_t n) const {
     assert(isSingleInstruction() && "not a single-instruction program");
     const ScalarInstr &in = code.front();
-    const auto *a = inputs[in.lhs], *b = inputs[in.rhs];
-    withOperation(d, in.opcode, [&](auto op) {
+    const auto *a = inputs[in.lhs], *b = inputs[in.rhs],
+               *c = inputs[in.third];
+    withOperation(d, in, [&](auto op) {
       for (int64_t i = 0; i < n; ++i)
-        out[i] = op(a[i], b[i]);
+        out[i] = op(a[i], b[i], c[i]);
     });
   }
 
@@ -121,31 +144,42 @@ public:
   unsigned getNumRegisters() const { return numInputs + code.size(); }
   ArrayRef<uint32_t> getOutputs() const { return outputs; }
 
-  /// Calls `body(op)` with `op(a, b)` the domain's operation for `opcode`
-  /// (unary ones ignore `b`); the one place opcodes meet the domain.
+  /// Calls `body(op)` with `op(a, b, c)` the domain's operation for `in`
+  /// (ignoring the operands it does not take); the one place opcodes meet
+  /// the domain.
   template <typename Domain, typename Body>
-  static void withOperation(Domain &d, ScalarOpcode opcode, Body body) {
+  static void withOperation(Domain &d, const ScalarInstr &in, Body body) {
     using S = typename Domain::Scalar;
-    switch (opcode) {
+    switch (in.opcode) {
     case ScalarOpcode::Constant: llvm_unreachable("constants read the pool");
-    case ScalarOpcode::Add: return body([&](S a, S b) { return d.add(a, b); });
-    case ScalarOpcode::Sub: return body([&](S a, S b) { return d.sub(a, b); });
-    case ScalarOpcode::Mul: return body([&](S a, S b) { return d.mul(a, b); });
-    case ScalarOpcode::Div: return body([&](S a, S b) { return d.div(a, b); });
-    case ScalarOpcode::Neg: return body([&](S a, S) { return d.neg(a); });
-    case ScalarOpcode::Exp: return body([&](S a, S) { return d.exp(a); });
-    case ScalarOpcode::Sqrt: return body([&](S a, S) { return d.sqrt(a); });
-    case ScalarOpcode::Rsqrt: return body([&](S a, S) { return d.rsqrt(a); });
-    case ScalarOpcode::Erf: return body([&](S a, S) { return d.erf(a); });
-    case ScalarOpcode::Pow: return body([&](S a, S b) { return d.pow(a, b); });
+    case ScalarOpcode::Add: return body([&](S a, S b, S) { return d.add(a, b); });
+    case ScalarOpcode::Sub: return body([&](S a, S b, S) { return d.sub(a, b); });
+    case ScalarOpcode::Mul: return body([&](S a, S b, S) { return d.mul(a, b); });
+    case ScalarOpcode::Div: return body([&](S a, S b, S) { return d.div(a, b); });
+    case ScalarOpcode::Neg: return body([&](S a, S, S) { return d.neg(a); });
+    case ScalarOpcode::Exp: return body([&](S a, S, S) { return d.exp(a); });
+    case ScalarOpcode::Sqrt: return body([&](S a, S, S) { return d.sqrt(a); });
+    case ScalarOpcode::Rsqrt:
+      return body([&](S a, S, S) { return d.rsqrt(a); });
+    case ScalarOpcode::Erf: return body([&](S a, S, S) { return d.erf(a); });
+    case ScalarOpcode::Pow: return body([&](S a, S b, S) { return d.pow(a, b); });
     case ScalarOpcode::Maximum:
-      return body([&](S a, S b) { return d.maximum(a, b); });
+      return body([&](S a, S b, S) { return d.maximum(a, b); });
     case ScalarOpcode::Minimum:
-      return body([&](S a, S b) { return d.minimum(a, b); });
+      return body([&](S a, S b, S) { return d.minimum(a, b); });
     case ScalarOpcode::MaxNum:
-      return body([&](S a, S b) { return d.maxnum(a, b); });
+      return body([&](S a, S b, S) { return d.maxnum(a, b); });
     case ScalarOpcode::MinNum:
-      return body([&](S a, S b) { return d.minnum(a, b); });
+      return body([&](S a, S b, S) { return d.minnum(a, b); });
+    case ScalarOpcode::Apply:
+      return body([&, fn = in.fn](S a, S, S) { return d.apply(fn, a); });
+    case ScalarOpcode::Compare:
+      return body([&, c = in.compare](S a, S b, S) {
+        return d.compare(c, a, b);
+      });
+    case ScalarOpcode::Select:
+      return body([&](S c, S a, S b) { return d.select(c, a, b); });
+    case ScalarOpcode::Cast: return body([](S a, S, S) { return a; });
     }
     llvm_unreachable("unknown opcode");
   }

@@ -275,9 +275,14 @@ private:
   }
 
   LogicalResult execute(Operation &op) {
-    if (std::optional<ScalarOpcode> opcode = getScalarOpcode(&op);
-        opcode && *opcode != ScalarOpcode::Constant)
-      return floatElementwise(op, *opcode);
+    // Float to float here; constants, comparisons, selects and casts,
+    // which meet integer tiles, below.
+    if (std::optional<ScalarInstr> in = decodeScalarOp(&op);
+        in && !llvm::is_contained({ScalarOpcode::Constant,
+                                   ScalarOpcode::Compare, ScalarOpcode::Select,
+                                   ScalarOpcode::Cast},
+                                  in->opcode))
+      return floatElementwise(op, *in);
     return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
         .Case([&](arith::ConstantOp c) { return constant(c); })
         .Case([&](tile::BlockIdOp b) {
@@ -414,13 +419,13 @@ private:
     return type.isInteger(1) ? int64_t(v.getZExtValue()) : v.getSExtValue();
   }
 
-  LogicalResult floatElementwise(Operation &op, ScalarOpcode opcode) {
+  LogicalResult floatElementwise(Operation &op, const ScalarInstr &in) {
     const F &a = floats(op.getOperand(0));
     const F &b = floats(op.getOperand(op.getNumOperands() - 1));
     F out(a.getShape());
-    ScalarProgram::withOperation(d, opcode, [&](auto fn) {
+    ScalarProgram::withOperation(d, in, [&](auto fn) {
       for (int64_t i = 0; i < out.size(); ++i)
-        out[i] = fn(a[i], b[i]);
+        out[i] = fn(a[i], b[i], b[i]);
     });
     set(op.getResult(0), std::move(out));
     return success();
@@ -455,31 +460,10 @@ private:
   LogicalResult compareFloats(arith::CmpFOp cmp) {
     const F &a = floats(cmp.getLhs()), &b = floats(cmp.getRhs());
     I out(a.getShape());
-    using P = arith::CmpFPredicate;
-    for (int64_t i = 0; i < out.size(); ++i) {
-      S x = a[i], y = b[i];
-      bool unordered = std::isnan(x) || std::isnan(y);
-      bool result = false;
-      switch (cmp.getPredicate()) {
-      case P::AlwaysFalse: result = false; break;
-      case P::OEQ: result = !unordered && x == y; break;
-      case P::OGT: result = !unordered && x > y; break;
-      case P::OGE: result = !unordered && x >= y; break;
-      case P::OLT: result = !unordered && x < y; break;
-      case P::OLE: result = !unordered && x <= y; break;
-      case P::ONE: result = !unordered && x != y; break;
-      case P::ORD: result = !unordered; break;
-      case P::UEQ: result = unordered || x == y; break;
-      case P::UGT: result = unordered || x > y; break;
-      case P::UGE: result = unordered || x >= y; break;
-      case P::ULT: result = unordered || x < y; break;
-      case P::ULE: result = unordered || x <= y; break;
-      case P::UNE: result = unordered || x != y; break;
-      case P::UNO: result = unordered; break;
-      case P::AlwaysTrue: result = true; break;
-      }
-      out[i] = result;
-    }
+    Comparison c =
+        decodeComparison(static_cast<unsigned>(cmp.getPredicate()));
+    for (int64_t i = 0; i < out.size(); ++i)
+      out[i] = d.compare(c, a[i], b[i]) != S(0);
     set(cmp, std::move(out));
     return success();
   }

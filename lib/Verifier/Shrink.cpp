@@ -132,7 +132,8 @@ LogicalResult DimClasses::constrainOp(Operation *op) {
         unifyAll(o->getOperand(0), o->getResult(0));
         return success();
       })
-      .Case<tk::BinaryOp, tb::BinaryOp, th::GraphOp>([&](Operation *o) {
+      .Case<tk::BinaryOp, tb::BinaryOp, th::GraphOp, tk::MapOp>(
+          [&](Operation *o) {
         for (Value result : o->getResults())
           for (Value operand : o->getOperands())
             equateBroadcastDims(operand, result, unifier);
@@ -400,7 +401,7 @@ LogicalResult rescaleConstants(func::FuncOp func, const DimClasses &dims) {
       rescaled = rescaleMeanFactor(op, unary.getScalarAttr(), dims);
     } else if (auto constant = dyn_cast<arith::ConstantOp>(op);
                constant && isa<FloatAttr>(constant.getValue()) &&
-               isa<th::GraphOp>(op->getParentOp())) {
+               isa<th::GraphOp, tk::MapOp>(op->getParentOp())) {
       name = "value";
       rescaled = rescaleMeanFactor(op, cast<FloatAttr>(constant.getValue()),
                                    dims);

@@ -2,6 +2,7 @@
 #ifndef TILEOPT_CONVERSION_PASSES_H
 #define TILEOPT_CONVERSION_PASSES_H
 
+#include "TileOpt/Dialect/TH/IR/THOps.h"
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
 #include "TileOpt/Dialect/Tile/IR/TileOps.h"
 #include "TileOpt/Transforms/Passes.h"

@@ -97,7 +97,7 @@ def LowerUGraph : Pass<"tileopt-lower-ugraph", "::mlir::ModuleOp"> {
       over an unused grid dim (a product's batch dim: the code generator
       multiplies rank-2 tiles) or padded (to a power of two, and to what
       mma.sync needs of M and N; loads pad with zeros, stores drop it).
-    - Predefined kernels (`tk.matmul`, `unary`, `binary`, `reduce`,
+    - Predefined kernels (`tk.matmul`, `unary`, `binary`, `map`, `reduce`,
       `rms_norm`) are first written as the block graph of their tiling
       (matmul: 128x128 output tiles, K steps of 64; 64x128 with a batch
       dim) and lowered as above.
@@ -106,11 +106,12 @@ def LowerUGraph : Pass<"tileopt-lower-ugraph", "::mlir::ModuleOp"> {
     tile dims that are not powers of two and cannot be padded, non-float
     tiles, `tb.concat`,
     the data-movement kernels (`tk.reshape`, `transpose`, `concat`,
-    `split`), float casts inside thread graphs, functions that return an
+    `split`), functions that return an
     argument. The function is then left as it was.
   }];
   let dependentDialects = [
-    "::mlir::tileopt::tile::TileDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tileopt::tile::TileDialect", "::mlir::tileopt::th::THDialect",
+    "::mlir::scf::SCFDialect",
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect"
   ];
 }

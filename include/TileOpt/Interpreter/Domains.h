@@ -76,6 +76,31 @@ private:
   std::optional<std::string> error;
 };
 
+/// Scalar functions the interpreter evaluates but whose algebra nothing
+/// relies on: the float domains compute them, the field domain treats each
+/// as an uninterpreted function of its argument.
+enum class ScalarFn : uint8_t {
+  Tanh,
+  Log,
+  Log1p,
+  Log2,
+  Exp2,
+  Expm1,
+  Abs,
+  Sin,
+  Cos,
+  Floor,
+  Ceil,
+  Round,
+};
+
+/// A float comparison as its outcomes: whether it holds when a < b, a == b,
+/// a > b, and when an operand is NaN (arith.cmpf's predicates, decoded by
+/// the scalar compiler).
+struct Comparison {
+  bool less = false, equal = false, greater = false, unordered = false;
+};
+
 //===----------------------------------------------------------------------===//
 // Floating point
 //===----------------------------------------------------------------------===//
@@ -122,6 +147,34 @@ public:
   /// arith.maxnumf / minnumf: a NaN operand loses.
   Scalar maxnum(Scalar a, Scalar b) { return std::fmax(a, b); }
   Scalar minnum(Scalar a, Scalar b) { return std::fmin(a, b); }
+  Scalar apply(ScalarFn fn, Scalar a) {
+    switch (fn) {
+    case ScalarFn::Tanh: return std::tanh(a);
+    case ScalarFn::Log: return std::log(a);
+    case ScalarFn::Log1p: return std::log1p(a);
+    case ScalarFn::Log2: return std::log2(a);
+    case ScalarFn::Exp2: return std::exp2(a);
+    case ScalarFn::Expm1: return std::expm1(a);
+    case ScalarFn::Abs: return std::fabs(a);
+    case ScalarFn::Sin: return std::sin(a);
+    case ScalarFn::Cos: return std::cos(a);
+    case ScalarFn::Floor: return std::floor(a);
+    case ScalarFn::Ceil: return std::ceil(a);
+    case ScalarFn::Round: return std::round(a);
+    }
+    return a;
+  }
+  /// 1 where `c` holds, else 0 (an i1 is a scalar of the domain too).
+  Scalar compare(Comparison c, Scalar a, Scalar b) {
+    bool holds = std::isnan(a) || std::isnan(b) ? c.unordered
+                 : a < b                        ? c.less
+                 : a > b                        ? c.greater
+                                                : c.equal;
+    return holds ? 1 : 0;
+  }
+  Scalar select(Scalar condition, Scalar a, Scalar b) {
+    return condition != 0 ? a : b;
+  }
 
   /// Uniform in [-1, 1]: keeps exp and products of a few terms in range.
   Scalar random(SplitMix64 &rng) {
@@ -244,6 +297,19 @@ public:
   Scalar minimum(Scalar a, Scalar b) { return rank(b) < rank(a) ? b : a; }
   Scalar maxnum(Scalar a, Scalar b) { return maximum(a, b); }
   Scalar minnum(Scalar a, Scalar b) { return minimum(a, b); }
+  Scalar apply(ScalarFn fn, Scalar a) {
+    return uninterpreted(a, kFnKey + static_cast<uint64_t>(fn));
+  }
+  /// Against the same random order as max: select(a > b, a, b) is max(a,
+  /// b), as it is on floats. There is no NaN.
+  Scalar compare(Comparison c, Scalar a, Scalar b) {
+    uint64_t ra = rank(a), rb = rank(b);
+    bool holds = a.p == b.p ? c.equal : ra < rb ? c.less : c.greater;
+    return holds ? constantOne() : zero();
+  }
+  Scalar select(Scalar condition, Scalar a, Scalar b) {
+    return condition.p != 0 ? a : b;
+  }
 
   Scalar random(SplitMix64 &rng) {
     return {uint32_t(rng() % P), uint32_t(rng() % Q)};
@@ -256,6 +322,7 @@ private:
   static constexpr uint64_t kSqrtKey = 0x5157a7c3e1d2b4f1ull;
   static constexpr uint64_t kErfKey = 0x9e3779b97f4a7c15ull;
   static constexpr uint64_t kOrderKey = 0xc2b2ae3d27d4eb4full;
+  static constexpr uint64_t kFnKey = 0x27d4eb2f165667c5ull;
 
   static Scalar constantOne() { return {1, 1}; }
   /// x mod m for x < 2m (both residues below 2^31: no overflow).
@@ -329,6 +396,10 @@ public:
   Scalar minimum(Scalar a, Scalar b) { return maximum(a, b); }
   Scalar maxnum(Scalar a, Scalar b) { return maximum(a, b); }
   Scalar minnum(Scalar a, Scalar b) { return maximum(a, b); }
+  Scalar apply(ScalarFn, Scalar a) { return fresh(a); }
+  /// A truth value is a constant; a selection, either operand.
+  Scalar compare(Comparison, Scalar, Scalar) { return {}; }
+  Scalar select(Scalar, Scalar a, Scalar b) { return maximum(a, b); }
   /// An input is a variable.
   Scalar random(SplitMix64 &) { return {1, 0}; }
 

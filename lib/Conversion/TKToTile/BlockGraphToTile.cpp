@@ -533,10 +533,6 @@ LogicalResult BlockGraphLowering::checkSupported() {
       return op.emitOpError("has no tile form");
     if (auto graph = dyn_cast<th::GraphOp>(op)) {
       for (Operation &scalar : graph.getBody().front().without_terminator()) {
-        if (isa<arith::ExtFOp, arith::TruncFOp>(scalar))
-          return scalar.emitOpError(
-              "rounds between float types in a thread graph; its tile form "
-              "computes 16-bit floats in f32, so it is not lowered");
         bool elementwise =
             scalar.hasTrait<OpTrait::Elementwise>() &&
             isa<arith::ArithDialect, math::MathDialect>(scalar.getDialect());
@@ -882,6 +878,24 @@ void BlockGraphLowering::lowerThreadGraph(th::GraphOp graph) {
                   arith::ConstantOp::create(
                       b, loc, DenseElementsAttr::get(type, value)));
       continue;
+    }
+    // A cast between float types computed in one arithmetic type is the
+    // value itself, rounded where it narrows to a 16-bit type (as storing
+    // it would round it).
+    if (isa<arith::ExtFOp, arith::TruncFOp>(scalar)) {
+      Value in = mapping.lookup(scalar.getOperand(0));
+      Type resultTile = tileOf(scalar.getResult(0).getType());
+      if (in.getType() == resultTile) {
+        auto to = cast<FloatType>(scalar.getResult(0).getType());
+        if (isa<arith::TruncFOp>(scalar) && to != arithmeticType(to))
+          in = arith::ExtFOp::create(
+              b, loc, resultTile,
+              arith::TruncFOp::create(b, loc, RankedTensorType::get(shape, to),
+                                      in)
+                  .getResult());
+        mapping.map(scalar.getResult(0), in);
+        continue;
+      }
     }
     OperationState state(scalar.getLoc(), scalar.getName());
     for (Value operand : scalar.getOperands())

@@ -22,6 +22,7 @@
 #include "TileOpt/Conversion/TKToTile/TKToTile.h"
 
 #include "TileOpt/Dialect/TB/IR/TBOps.h"
+#include "TileOpt/Dialect/TH/IR/THOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -205,6 +206,10 @@ FailureOr<tk::FusedOp> tileElementwise(OpBuilder &b, Operation *op) {
     tiling.inputs.push_back(input);
   }
   return tiling.build(b, op, [&](ArrayRef<Value> tiles, tb::TileType type) {
+    if (auto map = dyn_cast<tk::MapOp>(op))
+      return th::GraphOp::create(b, op->getLoc(), TypeRange{type}, tiles,
+                                 map.getBody())
+          .getResult(0);
     if (auto unary = dyn_cast<tk::UnaryOp>(op))
       return Value(tb::UnaryOp::create(b, op->getLoc(), type, unary.getKind(),
                                        tiles[0], unary.getScalarAttr()));
@@ -298,7 +303,7 @@ FailureOr<tk::FusedOp> tileopt::buildPredefinedTiling(OpBuilder &b,
                                                       Operation *op) {
   return llvm::TypeSwitch<Operation *, FailureOr<tk::FusedOp>>(op)
       .Case([&](tk::MatmulOp mm) { return tileMatmul(b, mm); })
-      .Case<tk::UnaryOp, tk::BinaryOp>(
+      .Case<tk::UnaryOp, tk::BinaryOp, tk::MapOp>(
           [&](Operation *ew) { return tileElementwise(b, ew); })
       .Case([&](tk::ReduceOp reduce) { return tileReduce(b, reduce); })
       .Case([&](tk::RmsNormOp norm) { return tileRmsNorm(b, norm); })

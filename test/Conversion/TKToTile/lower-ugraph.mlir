@@ -503,3 +503,33 @@ func.func @grid_norm(%Y: tensor<8x32xf16>, %W: tensor<32x64xf16>) -> tensor<8x64
   }
   return %r : tensor<8x64xf16>
 }
+
+// -----
+
+// A tk.map is an elementwise kernel whose tile program is its scalar code
+// on tiles: 16-bit values computed in f32, an extf to f32 is the value
+// itself, a truncf to f16 rounds (truncf, extf) before the result is
+// stored, comparisons give i1 tiles.
+// CHECK-LABEL: tile.kernel @map_k0
+// CHECK: %[[X:.*]] = tile.load %{{.*}} : !tile.view<8x64xf16> -> tensor<8x64xf16>
+// CHECK: %[[W:.*]] = arith.extf %[[X]] : tensor<8x64xf16> to tensor<8x64xf32>
+// CHECK: %[[B:.*]] = tile.broadcast
+// CHECK: %[[C:.*]] = arith.cmpf ogt, %[[W]], %[[B]] : tensor<8x64xf32>
+// CHECK: %[[T:.*]] = math.tanh %[[W]] : tensor<8x64xf32>
+// CHECK: %[[S:.*]] = arith.select %[[C]], %[[T]], %{{.*}} : tensor<8x64xi1>, tensor<8x64xf32>
+// CHECK: %[[R:.*]] = arith.truncf %[[S]] : tensor<8x64xf32> to tensor<8x64xf16>
+// CHECK: %[[E:.*]] = arith.extf %[[R]] : tensor<8x64xf16> to tensor<8x64xf32>
+// CHECK: %[[O:.*]] = arith.truncf %[[E]] : tensor<8x64xf32> to tensor<8x64xf16>
+// CHECK: tile.store %[[O]]
+func.func @map(%s: tensor<8x64xf16>, %bias: tensor<64xf32>) -> tensor<8x64xf16> {
+  %0 = tk.map (%a = %s : tensor<8x64xf16>, %b = %bias : tensor<64xf32>) -> tensor<8x64xf16> {
+    %w = arith.extf %a : f16 to f32
+    %c = arith.cmpf ogt, %w, %b : f32
+    %low = arith.constant -1.0e+04 : f32
+    %t = math.tanh %w : f32
+    %m = arith.select %c, %t, %low : f32
+    %n = arith.truncf %m : f32 to f16
+    tk.yield %n : f16
+  }
+  return %0 : tensor<8x64xf16>
+}

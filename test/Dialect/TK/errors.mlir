@@ -708,3 +708,67 @@ func.func @fused_without_outputs(%z: tensor<4x8xf32>) {
   }
   return
 }
+
+// -----
+
+func.func @map_no_inputs() -> tensor<4xf32> {
+  // expected-error @+1 {{'tk.map' op needs at least one input}}
+  %0 = "tk.map"() ({
+    %c = arith.constant 1.0 : f32
+    tk.yield %c : f32
+  }) : () -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @map_bad_broadcast(%x: tensor<8x4xf32>) -> tensor<8x5xf32> {
+  // expected-error @+1 {{'tk.map' op result shape must be the broadcast shape 8x4, got 8x5}}
+  %0 = tk.map (%a = %x : tensor<8x4xf32>) -> tensor<8x5xf32> {
+    tk.yield %a : f32
+  }
+  return %0 : tensor<8x5xf32>
+}
+
+// -----
+
+func.func @map_argument_type(%x: tensor<8x4xf16>) -> tensor<8x4xf32> {
+  // expected-error @+1 {{'tk.map' op region argument #0 has type 'f32', expected the element type 'f16' of input #0}}
+  %0 = "tk.map"(%x) ({
+  ^bb0(%a: f32):
+    tk.yield %a : f32
+  }) : (tensor<8x4xf16>) -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+func.func @map_tensor_op(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %0 = tk.map (%a = %x : tensor<8x4xf32>) -> tensor<8x4xf32> {
+    // expected-error @+1 {{'tensor.empty' op is not allowed in a tk.map: it holds scalar arith and math ops only}}
+    %e = tensor.empty() : tensor<4xf32>
+    tk.yield %a : f32
+  }
+  return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+func.func @map_yield_type(%x: tensor<8x4xf32>) -> tensor<8x4xf16> {
+  %0 = tk.map (%a = %x : tensor<8x4xf32>) -> tensor<8x4xf16> {
+    // expected-error @+1 {{'tk.yield' op value #0 has type 'f32', expected 'f16', the element type of result #0}}
+    tk.yield %a : f32
+  }
+  return %0 : tensor<8x4xf16>
+}
+
+// -----
+
+func.func @map_integer_tensor(%x: tensor<8x4xi32>) -> tensor<8x4xf32> {
+  // expected-error @+1 {{'tk.map' op expects floating-point elements, got 'i32'}}
+  %0 = tk.map (%a = %x : tensor<8x4xi32>) -> tensor<8x4xf32> {
+    %f = arith.sitofp %a : i32 to f32
+    tk.yield %f : f32
+  }
+  return %0 : tensor<8x4xf32>
+}

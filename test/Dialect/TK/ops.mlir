@@ -257,3 +257,25 @@ func.func @fused_multi_result(%X: tensor<8x16x32xf32>) -> (tensor<8x16x32xf32>, 
   }
   return %r#0, %r#1 : tensor<8x16x32xf32>, tensor<1x16x32xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @map
+// CHECK: %[[R:.*]] = tk.map (%[[A:.*]] = %{{.*}} : tensor<8x64xf16>, %[[B:.*]] = %{{.*}} : tensor<64xf32>) -> tensor<8x64xf16> {
+// CHECK:   %[[W:.*]] = arith.extf %[[A]] : f16 to f32
+// CHECK:   %[[C:.*]] = arith.cmpf ogt, %[[W]], %[[B]] : f32
+// CHECK:   %[[S:.*]] = arith.select %[[C]], %[[W]], %[[B]] : f32
+// CHECK:   %[[T:.*]] = arith.truncf %[[S]] : f32 to f16
+// CHECK:   tk.yield %[[T]] : f16
+// CHECK: }
+// CHECK: return %[[R]]
+func.func @map(%x: tensor<8x64xf16>, %y: tensor<64xf32>) -> tensor<8x64xf16> {
+  %0 = tk.map (%a = %x : tensor<8x64xf16>, %b = %y : tensor<64xf32>) -> tensor<8x64xf16> {
+    %w = arith.extf %a : f16 to f32
+    %c = arith.cmpf ogt, %w, %b : f32
+    %s = arith.select %c, %w, %b : f32
+    %t = arith.truncf %s : f32 to f16
+    tk.yield %t : f16
+  }
+  return %0 : tensor<8x64xf16>
+}

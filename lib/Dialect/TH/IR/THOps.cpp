@@ -1,9 +1,10 @@
 //===- THOps.cpp - Thread graph dialect -----------------------------------===//
 #include "TileOpt/Dialect/TH/IR/THOps.h"
 
-#include "TileOpt/Dialect/Common/AsmUtils.h"
+#include "TileOpt/Dialect/Common/ScalarRegion.h"
 #include "TileOpt/Dialect/Common/ShapeChecks.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/OpImplementation.h"
 
 using namespace mlir;
@@ -23,37 +24,25 @@ void THDialect::initialize() {
 // GraphOp
 //===----------------------------------------------------------------------===//
 
-/// The scalar a thread sees of a value of type `type`.
-static Type elementTypeOf(Type type) {
-  if (auto shaped = dyn_cast<ShapedType>(type))
-    return shaped.getElementType();
-  return type;
+void GraphOp::build(OpBuilder &builder, OperationState &state,
+                    TypeRange results, ValueRange inputs, Region &scalarCode) {
+  state.addOperands(inputs);
+  state.addTypes(results);
+  Region *body = state.addRegion();
+  IRMapping mapping;
+  scalarCode.cloneInto(body, mapping);
+  Operation *terminator = body->front().getTerminator();
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(terminator);
+  YieldOp::create(builder, terminator->getLoc(), terminator->getOperands());
+  terminator->erase();
 }
 
 ParseResult GraphOp::parse(OpAsmParser &parser, OperationState &result) {
-  SmallVector<OpAsmParser::Argument> regionArgs;
-  SmallVector<OpAsmParser::UnresolvedOperand> operands;
-  SmallVector<Type> operandTypes;
-  SMLoc loc = parser.getCurrentLocation();
-  Region *body = result.addRegion();
-  if (parseBoundOperands(parser, regionArgs, operands, operandTypes,
-                         elementTypeOf) ||
-      parser.resolveOperands(operands, operandTypes, loc, result.operands) ||
-      parser.parseArrowTypeList(result.types) ||
-      parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
-      parser.parseRegion(*body, regionArgs))
-    return failure();
-  return success();
+  return parseScalarRegionOp(parser, result);
 }
 
-void GraphOp::print(OpAsmPrinter &p) {
-  p << ' ';
-  printBoundOperands(p, getBody().getArguments(), getInputs());
-  p.printArrowTypeList(getResultTypes());
-  p.printOptionalAttrDictWithKeyword((*this)->getAttrs());
-  p << ' ';
-  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
-}
+void GraphOp::print(OpAsmPrinter &p) { printScalarRegionOp(p, *this); }
 
 LogicalResult GraphOp::verify() {
   if (getInputs().empty() || getResults().empty())
@@ -68,47 +57,8 @@ LogicalResult GraphOp::verify() {
 }
 
 LogicalResult GraphOp::verifyRegions() {
-  Block &body = getBody().front();
-  if (body.getNumArguments() != getInputs().size())
-    return emitOpError("region has ")
-           << body.getNumArguments() << " arguments for " << getInputs().size()
-           << " inputs";
-  for (auto [i, arg, input] :
-       llvm::enumerate(body.getArguments(), getInputs())) {
-    Type expected = elementTypeOf(input.getType());
-    if (arg.getType() != expected)
-      return emitOpError("region argument #")
-             << i << " has type " << arg.getType() << ", expected the element "
-             << "type " << expected << " of input #" << i;
-  }
-  for (Operation &nested : body.without_terminator()) {
-    Dialect *dialect = nested.getDialect();
-    if (!isa_and_nonnull<arith::ArithDialect, math::MathDialect>(dialect))
-      return nested.emitOpError(
-          "is not allowed in a thread graph: it holds scalar arith and math "
-          "ops only");
-    for (Type type : llvm::concat<const Type>(nested.getOperandTypes(),
-                                              nested.getResultTypes()))
-      if (!type.isIntOrIndexOrFloat())
-        return nested.emitOpError("works on ")
-               << type << ": a thread graph computes on scalars only";
-  }
-  auto yield = dyn_cast<YieldOp>(body.getTerminator());
-  if (!yield)
-    return emitOpError("region must end in th.yield");
-  if (yield.getValues().size() != getNumResults())
-    return yield.emitOpError("yields ")
-           << yield.getValues().size() << " values for " << getNumResults()
-           << " results";
-  for (auto [i, value, result] :
-       llvm::enumerate(yield.getValues(), getResults())) {
-    Type expected = elementTypeOf(result.getType());
-    if (value.getType() != expected)
-      return yield.emitOpError("value #")
-             << i << " has type " << value.getType() << ", expected "
-             << expected << ", the element type of result #" << i;
-  }
-  return success();
+  return verifyScalarRegion(*this, "thread graph", getInputs(),
+                            YieldOp::getOperationName());
 }
 
 #define GET_OP_CLASSES

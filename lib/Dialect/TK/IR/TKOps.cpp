@@ -2,7 +2,10 @@
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
 
 #include "TileOpt/Dialect/Common/AsmUtils.h"
+#include "TileOpt/Dialect/Common/ScalarRegion.h"
 #include "TileOpt/Dialect/Common/ShapeChecks.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
@@ -62,6 +65,28 @@ LogicalResult BinaryOp::verify() {
       failed(verifyFloatElements(*this, types)))
     return failure();
   return verifyBroadcastResult(*this, {types[0], types[1]}, types[2]);
+}
+
+ParseResult MapOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseScalarRegionOp(parser, result);
+}
+
+void MapOp::print(OpAsmPrinter &p) { printScalarRegionOp(p, *this); }
+
+LogicalResult MapOp::verify() {
+  if (getInputs().empty())
+    return emitOpError("needs at least one input");
+  SmallVector<ShapedType> types = shapedTypes(getInputs().getTypes());
+  auto result = cast<ShapedType>(getResult().getType());
+  if (failed(verifyFloatElements(*this, types)) ||
+      failed(verifyFloatElements(*this, {result})))
+    return failure();
+  return verifyBroadcastResult(*this, types, result);
+}
+
+LogicalResult MapOp::verifyRegions() {
+  return verifyScalarRegion(*this, "tk.map", getInputs(),
+                            YieldOp::getOperationName());
 }
 
 LogicalResult ReduceOp::verify() {

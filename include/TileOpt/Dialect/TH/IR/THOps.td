@@ -45,6 +45,12 @@ def TH_GraphOp : TH_Op<"graph", [Pure, TB_InBlockGraph]> {
   let arguments = (ins Variadic<TB_TileType>:$inputs);
   let results = (outs Variadic<TB_TileType>:$results);
   let regions = (region SizedRegion<1>:$body);
+  let builders = [
+    // The scalar code of another region op (a tk.map, another th.graph),
+    // cloned, its terminator replaced by th.yield.
+    OpBuilder<(ins "TypeRange":$results, "ValueRange":$inputs,
+                   "Region &":$scalarCode)>
+  ];
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let hasRegionVerifier = 1;

@@ -9,6 +9,7 @@ include "mlir/IR/BuiltinAttributes.td"
 include "mlir/IR/CommonTypeConstraints.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -29,7 +30,9 @@ def TK_Dialect : Dialect {
     floating-point tensors.
   }];
   let useDefaultAttributePrinterParser = 1;
-  let dependentDialects = ["::mlir::tileopt::tb::TBDialect"];
+  let dependentDialects = ["::mlir::tileopt::tb::TBDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
 }
 
 // The enums are shared with tb; the attribute classes are tk's own.
@@ -108,6 +111,43 @@ def TK_BinaryOp : TK_Op<"binary"> {
     ``$kind $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->`
     type($result)
   }];
+}
+
+def TK_MapOp : TK_Op<"map", [SingleBlock]> {
+  let summary = "elementwise kernel of any scalar arith/math code";
+  let description = [{
+    Applies the scalar code of its region to every element of its operands,
+    broadcast under numpy rules to the shape of the result. It is what the
+    importer makes of an elementwise payload tk has no operator for: a tanh,
+    a comparison and select (masks, clamps), a cast between float types, a
+    constant the kinds do not take. The operands may have different float
+    element types; the region's arguments have the operands' element types
+    and `tk.yield` gives one element of the result.
+
+    ```mlir
+    %g = tk.map (%a = %x : tensor<8x64xf32>) -> tensor<8x64xf32> {
+      %t = math.tanh %a : f32
+      tk.yield %t : f32
+    }
+    ```
+
+    The superoptimizer treats the region as an uninterpreted function of its
+    operands (two maps are the same function when their regions are equal),
+    so it fuses a map like any elementwise op without knowing what it
+    computes; the interpreter evaluates it, op by op.
+  }];
+  let arguments = (ins Variadic<TK_Tensor>:$inputs);
+  let results = (outs TK_Tensor:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasRegionVerifier = 1;
+}
+
+def TK_YieldOp : Op<TK_Dialect, "yield", [Pure, ReturnLike, Terminator,
+                                           HasParent<"MapOp">]> {
+  let summary = "the element a tk.map computes";
+  let arguments = (ins AnyTypeOf<[AnyInteger, AnyFloat, Index]>:$value);
+  let assemblyFormat = "$value `:` type($value) attr-dict";
 }
 
 def TK_ReduceOp : TK_Op<"reduce"> {
