@@ -22,6 +22,10 @@ const Expr *superopt::applyUnary(ExprContext &ctx, UnaryKind kind,
     return ctx.fn(FnKind::Gelu, {x});
   case UnaryKind::relu:
     return ctx.fn(FnKind::Relu, {x});
+  case UnaryKind::sigmoid:
+    // 1 / (1 + exp(-x)): the importer makes x * sigmoid(x) a silu first.
+    return ctx.power(ctx.add({ctx.constant(1), ctx.exp(ctx.scale(x, -1))}),
+                     -2);
   case UnaryKind::sqrt:
     return ctx.power(x, 1);
   case UnaryKind::rsqrt:

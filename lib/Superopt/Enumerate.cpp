@@ -301,6 +301,8 @@ void proposeComputeOps(const ProgramInfo &program, ArrayRef<ValueInfo> values,
        {UnaryKind::exp, UnaryKind::silu, UnaryKind::gelu, UnaryKind::relu,
         UnaryKind::sqrt, UnaryKind::rsqrt, UnaryKind::square})
     push(OpKind::Unary, static_cast<int>(kind), 0, 0, {t}, 0);
+  for (UnaryKind kind : program.ownUnaryKinds)
+    push(OpKind::Unary, static_cast<int>(kind), 0, 0, {t}, 0);
   for (auto [i, c] : llvm::enumerate(program.addends))
     push(OpKind::Unary, static_cast<int>(UnaryKind::add_scalar), c, 0, {t},
          static_cast<int64_t>(i));

@@ -43,6 +43,9 @@ struct ProgramInfo {
   }
   /// Scalars of add_scalar / rms_norm epsilons and mul_scalar factors.
   SmallVector<double, 2> addends, factors;
+  /// Unary kinds proposed only where the program applies them (sigmoid):
+  /// none of the rewrites the search knows makes them.
+  SmallVector<UnaryKind, 1> ownUnaryKinds;
   /// Every exp of the program takes an argument shifted by a maximum (a
   /// numerically stable softmax): candidates must keep that shift. The
   /// abstract expressions forget it, and the verifier's exact arithmetic

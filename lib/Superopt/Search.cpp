@@ -316,6 +316,9 @@ FailureOr<ProgramInfo> superopt::modelProgram(func::FuncOp program,
       // The search scales by the program's factors; a negation is one.
       if (unary.getKind() == UnaryKind::neg)
         info.factors.push_back(-1);
+      if (unary.getKind() == UnaryKind::sigmoid &&
+          !llvm::is_contained(info.ownUnaryKinds, UnaryKind::sigmoid))
+        info.ownUnaryKinds.push_back(UnaryKind::sigmoid);
     }
   });
   SmallVector<tk::UnaryOp> exps;

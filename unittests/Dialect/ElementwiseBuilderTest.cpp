@@ -118,6 +118,8 @@ TEST_F(ElementwiseBuilderTest, UnaryKindsMatchTheirDefinitions) {
     EXPECT_NEAR(unary(UnaryKind::gelu, x),
                 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))), 1e-15);
     EXPECT_DOUBLE_EQ(unary(UnaryKind::relu, x), x > 0 ? x : 0.0);
+    EXPECT_NEAR(unary(UnaryKind::sigmoid, x), 1.0 / (1.0 + std::exp(-x)),
+                1e-15);
     EXPECT_DOUBLE_EQ(unary(UnaryKind::square, x), x * x);
     EXPECT_DOUBLE_EQ(unary(UnaryKind::neg, x), -x);
     EXPECT_DOUBLE_EQ(unary(UnaryKind::mul_scalar, x, 0.125), 0.125 * x);

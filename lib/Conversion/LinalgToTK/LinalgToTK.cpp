@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Rewrite/PatternApplicator.h"
@@ -176,17 +177,26 @@ FailureOr<RankedTensorType> checkResult(Operation *op, llvm::raw_ostream &why) {
 
 /// One value of a payload, as a tensor over the op's loops.
 struct Expr {
-  enum class Kind { Operand, Constant, Unary, Binary };
+  enum class Kind { Operand, Constant, Unary, Binary, Map };
   Kind kind;
+  /// The element type of the value (none for a constant, which takes the
+  /// type of what it meets).
+  Type type;
   /// Operand: the tensor read and the loop each of its dims follows.
   Value tensor;
   SmallVector<int64_t> loops;
-  /// Constant: its value; Unary mul_scalar: the factor.
+  /// Constant: its value; Unary mul_scalar, add_scalar: the scalar.
   double constant = 0;
   UnaryKind unary = UnaryKind::exp;
   BinaryKind binary = BinaryKind::add;
-  /// Unary, Binary: the operands, as indices of other nodes.
+  /// Unary, Binary, Map: the operands, as indices of other nodes.
   SmallVector<unsigned, 2> args;
+  /// Map: the payload ops a tk.map repeats, in order, and the value it
+  /// yields; `mapArgs[i]` is the payload value `args[i]` computes, bound to
+  /// the region's argument i.
+  SmallVector<Operation *> mapOps;
+  Value mapResult;
+  SmallVector<Value, 2> mapArgs;
   /// The loops of size > 1 the value varies along.
   llvm::SmallBitVector varies;
 };
@@ -215,6 +225,7 @@ public:
   /// A tensor with one dim per loop, in loop order, of size 1 along the
   /// loops the node does not vary along.
   Value emit(OpBuilder &b, Location loc, unsigned node);
+  Value emitMap(OpBuilder &b, Location loc, const Expr &expr);
 
 private:
   std::optional<double> constantOf(Value value);
@@ -229,11 +240,15 @@ private:
 
   FailureOr<unsigned> addOperand(OpOperand &operand, llvm::raw_ostream &why);
   FailureOr<unsigned> addBinary(Operation *payloadOp, llvm::raw_ostream &why);
+  FailureOr<unsigned> addMap(Operation *root, llvm::raw_ostream &why);
   unsigned addNode(Expr expr) {
     if (expr.varies.empty())
       expr.varies.resize(loopSizes.size());
-    for (unsigned arg : expr.args)
+    for (unsigned arg : expr.args) {
       expr.varies |= nodes[arg].varies;
+      if (!expr.type)
+        expr.type = nodes[arg].type;
+    }
     nodes.push_back(std::move(expr));
     return nodes.size() - 1;
   }
@@ -406,14 +421,29 @@ FailureOr<unsigned> PayloadGraph::addOperand(OpOperand &operand,
   }
   if (std::optional<double> c = splatConstant(tensor))
     return addConstant(*c);
+  // Operands of other float types than the result's reach it through
+  // casts, which a tk.map computes.
   std::string what = "operand #" + std::to_string(number);
-  if (failed(checkTensor(tensor.getType(), elementType, what, why)))
+  auto operandType = dyn_cast<RankedTensorType>(tensor.getType());
+  if (failed(checkTensor(tensor.getType(),
+                         operandType && isa<FloatType>(
+                                            operandType.getElementType())
+                             ? operandType.getElementType()
+                             : elementType,
+                         what, why)))
     return failure();
   auto shape = cast<RankedTensorType>(tensor.getType()).getShape();
   FailureOr<SmallVector<int64_t>> loops = loopsOfDims(map, shape, why);
   if (failed(loops))
     return failure();
+  // One tensor read the same way twice (tosa.mul %x, %x gives a generic
+  // of two operands) is one value: x * x is then a square.
+  for (auto [i, node] : llvm::enumerate(nodes))
+    if (node.kind == Expr::Kind::Operand && node.tensor == tensor &&
+        node.loops == *loops)
+      return static_cast<unsigned>(i);
   Expr expr{Expr::Kind::Operand};
+  expr.type = cast<RankedTensorType>(tensor.getType()).getElementType();
   expr.tensor = tensor;
   expr.loops = *loops;
   expr.varies.resize(loopSizes.size());
@@ -450,6 +480,8 @@ FailureOr<unsigned> PayloadGraph::add(Value value, llvm::raw_ostream &why) {
     Value x;
     if ((x = matchSilu(value)))
       idiom = UnaryKind::silu;
+    else if ((x = matchSigmoid(value)))
+      idiom = UnaryKind::sigmoid;
     else if ((x = matchGelu(value)))
       idiom = UnaryKind::gelu;
     else if (auto div = dyn_cast<arith::DivFOp>(def);
@@ -464,7 +496,7 @@ FailureOr<unsigned> PayloadGraph::add(Value value, llvm::raw_ostream &why) {
         return failure();
       return addUnary(*idiom, *arg);
     }
-    if (def->getNumOperands() == 2)
+    if (def->getNumOperands() == 2 && isa<FloatType>(def->getOperand(0).getType()))
       return addBinary(def, why);
     std::optional<UnaryKind> kind =
         llvm::TypeSwitch<Operation *, std::optional<UnaryKind>>(def)
@@ -473,10 +505,9 @@ FailureOr<unsigned> PayloadGraph::add(Value value, llvm::raw_ostream &why) {
             .Case([](math::SqrtOp) { return UnaryKind::sqrt; })
             .Case([](math::RsqrtOp) { return UnaryKind::rsqrt; })
             .Default([](Operation *) { return std::nullopt; });
-    if (!kind) {
-      why << "the payload op '" << def->getName() << "' has no tk operator";
-      return failure();
-    }
+    // What has no tk operator is scalar code a tk.map repeats.
+    if (!kind || def->getNumOperands() != 1)
+      return addMap(def, why);
     FailureOr<unsigned> arg = add(def->getOperand(0), why);
     if (failed(arg))
       return failure();
@@ -503,10 +534,8 @@ FailureOr<unsigned> PayloadGraph::addBinary(Operation *payloadOp,
           .Case([](math::PowFOp) { return BinaryKind::pow; })
           .Default([](Operation *) { return std::nullopt; });
   bool isMax = isa<arith::MaximumFOp, arith::MaxNumFOp>(payloadOp);
-  if (!kind && !isMax) {
-    why << "the payload op '" << payloadOp->getName() << "' has no tk operator";
-    return failure();
-  }
+  if (!kind && !isMax)
+    return addMap(payloadOp, why);
   FailureOr<unsigned> lhs = add(payloadOp->getOperand(0), why);
   if (failed(lhs))
     return failure();
@@ -520,14 +549,12 @@ FailureOr<unsigned> PayloadGraph::addBinary(Operation *payloadOp,
     return failure();
   }
   if (isMax) {
-    // maximum(x, 0) is relu; tk has no other maximum.
+    // maximum(x, 0) is relu; any other maximum is scalar code.
     if (rc && *rc == 0.0)
       return addUnary(UnaryKind::relu, *lhs);
     if (lc && *lc == 0.0)
       return addUnary(UnaryKind::relu, *rhs);
-    why << "'" << payloadOp->getName()
-        << "' is imported only as relu, a maximum with 0";
-    return failure();
+    return addMap(payloadOp, why);
   }
   // Fold a constant operand into the unary operator that takes it. A
   // constant no operator takes stays a binary operand (emitted as a splat).
@@ -546,16 +573,19 @@ FailureOr<unsigned> PayloadGraph::addBinary(Operation *payloadOp,
                         : addUnary(UnaryKind::mul_scalar, *lhs, 1.0 / *rc);
     break;
   case BinaryKind::add:
-    if (rc && *rc == 0.0)
-      return *lhs;
-    if (lc && *lc == 0.0)
-      return *rhs;
+    if (rc)
+      return *rc == 0.0 ? *lhs : addUnary(UnaryKind::add_scalar, *lhs, *rc);
+    if (lc)
+      return *lc == 0.0 ? *rhs : addUnary(UnaryKind::add_scalar, *rhs, *lc);
     break;
   case BinaryKind::sub:
-    if (rc && *rc == 0.0)
-      return *lhs;
+    if (rc)
+      return *rc == 0.0 ? *lhs : addUnary(UnaryKind::add_scalar, *lhs, -*rc);
     if (lc && *lc == 0.0)
       return addUnary(UnaryKind::neg, *rhs);
+    if (lc)
+      return addUnary(UnaryKind::add_scalar,
+                      addUnary(UnaryKind::neg, *rhs), *lc);
     break;
   case BinaryKind::pow:
     if (rc && *rc == 1.0)
@@ -568,7 +598,110 @@ FailureOr<unsigned> PayloadGraph::addBinary(Operation *payloadOp,
       return addUnary(UnaryKind::rsqrt, *lhs);
     break;
   }
+  // A constant no operator takes (c / x, pow(x, 3)) stays in scalar code.
+  if (lc || rc)
+    return addMap(payloadOp, why);
   return addBinaryNode(*kind, *lhs, *rhs);
+}
+
+/// `root` and the non-float values it computes from (a select's
+/// comparison), as the scalar code of a tk.map. Its float operands are the
+/// map's arguments, imported as nodes of their own (so the operators tk
+/// has stay visible to the search); constants are repeated in the region.
+FailureOr<unsigned> PayloadGraph::addMap(Operation *root,
+                                         llvm::raw_ostream &why) {
+  Type resultType = root->getResult(0).getType();
+  if (root->getNumResults() != 1 || !isa<FloatType>(resultType)) {
+    why << "the payload op '" << root->getName()
+        << "' does not compute one float";
+    return failure();
+  }
+  Expr expr{Expr::Kind::Map};
+  expr.type = resultType;
+  expr.mapResult = root->getResult(0);
+  llvm::SmallPtrSet<Operation *, 8> absorbed;
+  std::function<LogicalResult(Operation *)> absorb =
+      [&](Operation *scalarOp) -> LogicalResult {
+    if (!absorbed.insert(scalarOp).second)
+      return success();
+    if (isa<linalg::IndexOp>(scalarOp)) {
+      why << "the payload reads the iteration index (linalg.index); tk ops "
+             "do not depend on where an element is";
+      return failure();
+    }
+    if (!isa<arith::ArithDialect, math::MathDialect>(
+            scalarOp->getDialect())) {
+      why << "the payload op '" << scalarOp->getName()
+          << "' is not arith or math";
+      return failure();
+    }
+    for (Value operand : scalarOp->getOperands()) {
+      if (constantOf(operand) || llvm::is_contained(expr.mapArgs, operand))
+        continue;
+      if (isa<FloatType>(operand.getType())) {
+        FailureOr<unsigned> arg = add(operand, why);
+        if (failed(arg))
+          return failure();
+        expr.args.push_back(*arg);
+        expr.mapArgs.push_back(operand);
+        continue;
+      }
+      Operation *def = operand.getDefiningOp();
+      if (def && def->getBlock() != op.getBlock() &&
+          !matchPattern(operand, m_Constant())) {
+        why << "the payload uses a value defined outside it that is not a "
+               "constant";
+        return failure();
+      }
+      if (!def) {
+        why << "operand #"
+            << op.getMatchingOpOperand(cast<BlockArgument>(operand))
+                   ->getOperandNumber()
+            << " has element type " << operand.getType()
+            << "; tk computes on float tensors";
+        return failure();
+      }
+      if (failed(absorb(def)))
+        return failure();
+    }
+    expr.mapOps.push_back(scalarOp);
+    return success();
+  };
+  if (failed(absorb(root)))
+    return failure();
+  if (expr.args.empty()) {
+    why << "the payload computes a constant; fold constants first "
+           "(--canonicalize)";
+    return failure();
+  }
+  return addNode(std::move(expr));
+}
+
+Value PayloadGraph::emitMap(OpBuilder &b, Location loc, const Expr &expr) {
+  SmallVector<Value> inputs = llvm::map_to_vector(
+      expr.args, [&](unsigned arg) { return emit(b, loc, arg); });
+  SmallVector<int64_t> shape(loopSizes.size(), 1);
+  for (Value input : inputs)
+    for (auto [d, size] :
+         llvm::enumerate(cast<RankedTensorType>(input.getType()).getShape()))
+      shape[d] = std::max(shape[d], size);
+  auto map = tk::MapOp::create(b, loc, RankedTensorType::get(shape, expr.type),
+                               inputs);
+  OpBuilder::InsertionGuard guard(b);
+  Block *body = b.createBlock(&map.getBody());
+  IRMapping mapping;
+  for (auto [value, input] : llvm::zip(expr.mapArgs, inputs))
+    mapping.map(value, body->addArgument(value.getType(), loc));
+  for (Operation *scalarOp : expr.mapOps) {
+    for (Value operand : scalarOp->getOperands())
+      if (!mapping.contains(operand))
+        if (std::optional<double> c = constantOf(operand))
+          mapping.map(operand, arith::ConstantOp::create(
+                                   b, loc, b.getFloatAttr(operand.getType(), *c)));
+    b.clone(*scalarOp, mapping);
+  }
+  tk::YieldOp::create(b, loc, mapping.lookup(expr.mapResult));
+  return map;
 }
 
 Value PayloadGraph::emit(OpBuilder &b, Location loc, unsigned node) {
@@ -588,8 +721,8 @@ Value PayloadGraph::emit(OpBuilder &b, Location loc, unsigned node) {
     break;
   }
   case Expr::Kind::Constant: {
-    auto type =
-        RankedTensorType::get(SmallVector<int64_t>(rank, 1), elementType);
+    auto type = RankedTensorType::get(SmallVector<int64_t>(rank, 1),
+                                      expr.type ? expr.type : elementType);
     result = arith::ConstantOp::create(
         b, loc,
         DenseElementsAttr::get(type,
@@ -598,7 +731,8 @@ Value PayloadGraph::emit(OpBuilder &b, Location loc, unsigned node) {
   }
   case Expr::Kind::Unary: {
     Value input = emit(b, loc, expr.args[0]);
-    FloatAttr scalar = expr.unary == UnaryKind::mul_scalar
+    FloatAttr scalar = expr.unary == UnaryKind::mul_scalar ||
+                               expr.unary == UnaryKind::add_scalar
                            ? b.getF32FloatAttr(expr.constant)
                            : FloatAttr();
     result =
@@ -619,6 +753,9 @@ Value PayloadGraph::emit(OpBuilder &b, Location loc, unsigned node) {
                                   lhs, rhs);
     break;
   }
+  case Expr::Kind::Map:
+    result = emitMap(b, loc, expr);
+    break;
   }
   emitted[node] = result;
   return result;
@@ -1107,8 +1244,14 @@ struct RecogniseRmsNorm : public OpRewritePattern<tk::BinaryOp> {
       return std::nullopt;
     Value meanValue = skipReshapes(root.getInput());
     double eps = 0.0;
-    if (auto add = meanValue.getDefiningOp<tk::BinaryOp>();
-        add && add.getKind() == BinaryKind::add) {
+    if (auto add = meanValue.getDefiningOp<tk::UnaryOp>();
+        add && add.getKind() == UnaryKind::add_scalar) {
+      eps = add.getScalar()->convertToDouble();
+      if (eps < 0)
+        return std::nullopt;
+      meanValue = skipReshapes(add.getInput());
+    } else if (auto add = meanValue.getDefiningOp<tk::BinaryOp>();
+               add && add.getKind() == BinaryKind::add) {
       std::optional<double> c = splatConstant(add.getRhs());
       Value other = add.getLhs();
       if (!c) {
@@ -1131,6 +1274,30 @@ struct RecogniseRmsNorm : public OpRewritePattern<tk::BinaryOp> {
         square.getInput() != x)
       return std::nullopt;
     return eps;
+  }
+};
+
+/// x * sigmoid(x) is silu(x): TOSA and torch write a SiLU as a sigmoid and
+/// a product, in two ops.
+struct RecogniseSilu : public OpRewritePattern<tk::BinaryOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tk::BinaryOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getKind() != BinaryKind::mul)
+      return rewriter.notifyMatchFailure(op, "not a mul");
+    for (auto [x, gate] : {std::pair(op.getLhs(), op.getRhs()),
+                           std::pair(op.getRhs(), op.getLhs())}) {
+      auto sigmoid = gate.getDefiningOp<tk::UnaryOp>();
+      if (!sigmoid || sigmoid.getKind() != UnaryKind::sigmoid ||
+          sigmoid.getInput() != x || x.getType() != op.getType())
+        continue;
+      rewriter.replaceOpWithNewOp<tk::UnaryOp>(op, op.getType(),
+                                               UnaryKind::silu, x,
+                                               FloatAttr());
+      return success();
+    }
+    return rewriter.notifyMatchFailure(op, "not x * sigmoid(x)");
   }
 };
 
@@ -1160,7 +1327,7 @@ struct ImportLinalgPass
     importPatterns = FrozenRewritePatternSet(std::move(imports));
     RewritePatternSet idioms(context);
     idioms.add<FoldReshapeChain, FoldTransposeChain, FoldScaledSumIntoMean,
-               RecogniseRmsNorm>(context);
+               RecogniseRmsNorm, RecogniseSilu>(context);
     idiomPatterns = FrozenRewritePatternSet(std::move(idioms));
     return success();
   }

@@ -297,6 +297,7 @@ static bool mapsZeroToZero(UnaryKind kind) {
   case UnaryKind::exp:
   case UnaryKind::rsqrt:
   case UnaryKind::add_scalar:
+  case UnaryKind::sigmoid:
     return false;
   }
   llvm_unreachable("unknown unary kind");

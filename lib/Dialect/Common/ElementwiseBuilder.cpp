@@ -53,6 +53,13 @@ Value tileopt::buildUnary(OpBuilder &b, Location loc, UnaryKind kind, Value x,
     Value half = arith::MulFOp::create(b, loc, x, constant(0.5));
     return arith::MulFOp::create(b, loc, half, onePlusErf);
   }
+  case UnaryKind::sigmoid: {
+    // 1 / (1 + exp(-x)), as tosa.sigmoid is lowered.
+    Value negExp =
+        math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+    Value denom = arith::AddFOp::create(b, loc, constant(1.0), negExp);
+    return arith::DivFOp::create(b, loc, constant(1.0), denom);
+  }
   case UnaryKind::relu:
     return arith::MaximumFOp::create(b, loc, x, constant(0.0));
   case UnaryKind::sqrt:

@@ -7,18 +7,21 @@
 // CHECK-NEXT:    %[[EMPTY:.*]] = tensor.empty() : tensor<8x64xf32>
 // CHECK-NEXT:    %[[E:.*]] = tk.unary exp %arg0 : tensor<8x64xf32>
 // CHECK-NEXT:    %[[T:.*]] = linalg.generic {{.*}} ins(%[[E]] : tensor<8x64xf32>) outs(%[[EMPTY]] : tensor<8x64xf32>)
-// CHECK:           math.tanh
+// CHECK:           linalg.index
 // CHECK:         %[[N:.*]] = tk.unary neg %[[T]] : tensor<8x64xf32>
 // CHECK-NEXT:    return %[[N]]
 func.func @partial(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
   %empty = tensor.empty() : tensor<8x64xf32>
   %e = linalg.exp ins(%x : tensor<8x64xf32>) outs(%empty : tensor<8x64xf32>) -> tensor<8x64xf32>
-  // expected-warning @+1 {{cannot import 'linalg.generic': the payload op 'math.tanh' has no tk operator}}
+  // expected-warning @+1 {{cannot import 'linalg.generic': the payload reads the iteration index (linalg.index); tk ops do not depend on where an element is}}
   %t = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
                        iterator_types = ["parallel", "parallel"]}
          ins(%e : tensor<8x64xf32>) outs(%empty : tensor<8x64xf32>) {
   ^bb0(%a: f32, %out: f32):
-    %h = math.tanh %a : f32
+    %i = linalg.index 1 : index
+    %c = arith.index_cast %i : index to i32
+    %f = arith.sitofp %c : i32 to f32
+    %h = arith.addf %a, %f : f32
     linalg.yield %h : f32
   } -> tensor<8x64xf32>
   %n = linalg.negf ins(%t : tensor<8x64xf32>) outs(%empty : tensor<8x64xf32>) -> tensor<8x64xf32>
@@ -143,14 +146,6 @@ func.func @slice(%x: tensor<8x16xf32>) -> tensor<8x64xf32> {
 
 // -----
 
-func.func @maximum(%x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
-  // expected-warning @+1 {{cannot import 'linalg.max': 'arith.maximumf' is imported only as relu, a maximum with 0}}
-  %m = linalg.max ins(%x, %y : tensor<8xf32>, tensor<8xf32>) outs(%x : tensor<8xf32>) -> tensor<8xf32>
-  return %m : tensor<8xf32>
-}
-
-// -----
-
 func.func @reads_init(%x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
   // expected-warning @+1 {{cannot import 'linalg.generic': the payload reads the init (outs) operand; tk ops have no destination to read}}
   %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
@@ -166,7 +161,7 @@ func.func @reads_init(%x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
 // -----
 
 func.func @index(%x: tensor<8xf32>) -> tensor<8xf32> {
-  // expected-warning @+1 {{cannot import 'linalg.generic': the payload op 'arith.sitofp' has no tk operator}}
+  // expected-warning @+1 {{cannot import 'linalg.generic': the payload reads the iteration index (linalg.index); tk ops do not depend on where an element is}}
   %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
                        iterator_types = ["parallel"]}
          ins(%x : tensor<8xf32>) outs(%x : tensor<8xf32>) {
@@ -187,28 +182,6 @@ func.func @slice_op(%x: tensor<8x64xf32>) -> tensor<4x64xf32> {
   // expected-warning @+1 {{cannot import 'tensor.extract_slice': tk has no equivalent op}}
   %s = tensor.extract_slice %x[0, 0] [4, 64] [1, 1] : tensor<8x64xf32> to tensor<4x64xf32>
   return %s : tensor<4x64xf32>
-}
-
-// -----
-
-// x + c: tk has no operator that adds a scalar, so c becomes a constant
-// tensor operand, with a warning: the function is not a kernel graph yet.
-// CHECK-LABEL: func.func @add_constant
-// CHECK-NEXT:    %[[C:.*]] = arith.constant dense<1.000000e+00> : tensor<1x1xf32>
-// CHECK-NEXT:    %[[A:.*]] = tk.binary add %arg0, %[[C]] : tensor<8x64xf32>, tensor<1x1xf32> -> tensor<8x64xf32>
-// CHECK-NEXT:    return %[[A]]
-func.func @add_constant(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
-  %empty = tensor.empty() : tensor<8x64xf32>
-  // expected-warning @+1 {{constant in the kernel graph: tk has no constants, so the function is a kernel graph only once this is an argument}}
-  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
-                       iterator_types = ["parallel", "parallel"]}
-         ins(%x : tensor<8x64xf32>) outs(%empty : tensor<8x64xf32>) {
-  ^bb0(%a: f32, %out: f32):
-    %one = arith.constant 1.0 : f32
-    %s = arith.addf %a, %one : f32
-    linalg.yield %s : f32
-  } -> tensor<8x64xf32>
-  return %y : tensor<8x64xf32>
 }
 
 // -----

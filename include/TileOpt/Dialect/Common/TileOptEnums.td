@@ -26,7 +26,8 @@ def TileOpt_UnaryKind : I32Enum<"UnaryKind",
       I32EnumCase<"square", 6>,
       I32EnumCase<"neg", 7>,
       I32EnumCase<"mul_scalar", 8>,
-      I32EnumCase<"add_scalar", 9>
+      I32EnumCase<"add_scalar", 9>,
+      I32EnumCase<"sigmoid", 10>
     ]> {
   let cppNamespace = "::mlir::tileopt";
 }
