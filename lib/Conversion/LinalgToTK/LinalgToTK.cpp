@@ -13,6 +13,8 @@
 //===----------------------------------------------------------------------===//
 #include "TileOpt/Conversion/Passes.h"
 
+#include "RmsNormOverDim.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -1161,6 +1163,7 @@ struct ImportLinalgPass
     RewritePatternSet idioms(context);
     idioms.add<FoldReshapeChain, FoldTransposeChain, FoldScaledSumIntoMean,
                RecogniseRmsNorm>(context);
+    populateRmsNormOverDimPatterns(idioms);
     idiomPatterns = FrozenRewritePatternSet(std::move(idioms));
     return success();
   }
