@@ -98,8 +98,8 @@ FailureOr<Absorption> planAbsorption(Operation *op, std::string &why) {
         fused.getBody().front().getArgument(use.getOperandNumber());
     for (Operation *user : arg.getUsers()) {
       auto iterator = dyn_cast<tb::InputIteratorOp>(user);
-      if (!iterator ||
-          (plan.kind != Absorption::unary && !readsWholeDim(iterator, plan.dim))) {
+      if (!iterator || (plan.kind != Absorption::unary &&
+                        !readsWholeDim(iterator, plan.dim))) {
         why = "a kernel's tiles of it do not hold the normalized dim whole";
         return failure();
       }
@@ -133,21 +133,21 @@ Value computeOnTile(RewriterBase &rewriter, const Absorption &plan,
   case Absorption::rmsNormOverDim: {
     // x * rsqrt(mean(x^2 over d) + epsilon): tb.rms_norm normalizes the
     // last dim only, tb.reduce takes any.
-    auto norm = cast<tk::RmsNormOp>(
-        plan.producer->getOperand(0).getDefiningOp());
+    auto norm =
+        cast<tk::RmsNormOp>(plan.producer->getOperand(0).getDefiningOp());
     SmallVector<int64_t> reducedShape(type.getShape());
     reducedShape[plan.dim] = 1;
     auto reducedType = tb::TileType::get(reducedShape, type.getElementType());
     Value square = tb::UnaryOp::create(rewriter, loc, type, UnaryKind::square,
                                        tile, FloatAttr());
-    Value scale = tb::ReduceOp::create(rewriter, loc, reducedType,
-                                       ReduceKind::mean, square, plan.dim,
-                                       IntegerAttr());
+    Value scale =
+        tb::ReduceOp::create(rewriter, loc, reducedType, ReduceKind::mean,
+                             square, plan.dim, IntegerAttr());
     float epsilon = norm.getEpsilon().convertToFloat();
     if (epsilon != 0.0f)
-      scale = tb::UnaryOp::create(rewriter, loc, reducedType,
-                                  UnaryKind::add_scalar, scale,
-                                  norm.getEpsilonAttr());
+      scale =
+          tb::UnaryOp::create(rewriter, loc, reducedType, UnaryKind::add_scalar,
+                              scale, norm.getEpsilonAttr());
     scale = tb::UnaryOp::create(rewriter, loc, reducedType, UnaryKind::rsqrt,
                                 scale, FloatAttr());
     return tb::BinaryOp::create(rewriter, loc, type, BinaryKind::mul, tile,

@@ -961,7 +961,7 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
       if (n <= kMaxAbsorbedSubsetProducers) {
         for (unsigned mask = 1; mask < (1u << n); ++mask)
           subsets.push_back(llvm::map_to_vector(
-              llvm::seq(n), [&](unsigned i) { return bool(mask & (1u << i)); }));
+              llvm::seq(n), [&](unsigned i) { return bool(mask >> i & 1); }));
       } else {
         subsets.push_back(SmallVector<bool>(n, true));
         for (unsigned i = 0; i < n; ++i) {

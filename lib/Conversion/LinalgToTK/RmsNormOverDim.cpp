@@ -72,8 +72,8 @@ struct RecogniseRmsNormOverDim : public OpRewritePattern<tk::BinaryOp> {
       auto rowsType = RankedTensorType::get(shape, type.getElementType());
       Location loc = op.getLoc();
       Value rows = tk::TransposeOp::create(rewriter, loc, rowsType, x, toLast);
-      Value normalized = tk::RmsNormOp::create(
-          rewriter, loc, rowsType, rows, rewriter.getF32FloatAttr(eps));
+      Value normalized = tk::RmsNormOp::create(rewriter, loc, rowsType, rows,
+                                               rewriter.getF32FloatAttr(eps));
       rewriter.replaceOpWithNewOp<tk::TransposeOp>(op, type, normalized, back);
       return success();
     }

@@ -1,4 +1,4 @@
-//===- RmsNormOverDim.h - rms_norm over a dim other than the last -*- C++ -*-===//
+//===- RmsNormOverDim.h - rms_norm over a non-last dim -------- -*- C++ -*-===//
 //
 // Private to the linalg importer (LinalgToTK.cpp).
 //
