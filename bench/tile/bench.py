@@ -42,8 +42,8 @@ def rel_err(got, expected):
 UGRAPH_EPS = 1.0013580322265625e-05
 
 
-def rms_norm(x):
-    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + UGRAPH_EPS)
+def rms_norm(x, dim=-1):
+    return x * torch.rsqrt(x.pow(2).mean(dim, keepdim=True) + UGRAPH_EPS)
 
 
 def peers_of(name, inputs, with_compile):
@@ -74,10 +74,12 @@ def peers_of(name, inputs, with_compile):
         eager = lambda: torch.softmax(q @ k, dim=-1) @ v
         reference = lambda: torch.softmax(q.double() @ k.double(), dim=-1) @ v.double()
     elif name.startswith("ugraph-qknorm_attention"):
+        # QK-norm: each query and each key over the head dim; K is stored
+        # as K^T (heads, head dim, keys), so its norm is over dim -2.
         q, k, v = inputs
-        eager = lambda: torch.softmax(rms_norm(q) @ rms_norm(k), dim=-1) @ v
+        eager = lambda: torch.softmax(rms_norm(q) @ rms_norm(k, -2), dim=-1) @ v
         reference = lambda: torch.softmax(
-            rms_norm(q.double()) @ rms_norm(k.double()), dim=-1) @ v.double()
+            rms_norm(q.double()) @ rms_norm(k.double(), -2), dim=-1) @ v.double()
     elif name.startswith("ugraph-mla_decode"):
         # The absorbed form, (Q Wk^T) C^T, is BENCHMARKS.md's best peer;
         # the literal form forms K = C Wk and V = C Wv for every head.

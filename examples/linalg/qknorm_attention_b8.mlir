@@ -1,10 +1,13 @@
 // qknorm_attention (BENCHMARKS.md) at b=8: softmax(rms_norm(Q) @ rms_norm(K)) @ V,
 // Q (16, 256, 64), K (16, 64, 4096), V (16, 4096, 64), fp16; rms_norm over the
-// last dim of each. Each rms_norm squares inside its reduction and scales
-// in one fused op; the softmax is written out (max, exp(x - max), sum,
-// divide) with the reduced dim dropped between ops.
+// head dim (64) of each query and each key, as real QK-norm does: Q over its
+// last dim, K (stored as K^T) over dim 1, so each key column is normalized
+// on its own. Each rms_norm squares inside its reduction and scales in one
+// fused op; the softmax is written out (max, exp(x - max), sum, divide) with
+// the reduced dim dropped between ops.
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #rows3 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#cols3 = affine_map<(d0, d1, d2) -> (d0, d2)>
 
 func.func @qknorm_attention(%q: tensor<16x256x64xf16>, %k: tensor<16x64x4096xf16>, %v: tensor<16x4096x64xf16>) -> tensor<16x256x64xf16> {
   %zero = arith.constant 0.0 : f16
@@ -33,21 +36,22 @@ func.func @qknorm_attention(%q: tensor<16x256x64xf16>, %k: tensor<16x64x4096xf16
     linalg.yield %t : f16
   } -> tensor<16x256x64xf16>
 
-  // rms_norm(K): mean over 4096 as a division.
+  // rms_norm(K) over dim 1 (the head dim, per key): mean over 64 as a
+  // division.
   %ek = tensor.empty() : tensor<16x64x4096xf16>
-  %ek2 = tensor.empty() : tensor<16x64xf16>
-  %kinit = linalg.fill ins(%zero : f16) outs(%ek2 : tensor<16x64xf16>) -> tensor<16x64xf16>
-  %kss = linalg.generic {indexing_maps = [#id3, #rows3], iterator_types = ["parallel", "parallel", "reduction"]}
-           ins(%k : tensor<16x64x4096xf16>) outs(%kinit : tensor<16x64xf16>) {
+  %ek2 = tensor.empty() : tensor<16x4096xf16>
+  %kinit = linalg.fill ins(%zero : f16) outs(%ek2 : tensor<16x4096xf16>) -> tensor<16x4096xf16>
+  %kss = linalg.generic {indexing_maps = [#id3, #cols3], iterator_types = ["parallel", "reduction", "parallel"]}
+           ins(%k : tensor<16x64x4096xf16>) outs(%kinit : tensor<16x4096xf16>) {
   ^bb0(%a: f16, %acc: f16):
     %sq = arith.mulf %a, %a : f16
     %t = arith.addf %acc, %sq : f16
     linalg.yield %t : f16
-  } -> tensor<16x64xf16>
-  %kn = linalg.generic {indexing_maps = [#id3, #rows3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
-          ins(%k, %kss : tensor<16x64x4096xf16>, tensor<16x64xf16>) outs(%ek : tensor<16x64x4096xf16>) {
+  } -> tensor<16x4096xf16>
+  %kn = linalg.generic {indexing_maps = [#id3, #cols3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+          ins(%k, %kss : tensor<16x64x4096xf16>, tensor<16x4096xf16>) outs(%ek : tensor<16x64x4096xf16>) {
   ^bb0(%a: f16, %s: f16, %out: f16):
-    %n = arith.constant 4096.0 : f16
+    %n = arith.constant 64.0 : f16
     %m = arith.divf %s, %n : f16
     %p = arith.addf %m, %eps : f16
     %r = math.rsqrt %p : f16

@@ -385,6 +385,11 @@ whyUnverifiable(func::FuncOp program, verifier::EquivalenceChecker &checker) {
 /// to refuse the next thousand as well.
 constexpr uint64_t kMaxUncompiledCandidates = 24;
 
+/// Kept producers up to which every subset of them is offered moved into
+/// the kernels that read them (2^n - 1 candidates); beyond, all of them
+/// and each alone.
+constexpr unsigned kMaxAbsorbedSubsetProducers = 3;
+
 /// Whether `f` compiles to kernels worth running (whyNotCompiled), when
 /// `opts` asks for the check; with `progress`, says on stderr why not.
 static bool compilesWell(func::FuncOp f, double seconds,
@@ -814,30 +819,40 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
   llvm::StringSet<> known;
   for (const RankedCandidate &c : result.ranked)
     known.insert(candidateKey(c.function));
+  auto price = [&](func::FuncOp f) {
+    return quietly(context, [&] { return estimateCost(f, opts.target); });
+  };
+  // Ranks `f`, priced `cost`, if (with `verify`) the checker finds it
+  // equivalent and it compiles; whether it does.
+  auto accept = [&](func::FuncOp f, const ProgramCost &cost, bool verify) {
+    ++result.stats.verified;
+    if (verify) {
+      FailureOr<verifier::VerificationResult> verdict =
+          quietly(context, [&] { return checker.check(f); });
+      if (failed(verdict) || !verdict->equivalent) {
+        f.erase();
+        return false;
+      }
+    }
+    ++result.stats.equivalent;
+    if (!compilesWell(f, cost.seconds, opts, result.stats)) {
+      f.erase();
+      return false;
+    }
+    result.ranked.push_back({f, cost});
+    return true;
+  };
   auto admit = [&](func::FuncOp f, bool verify) {
     if (!known.insert(candidateKey(f)).second) {
       f.erase();
       return;
     }
-    ++result.stats.verified;
-    bool equivalent = true;
-    if (verify) {
-      FailureOr<verifier::VerificationResult> verdict =
-          quietly(context, [&] { return checker.check(f); });
-      equivalent = succeeded(verdict) && verdict->equivalent;
-    }
-    FailureOr<ProgramCost> cost =
-        quietly(context, [&] { return estimateCost(f, opts.target); });
-    if (!equivalent || failed(cost)) {
+    FailureOr<ProgramCost> cost = price(f);
+    if (failed(cost)) {
       f.erase();
       return;
     }
-    ++result.stats.equivalent;
-    if (!compilesWell(f, cost->seconds, opts, result.stats)) {
-      f.erase();
-      return;
-    }
-    result.ranked.push_back({f, *cost});
+    accept(f, *cost, verify);
   };
 
   // Each segment, searched as a program of its own with an equal share of
@@ -906,29 +921,98 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
         combinations.back()[index] = candidate;
       }
     }
-    // Each with its kept producers computed inside the kernels that read
-    // them, too, where the verifier can check the whole program: that form
-    // is no longer the program's ops around equal segments.
+    // Each with kept producers computed inside the kernels that read them,
+    // too, where the verifier can check the whole program: that form is no
+    // longer the program's ops around equal segments. Moving a producer
+    // saves a launch and a round trip but recomputes it in every block
+    // that reads a tile of it, which pays or not producer by producer (at
+    // b=8 qknorm_attention's 8 blocks per head would each normalize every
+    // key), so each subset of the producers that can move is a candidate
+    // (up to kMaxAbsorbedSubsetProducers of them; beyond, all of them and
+    // each alone), priced like any other.
+    //
+    // All are priced as they come, then verified and compiled (up to a
+    // second each) cheapest first until `keep` pass, as in step 8: those
+    // behind them could not be kept.
+    struct Offer {
+      func::FuncOp function;
+      ProgramCost cost;
+      bool verify;
+    };
+    SmallVector<Offer> offers;
+    auto offer = [&](func::FuncOp f, bool verify) {
+      if (!known.insert(candidateKey(f)).second) {
+        f.erase();
+        return;
+      }
+      FailureOr<ProgramCost> cost = price(f);
+      if (failed(cost)) {
+        f.erase();
+        return;
+      }
+      offers.push_back({f, *cost, verify});
+    };
     size_t named = result.ranked.size();
     auto nextName = [&] {
       return (program.getSymName() + "_candidate" + std::to_string(named++))
           .str();
     };
+    auto offerAbsorbed = [&](func::FuncOp spliced) {
+      // The producers by their position in the body, which a clone keeps.
+      Block &body = spliced.getBody().front();
+      SmallVector<unsigned> producers;
+      for (Operation *op : absorbableProducers(spliced))
+        producers.push_back(std::distance(body.begin(), op->getIterator()));
+      unsigned n = producers.size();
+      // Which producers move, by their index in `producers`.
+      SmallVector<SmallVector<bool>> subsets;
+      if (n <= kMaxAbsorbedSubsetProducers) {
+        for (unsigned mask = 1; mask < (1u << n); ++mask)
+          subsets.push_back(llvm::map_to_vector(
+              llvm::seq(n), [&](unsigned i) { return bool(mask >> i & 1); }));
+      } else {
+        subsets.push_back(SmallVector<bool>(n, true));
+        for (unsigned i = 0; i < n; ++i) {
+          subsets.push_back(SmallVector<bool>(n, false));
+          subsets.back()[i] = true;
+        }
+      }
+      for (ArrayRef<bool> moves : subsets) {
+        auto absorbed = cast<func::FuncOp>(spliced->clone());
+        absorbed.setSymName(nextName());
+        result.module->push_back(absorbed);
+        auto ops = llvm::map_to_vector(absorbed.getBody().front(),
+                                       [](Operation &op) { return &op; });
+        llvm::SmallPtrSet<Operation *, 4> staying;
+        for (auto [position, move] : llvm::zip_equal(producers, moves))
+          if (!move)
+            staying.insert(ops[position]);
+        if (absorbProducers(absorbed, [&](Operation *op) {
+              return staying.contains(op);
+            }))
+          offer(absorbed, /*verify=*/true);
+        else
+          absorbed.erase();
+      }
+    };
     if (llvm::any_of(cheapest, [](func::FuncOp f) { return bool(f); }))
       for (ArrayRef<func::FuncOp> chosen : combinations) {
         func::FuncOp spliced =
             splice(searched, *split, chosen, result.module.get(), nextName());
-        if (!unverifiable) {
-          auto absorbed = cast<func::FuncOp>(spliced->clone());
-          absorbed.setSymName(nextName());
-          result.module->push_back(absorbed);
-          if (absorbProducers(absorbed))
-            admit(absorbed, /*verify=*/true);
-          else
-            absorbed.erase();
-        }
-        admit(spliced, /*verify=*/!unverifiable);
+        if (!unverifiable)
+          offerAbsorbed(spliced);
+        offer(spliced, /*verify=*/!unverifiable);
       }
+    llvm::stable_sort(offers, [](const Offer &x, const Offer &y) {
+      return x.cost.cheaperThan(y.cost);
+    });
+    unsigned accepted = 0;
+    for (Offer &o : offers) {
+      if (accepted == opts.keep)
+        o.function.erase();
+      else if (accept(o.function, o.cost, o.verify))
+        ++accepted;
+    }
     keepCheapest(result, program.getSymName(), opts.keep);
   }
 

@@ -44,8 +44,8 @@ RTOL = 1e-10
 EPS = float(np.float16(1e-5))
 
 
-def rms_norm(x):
-    return x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + EPS)
+def rms_norm(x, axis=-1):
+    return x / np.sqrt(np.mean(x * x, axis=axis, keepdims=True) + EPS)
 
 
 def softmax(s):
@@ -62,8 +62,10 @@ REFERENCES = {
     "gated_mlp": lambda x, w1, w2: silu(x @ w1) * (x @ w2),
     "lora": lambda x, w, a, b: x @ w + (x @ a) @ b,
     "gqa_decode": lambda q, k, v: softmax(q @ k) @ v,
-    # rms_norm over the last dim of each operand: K's is the sequence.
-    "qknorm_attention": lambda q, k, v: softmax(rms_norm(q) @ rms_norm(k)) @ v,
+    # QK-norm: each query and each key normalized over the head dim, Q's
+    # last dim and K's dim -2 (K is stored as K^T: heads, head dim, keys).
+    "qknorm_attention": lambda q, k, v:
+        softmax(rms_norm(q) @ rms_norm(k, axis=-2)) @ v,
     "ntrans": lambda x, y, w: rms_norm(x + rms_norm(y @ w)),
     # Per head h: K_h = C @ Wk_h, V_h = C @ Wv_h (C broadcast over heads).
     "mla_decode": lambda q, c, wk, wv:
@@ -79,8 +81,8 @@ WRONG_REFERENCES = {
     "gated_mlp": lambda x, w1, w2: silu(x @ w2) * (x @ w1),
     "lora": lambda x, w, a, b: x @ w,
     "gqa_decode": lambda q, k, v: np.exp(q @ k) @ v / q.shape[-2],
-    "qknorm_attention": lambda q, k, v:
-        softmax(rms_norm(q) @ np.swapaxes(rms_norm(np.swapaxes(k, -1, -2)), -1, -2)) @ v,
+    # K normalised over the wrong dim: its keys (the last dim of K^T).
+    "qknorm_attention": lambda q, k, v: softmax(rms_norm(q) @ rms_norm(k)) @ v,
     "ntrans": lambda x, y, w: rms_norm(x + y @ w),
     "mla_decode": lambda q, c, wk, wv:
         softmax(q @ np.swapaxes(c @ wk, -1, -2)) @ (c @ wk),

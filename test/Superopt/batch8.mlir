@@ -14,6 +14,9 @@
 // RUN: tileopt-opt %S/../../examples/linalg/mla_decode_b8.mlir \
 // RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2 time-budget=900 progress=true}))' \
 // RUN:   2>&1 | FileCheck %s --check-prefix=MLA
+// RUN: tileopt-opt %S/../../examples/linalg/qknorm_attention_b8.mlir \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2 time-budget=900}))' \
+// RUN:   | FileCheck %s --check-prefix=QKNORM
 // RUN: tileopt-opt %S/../../examples/linalg/gated_mlp_b8.mlir \
 // RUN:   --pass-pipeline='builtin.module(func.func(tileopt-import-linalg,tileopt-superoptimize{threads=2 time-budget=900}))' \
 // RUN:   | FileCheck %s --check-prefix=GATED
@@ -84,3 +87,25 @@
 // MLA:         tk.reshape %{{.*}} : tensor<128x512xf16> -> tensor<16x8x512xf16>
 // MLA-NEXT:    tk.fused grid [16, {{[0-9]+}}, 1] {{.*}} -> tensor<16x8x128xf16>
 // MLA:         return
+
+// qknorm_attention with 16 heads: gqa_decode's one kernel with the rms_norm
+// of Q inside (each block normalizes its rows of Q once, before its loop),
+// after the rms_norm of K over the head dim as a kernel of its own between
+// the importer's transposes. Each subset of the kept norms is offered moved
+// into the kernel (docs/superoptimizer.md, step 11), and this one is priced
+// cheapest: with K's inside too, each of the 8 blocks of a head would
+// normalize every key tile in every step.
+// QKNORM-LABEL: func.func @qknorm_attention
+// QKNORM-NEXT: %[[KT:.*]] = tk.transpose %arg1 [0, 2, 1] : tensor<16x64x4096xf16> -> tensor<16x4096x64xf16>
+// QKNORM-NEXT: %[[KTN:.*]] = tk.rms_norm %[[KT]]
+// QKNORM-NEXT: %[[KN:.*]] = tk.transpose %[[KTN]] [0, 2, 1]
+// QKNORM-NEXT: tk.fused grid [{{[0-9]+}}, {{[0-9]+}}, 1] block [128, 1, 1] forloop 64 (%{{.*}} = %arg2 : tensor<16x4096x64xf16>, %[[QA:.*]] = %arg0 : tensor<16x256x64xf16>, %[[KA:.*]] = %[[KN]] : tensor<16x64x4096xf16>)
+// QKNORM: %[[QT:.*]] = tb.input_iterator %[[QA]] {{.*}} fmap -1 : tensor<16x256x64xf16> -> !tb.tile<1x{{[0-9]+}}x64xf16>
+// QKNORM-NEXT: tb.rms_norm %[[QT]]
+// QKNORM-NEXT: tb.input_iterator %[[KA]] {{.*}} fmap 2 : tensor<16x64x4096xf16> -> !tb.tile<1x64x64xf16>
+// QKNORM-NEXT: tb.matmul
+// QKNORM-NOT: tb.reduce mean
+// QKNORM-COUNT-2: tb.forloop_accum sum_rescale
+// QKNORM: tb.binary div
+// QKNORM-NOT: tk.
+// QKNORM: return

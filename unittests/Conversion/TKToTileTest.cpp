@@ -162,6 +162,9 @@ TEST_F(TKToTileTest, BlockGraphs) {
                     "examples/ugraph/small/mla_decode.mlir",
                     "examples/ugraph/small/ntrans.mlir",
                     "examples/ugraph/small/ntrans_one_kernel.mlir",
+                    "examples/ugraph/small/qknorm_attention.mlir",
+                    "examples/ugraph/small/qknorm_attention_b8.mlir",
+                    "examples/ugraph/small/qknorm_attention_b8_one_kernel.mlir",
                     "examples/ugraph/small/rmsnorm_linear_b1.mlir",
                     "examples/ugraph/small/rmsnorm_linear.mlir"});
 }
@@ -173,12 +176,15 @@ TEST_F(TKToTileTest, FoundUGraphs) {
       {"examples/ugraph/gated_mlp.mlir", "examples/ugraph/gqa_decode.mlir",
        "examples/ugraph/gqa_decode_splitkv.mlir", "examples/ugraph/lora.mlir",
        "examples/ugraph/ntrans.mlir", "examples/ugraph/ntrans_one_kernel.mlir",
+       "examples/ugraph/qknorm_attention.mlir",
        "examples/ugraph/rmsnorm_linear_b1.mlir",
        "examples/ugraph/rmsnorm_linear.mlir"});
 }
 
 // The benchmark workloads as imported (predefined kernels only), at their
-// real sizes: all but mla_decode, whose transposes have no tiling yet.
+// real sizes: all but mla_decode, whose projections broadcast C over the
+// heads (no tiling yet). qknorm_attention's rms_norm of K over the head dim
+// reads K through a transpose and is read through one.
 TEST_F(TKToTileTest, ImportedWorkloads) {
   expectEquivalent(
       {"examples/linalg/gated_mlp.mlir", "examples/linalg/rmsnorm_linear.mlir",

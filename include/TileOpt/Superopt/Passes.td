@@ -177,9 +177,13 @@ def AbsorbProducers : Pass<"tileopt-absorb-producers", "::mlir::func::FuncOp"> {
     followed by the same op on its tile (`tb.rms_norm`, `tb.unary`), and
     the kernel reads the producer's operand instead. An rms_norm moves only
     where every such tile holds whole rows (the last dim whole, not walked
-    by the loop), since it normalizes over them. This saves a launch and a
-    round trip of the tensor through device memory, and recomputes the op
-    in every block that reads a tile of it.
+    by the loop), since it normalizes over them. An rms_norm over another
+    dim d, `transpose(rms_norm(transpose(x)))` with transposes that undo
+    each other (how the importer writes it), moves where every tile holds d
+    whole, as `x * rsqrt(mean(x^2 over d) + epsilon)` in tb ops
+    (qknorm_attention's K, normalized over the head dim of each key). This
+    saves a launch and a round trip of the tensor through device memory,
+    and recomputes the op in every block that reads a tile of it.
 
     The superoptimizer keeps ops that depend on one argument alone as
     kernels of their own and searches the rest in segments; the fused form
@@ -187,7 +191,7 @@ def AbsorbProducers : Pass<"tileopt-absorb-producers", "::mlir::func::FuncOp"> {
     segment's µGraph, past the depth its block search reaches. So it offers
     each spliced candidate with its kept producers absorbed as a candidate
     too, verified against the program and priced like any other
-    (qknorm_attention: the rms_norm of Q inside the split-KV kernel).
+    (qknorm_attention: the rms_norms of Q and K inside the split-KV kernel).
   }];
   let dependentDialects = ["::mlir::tileopt::tb::TBDialect"];
 }

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "TileOpt/Conversion/Passes.h"
 
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -1204,11 +1205,13 @@ struct FoldScaledSumIntoMean : public OpRewritePattern<tk::UnaryOp> {
   }
 };
 
-/// x * rsqrt(mean(x^2) + eps), or x / sqrt(mean(x^2) + eps), with the mean
-/// over the last dim of x, is tk.rms_norm. The reshapes between the ops
-/// (from the import of each linalg op) only add or drop size-1 dims; the
-/// reduced tensor must reach the product in the shape the reduction gave it,
-/// so that it broadcasts along the last dim of x.
+/// x * rsqrt(mean(x^2) + eps), or x / sqrt(mean(x^2) + eps), is tk.rms_norm:
+/// over the last dim of x as it is, over another dim (a key normalized
+/// over its head dim, stored transposed) between transposes that move that
+/// dim last and back. The reshapes between the ops (from the import of each
+/// linalg op) only add or drop size-1 dims; the reduced tensor must reach
+/// the product in the shape the reduction gave it, so that it broadcasts
+/// along the reduced dim of x.
 struct RecogniseRmsNorm : public OpRewritePattern<tk::BinaryOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -1226,19 +1229,43 @@ struct RecogniseRmsNorm : public OpRewritePattern<tk::BinaryOp> {
     for (auto [x, scale] : candidates) {
       if (x.getType() != op.getType())
         continue;
-      std::optional<double> eps = matchInverseRms(x, scale, root);
-      if (!eps)
+      std::optional<std::pair<int64_t, double>> norm =
+          matchInverseRms(x, scale, root);
+      if (!norm)
         continue;
-      rewriter.replaceOpWithNewOp<tk::RmsNormOp>(
-          op, op.getType(), x, rewriter.getF32FloatAttr(*eps));
+      auto [dim, eps] = *norm;
+      auto type = cast<RankedTensorType>(x.getType());
+      int64_t rank = type.getRank();
+      Location loc = op.getLoc();
+      FloatAttr epsilon = rewriter.getF32FloatAttr(eps);
+      if (dim == rank - 1) {
+        rewriter.replaceOpWithNewOp<tk::RmsNormOp>(op, type, x, epsilon);
+        return success();
+      }
+      // The dim moved last, the others in their order; and back.
+      SmallVector<int64_t> toLast, back(rank);
+      for (int64_t i = 0; i < rank; ++i)
+        if (i != dim)
+          toLast.push_back(i);
+      toLast.push_back(dim);
+      for (int64_t i = 0; i < rank; ++i)
+        back[toLast[i]] = i;
+      SmallVector<int64_t> shape = llvm::map_to_vector(
+          toLast, [&](int64_t i) { return type.getDimSize(i); });
+      auto rowsType = type.clone(shape);
+      Value rows = tk::TransposeOp::create(rewriter, loc, rowsType, x, toLast);
+      Value normalized =
+          tk::RmsNormOp::create(rewriter, loc, rowsType, rows, epsilon);
+      rewriter.replaceOpWithNewOp<tk::TransposeOp>(op, type, normalized, back);
       return success();
     }
     return rewriter.notifyMatchFailure(op, "not x and 1/rms(x)");
   }
 
-  /// epsilon, if `scale` is root(mean(x^2) + epsilon) over the last dim of x.
-  static std::optional<double> matchInverseRms(Value x, Value scale,
-                                               UnaryKind rootKind) {
+  /// The reduced dim and epsilon, if `scale` is root(mean(x^2) + epsilon)
+  /// over a dim of x, in the shape the mean gave it.
+  static std::optional<std::pair<int64_t, double>>
+  matchInverseRms(Value x, Value scale, UnaryKind rootKind) {
     auto root = skipReshapes(scale).getDefiningOp<tk::UnaryOp>();
     if (!root || root.getKind() != rootKind)
       return std::nullopt;
@@ -1264,16 +1291,14 @@ struct RecogniseRmsNorm : public OpRewritePattern<tk::BinaryOp> {
       meanValue = skipReshapes(other);
     }
     auto mean = meanValue.getDefiningOp<tk::ReduceOp>();
-    auto xType = cast<RankedTensorType>(x.getType());
     if (!mean || mean.getKind() != ReduceKind::mean ||
-        mean.getDim() != static_cast<uint64_t>(xType.getRank() - 1) ||
         mean.getType() != scale.getType())
       return std::nullopt;
     auto square = mean.getInput().getDefiningOp<tk::UnaryOp>();
     if (!square || square.getKind() != UnaryKind::square ||
         square.getInput() != x)
       return std::nullopt;
-    return eps;
+    return std::make_pair(static_cast<int64_t>(mean.getDim()), eps);
   }
 };
 

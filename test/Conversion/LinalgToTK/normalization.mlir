@@ -197,12 +197,15 @@ func.func @rms_norm_div_weight(%x: tensor<4x64xf32>, %w: tensor<64xf32>) -> tens
 
 // -----
 
-// A mean over a dim other than the last is not an rms_norm.
-// CHECK-LABEL: func.func @not_rms_norm
-// CHECK:         tk.reduce mean %{{.*}} dim 0
-// CHECK:         tk.unary rsqrt
-// CHECK-NOT:     tk.rms_norm
-func.func @not_rms_norm(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
+// A mean over a dim other than the last: tk.rms_norm normalizes the last
+// dim, so the dim moves last and back. Here the
+// columns of a matrix, with no epsilon.
+// CHECK-LABEL: func.func @rms_norm_first_dim
+// CHECK-NEXT:    %[[T:.*]] = tk.transpose %arg0 [1, 0] : tensor<4x64xf32> -> tensor<64x4xf32>
+// CHECK-NEXT:    %[[R:.*]] = tk.rms_norm %[[T]] : tensor<64x4xf32>
+// CHECK-NEXT:    %[[Y:.*]] = tk.transpose %[[R]] [1, 0] : tensor<64x4xf32> -> tensor<4x64xf32>
+// CHECK-NEXT:    return %[[Y]]
+func.func @rms_norm_first_dim(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<4x64xf32>
   %e1 = tensor.empty() : tensor<64xf32>
@@ -221,6 +224,152 @@ func.func @not_rms_norm(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
          ins(%x, %ss : tensor<4x64xf32>, tensor<64xf32>) outs(%e : tensor<4x64xf32>) {
   ^bb0(%a: f32, %s: f32, %out: f32):
     %inv = arith.constant 0.25 : f32
+    %m = arith.mulf %s, %inv : f32
+    %r = math.rsqrt %m : f32
+    %t = arith.mulf %a, %r : f32
+    linalg.yield %t : f32
+  } -> tensor<4x64xf32>
+  return %y : tensor<4x64xf32>
+}
+
+// -----
+
+// QK-norm's keys, stored as K^T (heads, head dim, keys) and normalized over
+// the head dim of each key: x / sqrt(mean(x^2) + eps) over dim 1, the sum
+// divided by n; imports completely (no warning for the epsilon).
+// CHECK-LABEL: func.func @rms_norm_middle_dim
+// CHECK-NEXT:    %[[T:.*]] = tk.transpose %arg0 [0, 2, 1] : tensor<2x64x128xf16> -> tensor<2x128x64xf16>
+// CHECK-NEXT:    %[[R:.*]] = tk.rms_norm %[[T]] {epsilon = 1.00135803E-5 : f32} : tensor<2x128x64xf16>
+// CHECK-NEXT:    %[[Y:.*]] = tk.transpose %[[R]] [0, 2, 1] : tensor<2x128x64xf16> -> tensor<2x64x128xf16>
+// CHECK-NEXT:    return %[[Y]]
+func.func @rms_norm_middle_dim(%k: tensor<2x64x128xf16>) -> tensor<2x64x128xf16> {
+  %zero = arith.constant 0.0 : f16
+  %eps = arith.constant 1.0e-5 : f16
+  %e = tensor.empty() : tensor<2x64x128xf16>
+  %e1 = tensor.empty() : tensor<2x128xf16>
+  %init = linalg.fill ins(%zero : f16) outs(%e1 : tensor<2x128xf16>) -> tensor<2x128xf16>
+  %ss = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>],
+                        iterator_types = ["parallel", "reduction", "parallel"]}
+          ins(%k : tensor<2x64x128xf16>) outs(%init : tensor<2x128xf16>) {
+  ^bb0(%a: f16, %acc: f16):
+    %q = arith.mulf %a, %a : f16
+    %t = arith.addf %acc, %q : f16
+    linalg.yield %t : f16
+  } -> tensor<2x128xf16>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                        affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+         ins(%k, %ss : tensor<2x64x128xf16>, tensor<2x128xf16>) outs(%e : tensor<2x64x128xf16>) {
+  ^bb0(%a: f16, %s: f16, %out: f16):
+    %n = arith.constant 64.0 : f16
+    %m = arith.divf %s, %n : f16
+    %p = arith.addf %m, %eps : f16
+    %r = math.sqrt %p : f16
+    %t = arith.divf %a, %r : f16
+    linalg.yield %t : f16
+  } -> tensor<2x64x128xf16>
+  return %y : tensor<2x64x128xf16>
+}
+
+// -----
+
+// The first dim of three moves last, the others keep their order, and
+// moves back.
+// CHECK-LABEL: func.func @rms_norm_first_of_three
+// CHECK-NEXT:    %[[T:.*]] = tk.transpose %arg0 [1, 2, 0] : tensor<8x2x4xf32> -> tensor<2x4x8xf32>
+// CHECK-NEXT:    %[[R:.*]] = tk.rms_norm %[[T]] {epsilon = 9.99999997E-7 : f32} : tensor<2x4x8xf32>
+// CHECK-NEXT:    %[[Y:.*]] = tk.transpose %[[R]] [2, 0, 1] : tensor<2x4x8xf32> -> tensor<8x2x4xf32>
+// CHECK-NEXT:    return %[[Y]]
+func.func @rms_norm_first_of_three(%x: tensor<8x2x4xf32>) -> tensor<8x2x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x2x4xf32>
+  %e1 = tensor.empty() : tensor<2x4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e1 : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %ss = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>],
+                        iterator_types = ["reduction", "parallel", "parallel"]}
+          ins(%x : tensor<8x2x4xf32>) outs(%init : tensor<2x4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %q = arith.mulf %a, %a : f32
+    %t = arith.addf %acc, %q : f32
+    linalg.yield %t : f32
+  } -> tensor<2x4xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>,
+                                        affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+         ins(%x, %ss : tensor<8x2x4xf32>, tensor<2x4xf32>) outs(%e : tensor<8x2x4xf32>) {
+  ^bb0(%a: f32, %s: f32, %out: f32):
+    %inv = arith.constant 0.125 : f32
+    %eps = arith.constant 1.0e-6 : f32
+    %m = arith.mulf %s, %inv : f32
+    %p = arith.addf %m, %eps : f32
+    %r = math.rsqrt %p : f32
+    %t = arith.mulf %r, %a : f32
+    linalg.yield %t : f32
+  } -> tensor<8x2x4xf32>
+  return %y : tensor<8x2x4xf32>
+}
+
+// -----
+
+// Near misses stay as they are: the mean of y^2 scaling x, and a mean over
+// two dims (the rows of a matrix and its columns together).
+// CHECK-LABEL: func.func @not_rms_norm_other_tensor
+// CHECK:         tk.reduce mean %{{.*}} dim 0
+// CHECK:         tk.unary rsqrt
+// CHECK-NOT:     tk.rms_norm
+// CHECK-NOT:     tk.transpose
+func.func @not_rms_norm_other_tensor(%x: tensor<4x64xf32>, %yy: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x64xf32>
+  %e1 = tensor.empty() : tensor<64xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e1 : tensor<64xf32>) -> tensor<64xf32>
+  %ss = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>],
+                        iterator_types = ["reduction", "parallel"]}
+          ins(%yy : tensor<4x64xf32>) outs(%init : tensor<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %q = arith.mulf %a, %a : f32
+    %t = arith.addf %acc, %q : f32
+    linalg.yield %t : f32
+  } -> tensor<64xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>,
+                                        affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+         ins(%x, %ss : tensor<4x64xf32>, tensor<64xf32>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %s: f32, %out: f32):
+    %inv = arith.constant 0.25 : f32
+    %m = arith.mulf %s, %inv : f32
+    %r = math.rsqrt %m : f32
+    %t = arith.mulf %a, %r : f32
+    linalg.yield %t : f32
+  } -> tensor<4x64xf32>
+  return %y : tensor<4x64xf32>
+}
+
+// CHECK-LABEL: func.func @not_rms_norm_two_dims
+// CHECK:         tk.reduce sum %{{.*}} dim 0
+// CHECK:         tk.reduce sum %{{.*}} dim 1
+// CHECK:         tk.unary rsqrt
+// CHECK-NOT:     tk.rms_norm
+// CHECK-NOT:     tk.transpose
+func.func @not_rms_norm_two_dims(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x64xf32>
+  %e0 = tensor.empty() : tensor<f32>
+  %init = linalg.fill ins(%zero : f32) outs(%e0 : tensor<f32>) -> tensor<f32>
+  %ss = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>],
+                        iterator_types = ["reduction", "reduction"]}
+          ins(%x : tensor<4x64xf32>) outs(%init : tensor<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %q = arith.mulf %a, %a : f32
+    %t = arith.addf %acc, %q : f32
+    linalg.yield %t : f32
+  } -> tensor<f32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>,
+                                        affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+         ins(%x, %ss : tensor<4x64xf32>, tensor<f32>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %s: f32, %out: f32):
+    %inv = arith.constant 3.906250e-03 : f32
     %m = arith.mulf %s, %inv : f32
     %r = math.rsqrt %m : f32
     %t = arith.mulf %a, %r : f32

@@ -102,20 +102,36 @@
 // SPLITKV-NEXT: 2
 // SPLITKV: "kernel": 1
 
-// qknorm_attention (examples/ugraph/qknorm_attention.mlir): the predefined
-// rms_norm kernel of K, then the split-KV kernel over V, Q and K
-// normalized, which normalizes its rows of Q itself, then the combine.
+// qknorm_attention (examples/ugraph/qknorm_attention.mlir): the split-KV
+// kernel over V, Q and K, which normalizes its rows of Q (a tb.rms_norm)
+// and the head dim of its key columns (a mean over dim 1, then rsqrt),
+// then the combine.
 // RUN: tileopt-opt %S/../../../examples/ugraph/qknorm_attention.mlir --tileopt-lower-ugraph -o %t/qknorm.mlir
 // RUN: tileopt-compile %t/qknorm.mlir -o %t/qknorm 2>/dev/null
 // RUN: FileCheck %s --check-prefix=QKNORM-PTX --input-file=%t/qknorm/kernels.ptx
 // QKNORM-PTX: .entry qknorm_attention_k0(
 // QKNORM-PTX: sqrt.approx.f32
-// QKNORM-PTX: .entry qknorm_attention_k1(
-// QKNORM-PTX: sqrt.approx.f32
+// QKNORM-PTX: rsqrt.approx.f32
 // QKNORM-PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // QKNORM-PTX: ex2.approx
-// QKNORM-PTX: .entry qknorm_attention_k2(
+// QKNORM-PTX: .entry qknorm_attention_k1(
 // QKNORM-PTX-NOT: .entry
+
+// qknorm_attention at b=8 (examples/ugraph/qknorm_attention_b8.mlir): the
+// rms_norm of K over its head dim is a predefined kernel between two
+// transposes, both read through (no copy kernels): it loads K's tiles and
+// permutes them, and the attention kernel loads the normalized keys' rows
+// and permutes them for its mma. Two launches.
+// RUN: tileopt-opt %S/../../../examples/ugraph/qknorm_attention_b8.mlir --tileopt-lower-ugraph -o %t/qknorm_b8.mlir
+// RUN: tileopt-compile %t/qknorm_b8.mlir -o %t/qknorm_b8 2>/dev/null
+// RUN: FileCheck %s --check-prefix=QKNORM8-PTX --input-file=%t/qknorm_b8/kernels.ptx
+// QKNORM8-PTX: .entry qknorm_attention_k0(
+// QKNORM8-PTX: sqrt.approx.f32
+// QKNORM8-PTX: .entry qknorm_attention_k1(
+// QKNORM8-PTX: sqrt.approx.f32
+// QKNORM8-PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// QKNORM8-PTX: ex2.approx
+// QKNORM8-PTX-NOT: .entry
 
 // ntrans (examples/ugraph/ntrans.mlir): the matmul on the tensor cores,
 // then one kernel of a block per row with both rms_norms (a row sum and a

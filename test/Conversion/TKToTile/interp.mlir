@@ -11,8 +11,8 @@
 // RUN: FileCheck %s --input-file=%t.tile
 // CHECK: tensor 8x128
 
-// qknorm_attention: the rms_norm kernel of K, then split-KV (normalizing
-// its rows of Q) and its combine. The tile program also returns the
+// qknorm_attention: split-KV (normalizing its rows of Q and the head dim
+// of its key columns) and its combine. The tile program also returns the
 // tensors between its kernels; its first output is the result.
 // RUN: tileopt-interp %S/../../../examples/ugraph/small/qknorm_attention.mlir --seed=7 \
 // RUN:   | sed 1d > %t.qk.ugraph
