@@ -19,9 +19,6 @@ using namespace mlir::tileopt::tiletogpu;
 
 namespace {
 
-/// The chip whose tensor cores take wgmma (the `a` features of sm_90).
-constexpr StringLiteral kWgmmaChip = "sm_90a";
-
 /// Ops that re-deal a tile through shared memory from any layout into any
 /// other (RelayoutLowering): an accumulator may enter or leave its layout
 /// through them.
@@ -70,7 +67,8 @@ bool needsBlockedLayout(OpOperand &use, bool wgmma) {
 
 bool tileopt::useWgmma(tile::KernelOp kernel, StringRef chip,
                        int64_t numThreads) {
-  if (chip != kWgmmaChip)
+  const target::Chip *info = target::lookupChip(chip);
+  if (!info || !info->wgmma)
     return false;
   bool all = true;
   kernel.walk([&](tile::MmaOp mma) {

@@ -66,9 +66,6 @@ struct StagedOperand {
   StagingLayout layout;
 };
 
-/// The bytes of a shared-memory line: 32 banks of 4 bytes.
-constexpr int64_t kSharedLineBytes = 128;
-
 /// How `mma` stages its `operand` tile when it comes from registers: wgmma
 /// needs panels. For mma.sync rows of a line or more are padded by 16
 /// bytes, as the swizzle's index arithmetic made the 128 x 128 x 64 GEMM

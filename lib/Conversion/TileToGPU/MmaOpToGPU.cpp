@@ -55,8 +55,9 @@ StagingLayout tiletogpu::registerStagingLayout(tile::MmaOp mma,
     return StagingLayout::Panels;
   int64_t rowBytes =
       operand.getDimSize(1) * operand.getElementTypeBitWidth() / 8;
-  return rowBytes < kSharedLineBytes ? StagingLayout::Swizzled
-                                     : StagingLayout::Padded;
+  return rowBytes < target::kSm90.sharedMemoryLineBytes()
+             ? StagingLayout::Swizzled
+             : StagingLayout::Padded;
 }
 
 StagingLayout tiletogpu::pipelineStagingLayout(tile::MmaOp mma, bool swizzle) {

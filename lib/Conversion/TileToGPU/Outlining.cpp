@@ -157,10 +157,11 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(tile::KernelOp kernel,
   bool dynamicStaging = sharedBytes > kMaxStaticSharedBytes;
   if (staging > 0 && !dynamicStaging)
     workgroup.push_back(stagingBuffer);
-  if (sharedBytes > kMaxSharedBytes)
+  if (sharedBytes > kMaxSharedBytesPerBlock)
     return kernel.emitOpError("needs ")
            << sharedBytes << " bytes of shared memory, over the "
-           << kMaxSharedBytes << " bytes a block can have; use smaller tiles "
+           << kMaxSharedBytesPerBlock
+           << " bytes a block can have; use smaller tiles "
            << "or a lower latency hint";
 
   OpBuilder b(gpuModule.getBody(), gpuModule.getBody()->end());

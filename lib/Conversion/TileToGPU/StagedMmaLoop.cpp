@@ -85,7 +85,8 @@ std::optional<StagedMmaLoop> tiletogpu::stagedMmaLoop(scf::ForOp loop,
       plan.indexArithmetic.push_back(&op);
   plan.stageSize = offset;
   int64_t stageBytes = offset * elementType.getIntOrFloatBitWidth() / 8;
-  plan.stages = std::min({latency, kMaxStages, kMaxSharedBytes / stageBytes});
+  plan.stages =
+      std::min({latency, kMaxStages, kMaxSharedBytesPerBlock / stageBytes});
   if (plan.stages < 2)
     return reject(Twine("two stages of ") + Twine(stageBytes) +
                   " bytes do not fit in shared memory");

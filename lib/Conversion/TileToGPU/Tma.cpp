@@ -21,10 +21,6 @@ using namespace mlir::tileopt::tiletogpu;
 /// The suspend-time hint of mbarrier.try_wait, in nanoseconds (as upstream's
 /// nvgpu tests use).
 static constexpr int64_t kTryWaitTicks = 10000000;
-/// The most elements along one dim of a TMA box.
-static constexpr int64_t kMaxTmaBoxDim = 256;
-/// TMA tensor maps take global strides in multiples of 16 bytes.
-static constexpr int64_t kTmaStrideBytes = 16;
 
 std::string tiletogpu::tmaLimit(const StagedMmaLoop &plan) {
   if (!plan.wgmma())
@@ -40,17 +36,17 @@ std::string tiletogpu::tmaLimit(const StagedMmaLoop &plan) {
     int64_t rowLength = view.getShape()[1];
     int64_t elementBytes = view.getElementType().getIntOrFloatBitWidth() / 8;
     if (ShapedType::isDynamic(rowLength) ||
-        rowLength * elementBytes % kTmaStrideBytes != 0)
+        rowLength * elementBytes % target::kTmaStrideBytes != 0)
       return "a TMA tensor map needs rows of a static multiple of " +
-             std::to_string(kTmaStrideBytes) + " bytes; " + which +
+             std::to_string(target::kTmaStrideBytes) + " bytes; " + which +
              " reads rows " +
              (ShapedType::isDynamic(rowLength)
                   ? std::string("of dynamic length")
                   : "of " + std::to_string(rowLength * elementBytes) +
                         " bytes");
     int64_t rows = load.getType().getDimSize(0);
-    if (rows > kMaxTmaBoxDim)
-      return "a TMA box has at most " + std::to_string(kMaxTmaBoxDim) +
+    if (rows > target::kTmaMaxBoxDim)
+      return "a TMA box has at most " + std::to_string(target::kTmaMaxBoxDim) +
              " rows; " + which + " has " + std::to_string(rows);
     if (!load.getAllowTma())
       return which + " has no allow_tma";

@@ -9,8 +9,9 @@
 #ifndef TILEOPT_LIB_CONVERSION_TILETOGPU_UTILITY_H
 #define TILEOPT_LIB_CONVERSION_TILETOGPU_UTILITY_H
 
-#include "TileOpt/Conversion/TileToGPU/FragmentLayout.h"
 #include "TileOpt/Dialect/Tile/IR/TileOps.h"
+#include "TileOpt/Target/FragmentLayout.h"
+#include "TileOpt/Target/Target.h"
 #include "TileOpt/Transforms/MmaStaging.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -112,10 +113,11 @@ template <typename OpT> struct TilePattern : public OpConversionPattern<OpT> {
 // Shared memory
 //===----------------------------------------------------------------------===//
 
-/// Static shared memory a kernel may use without opting in.
-constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
-/// Shared memory a block may opt in to on sm_90 (dynamic shared memory).
-constexpr int64_t kMaxSharedBytes = kMaxSharedBytesPerBlock;
+/// Static shared memory a kernel may use without opting in; beyond it, up
+/// to kMaxSharedBytesPerBlock (MmaStaging.h), the kernel opts in to dynamic
+/// shared memory.
+constexpr int64_t kMaxStaticSharedBytes =
+    target::kSm90.staticSharedMemoryPerBlock;
 
 /// Whether shared memory (f32 words) can hold elements of `type`.
 bool fitsScratchWord(Type type);

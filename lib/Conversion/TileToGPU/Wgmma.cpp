@@ -17,9 +17,6 @@ using namespace mlir;
 using namespace mlir::tileopt;
 using namespace mlir::tileopt::tiletogpu;
 
-/// The widest wgmma: m64n256k16.
-static constexpr int64_t kMaxWgmmaN = 256;
-
 std::string tiletogpu::wgmmaLimit(tile::MmaOp mma, int64_t numThreads) {
   int64_t m = mma.getLhs().getType().getDimSize(0);
   int64_t k = mma.getLhs().getType().getDimSize(1);
@@ -37,9 +34,9 @@ std::string tiletogpu::wgmmaLimit(tile::MmaOp mma, int64_t numThreads) {
     return "wgmma needs K (" + std::to_string(k) + ") and N (" +
            std::to_string(n) +
            ") multiples of 64 (128-byte swizzled rows of bf16/f16)";
-  if (n > kMaxWgmmaN)
+  if (n > target::kWgmmaMaxN)
     return "wgmma needs N (" + std::to_string(n) + ") of at most " +
-           std::to_string(kMaxWgmmaN);
+           std::to_string(target::kWgmmaMaxN);
   return "";
 }
 
