@@ -10,6 +10,7 @@
 #include "TileOpt/Conversion/TKToTile/TKToTile.h"
 
 #include "TileOpt/Conversion/Passes.h"
+#include "TileOpt/Dialect/TileOpt/IR/TileOptDialect.h"
 #include "mlir/IR/SymbolTable.h"
 
 namespace mlir::tileopt {
@@ -22,9 +23,6 @@ using namespace mlir::tileopt;
 
 namespace {
 
-constexpr StringLiteral kOutputAttr = "tileopt.output";
-constexpr StringLiteral kNameAttr = "tileopt.name";
-
 /// The host function's buffers: one per tensor of the kernel graph.
 struct Buffers {
   SmallVector<Type> types;
@@ -35,10 +33,11 @@ struct Buffers {
     auto type = cast<RankedTensorType>(tensor.getType());
     ofTensor[tensor] = types.size();
     types.push_back(MemRefType::get(type.getShape(), type.getElementType()));
-    SmallVector<NamedAttribute> named = {
-        b.getNamedAttr(kNameAttr, b.getStringAttr(name))};
+    SmallVector<NamedAttribute> named = {b.getNamedAttr(
+        TileOptDialect::NameAttrHelper::getNameStr(), b.getStringAttr(name))};
     if (output)
-      named.push_back(b.getNamedAttr(kOutputAttr, b.getUnitAttr()));
+      named.push_back(b.getNamedAttr(
+          TileOptDialect::OutputAttrHelper::getNameStr(), b.getUnitAttr()));
     attrs.push_back(b.getDictionaryAttr(named));
   }
 };
