@@ -8,7 +8,7 @@ class DialectRegistry;
 
 namespace mlir::tileopt {
 
-/// Adds tk, tb, th and tile to `registry`.
+/// Adds tk, tb, th, tile and tileopt to `registry`.
 void registerAllDialects(DialectRegistry &registry);
 
 /// Registers TileOpt's passes and pipelines with the global registry.

@@ -26,10 +26,13 @@ using namespace mlir::tileopt::driver;
 
 namespace {
 
-constexpr StringLiteral kOutputAttr = "tileopt.output";
-constexpr StringLiteral kNameAttr = "tileopt.name";
-constexpr StringLiteral kReferenceAttr = "tileopt.reference";
-constexpr StringLiteral kReferenceArgsAttr = "tileopt.reference_args";
+constexpr StringLiteral kOutputAttr =
+    TileOptDialect::OutputAttrHelper::getNameStr();
+constexpr StringLiteral kNameAttr = TileOptDialect::NameAttrHelper::getNameStr();
+constexpr StringLiteral kReferenceAttr =
+    TileOptDialect::ReferenceAttrHelper::getNameStr();
+constexpr StringLiteral kReferenceArgsAttr =
+    TileOptDialect::ReferenceArgsAttrHelper::getNameStr();
 
 /// The manifest's name for an element type, or "" if it has none.
 std::string dtypeName(Type type) {

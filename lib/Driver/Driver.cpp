@@ -24,7 +24,7 @@ using namespace mlir::tileopt::driver;
 
 namespace {
 
-constexpr StringLiteral kNameAttr = "tileopt.name";
+constexpr StringLiteral kNameAttr = TileOptDialect::NameAttrHelper::getNameStr();
 
 struct StageInfo {
   Stage stage;

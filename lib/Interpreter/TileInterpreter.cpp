@@ -12,6 +12,7 @@
 #include "Kernels.h"
 #include "ScalarProgram.h"
 #include "TileOpt/Dialect/Tile/IR/TileOps.h"
+#include "TileOpt/Dialect/TileOpt/IR/TileOptDialect.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
@@ -668,7 +669,9 @@ FailureOr<HostBuffers> interp::getHostBuffers(func::FuncOp host) {
              << ": the tile interpreter takes statically shaped memrefs of "
                 "floats";
     buffers.shapes.emplace_back(memref.getShape());
-    (host.getArgAttr(i, "tileopt.output") ? buffers.outputs : buffers.inputs)
+    (host.getArgAttr(i, TileOptDialect::OutputAttrHelper::getNameStr())
+         ? buffers.outputs
+         : buffers.inputs)
         .push_back(i);
   }
   return buffers;

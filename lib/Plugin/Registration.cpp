@@ -5,13 +5,14 @@
 #include "TileOpt/Dialect/TH/IR/THOps.h"
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
 #include "TileOpt/Dialect/Tile/IR/TileOps.h"
+#include "TileOpt/Dialect/TileOpt/IR/TileOptDialect.h"
 #include "TileOpt/Superopt/Passes.h"
 #include "TileOpt/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
 
 void mlir::tileopt::registerAllDialects(DialectRegistry &registry) {
   registry.insert<tk::TKDialect, tb::TBDialect, th::THDialect,
-                  tile::TileDialect>();
+                  tile::TileDialect, TileOptDialect>();
 }
 
 void mlir::tileopt::registerAllPasses() {

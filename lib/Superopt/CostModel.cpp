@@ -12,8 +12,9 @@
 #include "TileOpt/Superopt/CostModel.h"
 
 #include "TileOpt/Conversion/TKToTile/TKToTile.h"
-#include "TileOpt/Conversion/TileToGPU/FragmentLayout.h"
 #include "TileOpt/Dialect/Common/ThreadDiagnostics.h"
+#include "TileOpt/Target/FragmentLayout.h"
+#include "TileOpt/Target/Target.h"
 #include "TileOpt/Transforms/Passes.h"
 
 #include "TileOpt/Dialect/TB/IR/TBOps.h"
@@ -32,64 +33,38 @@ using namespace mlir;
 using namespace mlir::tileopt;
 using namespace mlir::tileopt::superopt;
 
-GpuTarget GpuTarget::h200() {
-  // The H200 SXM runs its SMs at up to 1.98 GHz (NVIDIA's datasheet); the
-  // per-clock widths below become rates through it.
-  constexpr double kClock = 1.98e9;
+/// What the cost model knows of `gpu`: the Target library's facts.
+static GpuTarget describe(const target::Gpu &gpu) {
+  const target::Chip &chip = *gpu.chip;
   GpuTarget target;
-  target.name = "H200";
-  target.chip = "sm_90";
-  target.numSMs = 132; // BENCHMARKS.md
-  // CUDA C++ Programming Guide, compute capability 9.0: 227 KiB per block
-  // when opted in, 228 KiB, 2048 threads, 32 blocks and 64K registers per SM.
-  target.sharedMemoryPerBlock = 227 * 1024;
-  target.sharedMemoryPerSM = 228 * 1024;
-  target.maxThreadsPerSM = 2048;
-  target.maxBlocksPerSM = 32;
-  target.registersPerSM = 64 * 1024;
-  // Device-to-device copy measured on this H200 (BENCHMARKS.md).
-  target.dramBytesPerSecond = 4.26e12;
-  // An SM's port to L2 moves 64 bytes per clock (published microbenchmarks
-  // of A100 and H100; not measured here): about three times an SM's even
-  // share of device bandwidth, so a third of the SMs can saturate it.
-  target.dramBytesPerSecondPerSM = 64 * kClock;
-  // Fitted to rmsnorm_linear_b1's kernel on this H200 (docs/performance.md,
-  // 2026-12-04): one SM loaded 512 KiB of 128-byte rows in 12.2 us beyond
-  // launch and loop, 256 KiB of 64-byte rows in 7.5 us. Checked on five
-  // more of its shapes (two blocks an SM among them) and four kernels.
-  target.registerLoadBytesPerSecondPerSM = 55.6e9;
-  target.registerLoadLineSeconds = 0.68e-9;
-  // 50 MB of L2 as on the H100 SXM (same GH100 die); its bandwidth is an
-  // assumption, about 2.5x device memory as microbenchmarks of H100 report.
-  target.l2CacheBytes = 50 * 1000 * 1000;
-  target.l2BytesPerSecond = 10e12;
-  // bf16 8192^3 matmul through cuBLAS on this H200 (BENCHMARKS.md): what a
-  // real kernel reaches, not the 989 TFLOP/s of the datasheet.
-  target.tensorCoreFlopsPerSecond = 683e12;
-  // 128 FP32 lanes per SM, one fused multiply-add (two flops) per clock:
-  // 67 TFLOP/s, the datasheet's FP32 figure.
-  target.cudaCoreFlopsPerSecond = 132 * 128 * 2 * kClock;
-  // 32 banks of 4 bytes per clock.
-  target.sharedMemoryBytesPerSecondPerSM = 32 * 4 * kClock;
-  // Not measured in isolation: BENCHMARKS.md's lora at b=1 takes 5.9 us in a
-  // CUDA graph for a few tiny kernels (floor 0.6 us), about 2 us each.
-  target.launchSeconds = 2e-6;
-  // Measured on this H200 (docs/performance.md, 2026-12-03): the same
-  // rmsnorm_linear_b1 kernel walking K in 64 steps of 64 took 34.8 us, in 16
-  // steps of 256 31.2 us: 0.075 us a step beyond the bytes.
-  target.loopStepSeconds = 0.075e-6;
-  // Published microbenchmarks of H100 HBM3 (same memory system): about
-  // 0.6 us under load. Not measured here. Paid once per round of blocks (the
-  // first step's tiles), and every step by a loop that is not pipelined.
-  target.dramLatencySeconds = 0.6e-6;
-  // Measured on this H200 (docs/performance.md, 2026-12-04): ntrans at b=1
-  // as one kernel with two grid-wide rms_norms took 17.7 us, its two-kernel
-  // form with the same product loop 13.2: 2.2 us a barrier (a fence, the
-  // arrival, the wait and the loads of the partials are each a round trip
-  // to L2), more than the launch it saves.
-  target.gridBarrierSeconds = 2.2e-6;
+  target.name = gpu.name.str();
+  target.chip = chip.name.str();
+  target.numSMs = gpu.numSMs;
+  target.sharedMemoryPerBlock = chip.sharedMemoryPerBlock();
+  target.sharedMemoryPerSM = chip.sharedMemoryPerSM;
+  target.maxThreadsPerSM = chip.maxThreadsPerSM;
+  target.maxBlocksPerSM = chip.maxBlocksPerSM;
+  target.registersPerSM = chip.registersPerSM;
+  target.dramBytesPerSecond = gpu.dramBytesPerSecond;
+  target.dramBytesPerSecondPerSM = gpu.dramBytesPerSecondPerSM();
+  target.registerLoadBytesPerSecondPerSM = gpu.registerLoadBytesPerSecondPerSM;
+  target.registerLoadLineSeconds = gpu.registerLoadLineSeconds;
+  target.l2CacheBytes = gpu.l2CacheBytes;
+  target.l2BytesPerSecond = gpu.l2BytesPerSecond;
+  target.tensorCoreFlopsPerSecond = gpu.tensorCoreFlopsPerSecond;
+  target.cudaCoreFlopsPerSecond = gpu.cudaCoreFlopsPerSecond();
+  target.sharedMemoryBytesPerSecondPerSM =
+      gpu.sharedMemoryBytesPerSecondPerSM();
+  target.launchSeconds = gpu.launchSeconds;
+  target.loopStepSeconds = gpu.loopStepSeconds;
+  // Paid once per round of blocks (the first step's tiles), and every step
+  // by a loop that is not pipelined.
+  target.dramLatencySeconds = gpu.dramLatencySeconds;
+  target.gridBarrierSeconds = gpu.gridBarrierSeconds;
   return target;
 }
+
+GpuTarget GpuTarget::h200() { return describe(target::kH200); }
 
 std::string GpuTarget::fingerprint() const {
   std::string text;

@@ -5,6 +5,7 @@
 #include "TileOpt/Dialect/TH/IR/THOps.h"
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
 #include "TileOpt/Dialect/Tile/IR/TileOps.h"
+#include "TileOpt/Dialect/TileOpt/IR/TileOptDialect.h"
 #include "TileOpt/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -60,25 +61,17 @@ struct TileToCubinOptions : public PassPipelineOptions<TileToCubinOptions> {
       llvm::cl::init("")};
 };
 
-/// The bytes of dynamic shared memory a lowered gpu.func needs, on the
-/// gpu.func (an i64), where it needs any.
+/// The attributes tileopt-lower-tile puts on a kernel (gpu.func) for the
+/// artifact's manifest: the bytes of dynamic shared memory a launch passes,
+/// the TMA tensor maps it takes, and whether its blocks wait for each other.
+/// The tileopt dialect owns and verifies them (TileOptDialect.td says what
+/// each holds); these are their names.
 constexpr StringLiteral kDynamicSharedMemoryAttr =
-    "tileopt.dynamic_shared_memory";
-
-/// The TMA tensor maps a lowered gpu.func takes, on the gpu.func, where it
-/// takes any: an array with a dictionary per tensor-map parameter, in the
-/// order of those parameters (!llvm.ptr, each a device pointer to a
-/// CUtensorMap; they follow the other parameters). `view` (i64) is the
-/// tile.kernel argument whose buffer the map describes, `box` (i64 array,
-/// outer dim first) the elements one copy moves; the maps swizzle 128 bytes
-/// and fill what is outside the buffer with zeros.
-constexpr StringLiteral kTensorMapsAttr = "tileopt.tensor_maps";
-
-/// A unit attribute of a gpu.func whose blocks wait for each other (a
-/// grid barrier, tile.reduce_across_blocks): the artifact's manifest marks
-/// the kernel "grid_sync", and the runtime refuses a launch whose blocks
-/// cannot all be resident at once, which would hang.
-constexpr StringLiteral kGridSyncAttr = "tileopt.grid_sync";
+    TileOptDialect::DynamicSharedMemoryAttrHelper::getNameStr();
+constexpr StringLiteral kTensorMapsAttr =
+    TileOptDialect::TensorMapsAttrHelper::getNameStr();
+constexpr StringLiteral kGridSyncAttr =
+    TileOptDialect::GridSyncAttrHelper::getNameStr();
 
 /// The tile-level half: tileopt-pipeline-tile-loads, tileopt-lower-tile.
 void buildTileLoweringPipeline(OpPassManager &pm,

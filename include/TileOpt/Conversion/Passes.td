@@ -122,7 +122,7 @@ def LowerTileToGPU : Pass<"tileopt-lower-tile", "::mlir::ModuleOp"> {
     Tile programs say what a whole thread block computes, on immutable tiles;
     a GPU runs threads. This pass makes that step: every `tile.kernel`
     becomes a `gpu.func` kernel in a `gpu.module`, every tile value becomes
-    the fragment of it each thread holds (BlockedLayout: row-major chunks of
+    the fragment of it each thread holds (FragmentLayout: row-major chunks of
     up to 8 contiguous elements dealt round-robin to the threads), and every
     tile op becomes the per-thread code that computes its fragment:
 

@@ -10,6 +10,7 @@
 #define TILEOPT_TRANSFORMS_MMASTAGING_H
 
 #include "TileOpt/Dialect/Tile/IR/TileOps.h"
+#include "TileOpt/Target/Target.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -42,9 +43,10 @@ SmallVector<tile::LoadOp> mmaMultiplicandLoads(scf::ForOp loop);
 /// instructions (2026-12-04, docs/performance.md).
 std::string mmaStagingObstacle(scf::ForOp loop);
 
-/// The most shared memory a block can have on the targets the code
-/// generator knows (227 KiB on sm_90).
-constexpr int64_t kMaxSharedBytesPerBlock = 227 * 1024;
+/// The most shared memory a block can have: the code generator plans
+/// shared memory for sm_90 (227 KiB), whichever chip it compiles for.
+constexpr int64_t kMaxSharedBytesPerBlock =
+    target::kSm90.sharedMemoryPerBlock();
 
 /// Why the code generator would refuse to stage the multiplicand loads of
 /// `loop`, a loop with the structure (mmaStagingObstacle), for reasons that

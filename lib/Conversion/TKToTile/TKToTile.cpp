@@ -10,6 +10,7 @@
 #include "TileOpt/Conversion/TKToTile/TKToTile.h"
 
 #include "TileOpt/Conversion/Passes.h"
+#include "TileOpt/Dialect/TileOpt/IR/TileOptDialect.h"
 #include "mlir/IR/SymbolTable.h"
 
 namespace mlir::tileopt {
@@ -22,9 +23,6 @@ using namespace mlir::tileopt;
 
 namespace {
 
-constexpr StringLiteral kOutputAttr = "tileopt.output";
-constexpr StringLiteral kNameAttr = "tileopt.name";
-
 /// The host function's buffers: one per tensor of the kernel graph.
 struct Buffers {
   SmallVector<Type> types;
@@ -35,10 +33,11 @@ struct Buffers {
     auto type = cast<RankedTensorType>(tensor.getType());
     ofTensor[tensor] = types.size();
     types.push_back(MemRefType::get(type.getShape(), type.getElementType()));
-    SmallVector<NamedAttribute> named = {
-        b.getNamedAttr(kNameAttr, b.getStringAttr(name))};
+    SmallVector<NamedAttribute> named = {b.getNamedAttr(
+        TileOptDialect::NameAttrHelper::getNameStr(), b.getStringAttr(name))};
     if (output)
-      named.push_back(b.getNamedAttr(kOutputAttr, b.getUnitAttr()));
+      named.push_back(b.getNamedAttr(
+          TileOptDialect::OutputAttrHelper::getNameStr(), b.getUnitAttr()));
     attrs.push_back(b.getDictionaryAttr(named));
   }
 };
@@ -89,7 +88,8 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
   Buffers buffers;
   // Buffers keep the names the source gave its arguments and results.
   auto nameOf = [](DictionaryAttr attrs, const Twine &fallback) {
-    if (auto name = attrs ? attrs.getAs<StringAttr>(kNameAttr) : nullptr)
+    if (auto name = attrs ? attrs.getAs<StringAttr>(
+                            TileOptDialect::NameAttrHelper::getNameStr()) : nullptr)
       return name.str();
     return fallback.str();
   };

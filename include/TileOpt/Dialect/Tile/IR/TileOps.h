@@ -17,6 +17,7 @@
 
 #include "TileOpt/Dialect/Tile/IR/TileDialect.h.inc"
 #include "TileOpt/Dialect/Tile/IR/TileEnums.h.inc"
+#include "TileOpt/Dialect/TileOpt/IR/TileOptDialect.h"
 
 #define GET_TYPEDEF_CLASSES
 #include "TileOpt/Dialect/Tile/IR/TileTypes.h.inc"

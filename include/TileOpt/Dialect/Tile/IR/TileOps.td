@@ -38,7 +38,9 @@ def Tile_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           // The attributes of host functions' buffers.
+                           "::mlir::tileopt::TileOptDialect"];
 }
 
 class Tile_EnumAttr<EnumInfo info, string name>

@@ -1,5 +1,5 @@
 //===- FragmentLayout.cpp - How a tile is spread over a block's threads ---===//
-#include "TileOpt/Conversion/TileToGPU/FragmentLayout.h"
+#include "TileOpt/Target/FragmentLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/Support/MathExtras.h"

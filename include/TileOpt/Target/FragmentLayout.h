@@ -25,8 +25,8 @@
 //   laid out like an mma.sync m16n8 accumulator.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TILEOPT_CONVERSION_TILETOGPU_FRAGMENTLAYOUT_H
-#define TILEOPT_CONVERSION_TILETOGPU_FRAGMENTLAYOUT_H
+#ifndef TILEOPT_TARGET_FRAGMENTLAYOUT_H
+#define TILEOPT_TARGET_FRAGMENTLAYOUT_H
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -90,4 +90,4 @@ struct FragmentLayout {
 
 } // namespace mlir::tileopt
 
-#endif // TILEOPT_CONVERSION_TILETOGPU_FRAGMENTLAYOUT_H
+#endif // TILEOPT_TARGET_FRAGMENTLAYOUT_H

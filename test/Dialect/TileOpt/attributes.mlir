@@ -1,0 +1,30 @@
+// RUN: tileopt-opt %s | tileopt-opt | FileCheck %s
+// RUN: tileopt-opt %s --mlir-print-op-generic | tileopt-opt | FileCheck %s
+
+// Every attribute of the tileopt dialect where it belongs: a host function
+// and its buffers, and a lowered kernel.
+
+// CHECK-LABEL: func.func @host
+// CHECK-SAME:    %{{.*}}: memref<8x64xf32> {tileopt.name = "x"}
+// CHECK-SAME:    %{{.*}}: memref<8x64xf32> {tileopt.name = "y", tileopt.output}
+// CHECK-SAME:    attributes {tileopt.reference = "row_rms_norm", tileopt.reference_args = {eps = {{.*}} : f64}}
+func.func @host(%x: memref<8x64xf32> {tileopt.name = "x"},
+                %y: memref<8x64xf32> {tileopt.name = "y", tileopt.output})
+    attributes {tileopt.reference = "row_rms_norm",
+                tileopt.reference_args = {eps = 1.0e-6 : f64}} {
+  return
+}
+
+// CHECK-LABEL: gpu.module @kernels
+// CHECK:         gpu.func @kernel
+// CHECK-SAME:      tileopt.dynamic_shared_memory = 65536 : i64
+// CHECK-SAME:      tileopt.grid_sync
+// CHECK-SAME:      tileopt.tensor_maps = [{box = [128, 64], view = 0 : i64}]
+gpu.module @kernels {
+  gpu.func @kernel(%a: !llvm.ptr<1>, %map: !llvm.ptr) kernel
+      attributes {tileopt.dynamic_shared_memory = 65536 : i64,
+                  tileopt.grid_sync,
+                  tileopt.tensor_maps = [{view = 0 : i64, box = [128, 64]}]} {
+    gpu.return
+  }
+}
