@@ -12,6 +12,7 @@
 #include "TileOpt/Conversion/Passes.h"
 #include "TileOpt/Dialect/TileOpt/IR/TileOptDialect.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir::tileopt {
 #define GEN_PASS_DEF_LOWERUGRAPH
@@ -29,7 +30,14 @@ struct Buffers {
   SmallVector<DictionaryAttr> attrs;
   DenseMap<Value, unsigned> ofTensor;
 
-  void add(OpBuilder &b, Value tensor, StringRef name, bool output) {
+  /// Names are unique: a generated one that a source name took gets a
+  /// suffix.
+  llvm::StringSet<> names;
+
+  void add(OpBuilder &b, Value tensor, StringRef requested, bool output) {
+    std::string name = requested.str();
+    for (int suffix = 1; !names.insert(name).second; ++suffix)
+      name = (requested + "_" + Twine(suffix)).str();
     auto type = cast<RankedTensorType>(tensor.getType());
     ofTensor[tensor] = types.size();
     types.push_back(MemRefType::get(type.getShape(), type.getElementType()));

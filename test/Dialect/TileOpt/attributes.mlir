@@ -28,3 +28,11 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// A tensor argument of a program not lowered yet names the buffer it
+// becomes.
+// CHECK-LABEL: func.func @named_tensor
+// CHECK-SAME: tileopt.name = "x"
+func.func @named_tensor(%x: tensor<4xf32> {tileopt.name = "x"}) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}

@@ -24,7 +24,7 @@ func.func @name_twice(%x: memref<4xf32> {tileopt.name = "x"},
 
 // -----
 
-// expected-error @+1 {{'tileopt.name' marks a buffer: argument #0 must be a memref of a function}}
+// expected-error @+1 {{'tileopt.name' marks a buffer: argument #0 must be a memref or a tensor of a function}}
 func.func @name_of_a_scalar(%x: f32 {tileopt.name = "x"}) {
   return
 }

@@ -96,9 +96,19 @@ LogicalResult TileOptDialect::verifyRegionArgAttribute(Operation *op,
       name != OutputAttrHelper::getNameStr())
     return op->emitError() << "'" << name
                            << "' is not an attribute of a function argument";
-  if (!func || !isa<MemRefType>(func.getArgumentTypes()[argIndex]))
+  // A tensor argument of a function not lowered yet names the buffer it
+  // becomes; only a buffer is an output.
+  Type type = func ? func.getArgumentTypes()[argIndex] : Type();
+  bool buffer = isa_and_nonnull<MemRefType>(type) ||
+                (name == NameAttrHelper::getNameStr() &&
+                 isa_and_nonnull<RankedTensorType>(type));
+  if (!buffer)
     return op->emitError() << "'" << name << "' marks a buffer: argument #"
-                           << argIndex << " must be a memref of a function";
+                           << argIndex << " must be a memref"
+                           << (name == NameAttrHelper::getNameStr()
+                                   ? " or a tensor"
+                                   : "")
+                           << " of a function";
   if (name == OutputAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError()
@@ -106,15 +116,15 @@ LogicalResult TileOptDialect::verifyRegionArgAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
-  auto buffer = dyn_cast<StringAttr>(attr.getValue());
-  if (!buffer || buffer.empty())
+  auto bufferName = dyn_cast<StringAttr>(attr.getValue());
+  if (!bufferName || bufferName.empty())
     return op->emitError() << "'" << name
                            << "' must be a non-empty string, got "
                            << attr.getValue();
   for (unsigned other = 0; other < argIndex; ++other)
-    if (func.getArgAttr(other, name) == buffer)
+    if (func.getArgAttr(other, name) == bufferName)
       return op->emitError() << "arguments #" << other << " and #" << argIndex
-                             << " are both buffer " << buffer
+                             << " are both buffer " << bufferName
                              << ": buffer names must be unique";
   return success();
 }

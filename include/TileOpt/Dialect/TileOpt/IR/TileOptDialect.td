@@ -23,7 +23,9 @@ def TileOpt_Dialect : Dialect {
     `tile.launch` ops bind):
 
     * `tileopt.name` (string): the buffer's name in the manifest, unique
-      within the function;
+      within the function; also on the tensor arguments of a program not
+      lowered yet (tileopt-compile names them after the source's SSA
+      names), which become such buffers;
     * `tileopt.output` (unit): the program writes the buffer; the others
       are inputs.
 
