@@ -198,6 +198,11 @@ struct Expr {
   SmallVector<Operation *> mapOps;
   Value mapResult;
   SmallVector<Value, 2> mapArgs;
+  /// Map: payload values that stand for others (a non-float operand for
+  /// the value its producer's payload computes), and values that are
+  /// constants.
+  SmallVector<std::pair<Value, Value>> mapAliases;
+  SmallVector<std::pair<Value, double>> mapConstants;
   /// The loops of size > 1 the value varies along.
   llvm::SmallBitVector varies;
 };
@@ -240,6 +245,15 @@ private:
   Value matchGelu(Value value);
 
   FailureOr<unsigned> addOperand(OpOperand &operand, llvm::raw_ostream &why);
+  /// `tensor` read through `map` from the op's loops; `number` names the
+  /// operand in diagnostics.
+  FailureOr<unsigned> addTensorRead(Value tensor, AffineMap map,
+                                    unsigned number, llvm::raw_ostream &why);
+  LogicalResult absorbProducer(Expr &expr, Value alias, Value tensor,
+                               AffineMap map, unsigned number,
+                               llvm::raw_ostream &why);
+  /// addMap's absorption of a payload op into the map being built.
+  std::function<LogicalResult(Operation *)> absorbOps;
   FailureOr<unsigned> addBinary(Operation *payloadOp, llvm::raw_ostream &why);
   FailureOr<unsigned> addMap(Operation *root, llvm::raw_ostream &why);
   unsigned addNode(Expr expr) {
@@ -280,7 +294,7 @@ private:
   linalg::LinalgOp op;
   Type elementType;
   SmallVector<int64_t> loopSizes;
-  SmallVector<Expr> nodes;
+  SmallVector<Expr, 0> nodes;
   DenseMap<Value, unsigned> nodeOf;
   DenseMap<unsigned, Value> emitted;
 };
@@ -412,7 +426,12 @@ FailureOr<unsigned> PayloadGraph::addOperand(OpOperand &operand,
         resultToLoops.compose(map));
     tensor = moved->get();
   }
-  unsigned number = operand.getOperandNumber();
+  return addTensorRead(tensor, map, operand.getOperandNumber(), why);
+}
+
+FailureOr<unsigned> PayloadGraph::addTensorRead(Value tensor, AffineMap map,
+                                                unsigned number,
+                                                llvm::raw_ostream &why) {
   if (!isa<ShapedType>(tensor.getType())) {
     if (std::optional<double> c = scalarConstant(tensor))
       return addConstant(*c);
@@ -637,8 +656,28 @@ FailureOr<unsigned> PayloadGraph::addMap(Operation *root,
       return failure();
     }
     for (Value operand : scalarOp->getOperands()) {
-      if (constantOf(operand) || llvm::is_contained(expr.mapArgs, operand))
+      auto bound = [&](auto &pairs) {
+        return llvm::any_of(pairs,
+                            [&](auto &pair) { return pair.first == operand; });
+      };
+      if (constantOf(operand) || llvm::is_contained(expr.mapArgs, operand) ||
+          bound(expr.mapAliases) || bound(expr.mapConstants))
         continue;
+      if (auto arg = dyn_cast<BlockArgument>(operand);
+          arg && arg.getOwner() == op.getBlock() &&
+          !isa<FloatType>(operand.getType())) {
+        OpOperand *input = op.getMatchingOpOperand(arg);
+        if (op.isDpsInit(input)) {
+          why << "the payload reads the init (outs) operand; tk ops have no "
+                 "destination to read";
+          return failure();
+        }
+        if (failed(absorbProducer(expr, arg, input->get(),
+                                  op.getMatchingIndexingMap(input),
+                                  input->getOperandNumber(), why)))
+          return failure();
+        continue;
+      }
       if (isa<FloatType>(operand.getType())) {
         FailureOr<unsigned> arg = add(operand, why);
         if (failed(arg))
@@ -668,6 +707,7 @@ FailureOr<unsigned> PayloadGraph::addMap(Operation *root,
     expr.mapOps.push_back(scalarOp);
     return success();
   };
+  absorbOps = absorb;
   if (failed(absorb(root)))
     return failure();
   if (expr.args.empty()) {
@@ -676,6 +716,59 @@ FailureOr<unsigned> PayloadGraph::addMap(Operation *root,
     return failure();
   }
   return addNode(std::move(expr));
+}
+
+/// A non-float operand (a comparison's i1 tensor, from tosa.greater) read
+/// through `map`: the all-parallel op that produces it is computed inside
+/// the map instead, its operands read through the composed maps, so that
+/// the i1 tensor never has to exist (tk tensors are floats).
+LogicalResult PayloadGraph::absorbProducer(Expr &expr, Value alias,
+                                           Value tensor, AffineMap map,
+                                           unsigned number,
+                                           llvm::raw_ostream &why) {
+  auto producer = tensor.getDefiningOp<linalg::LinalgOp>();
+  if (!producer || !producer.hasPureTensorSemantics() ||
+      !producer.isAllParallelLoops() || producer.getNumDpsInits() != 1 ||
+      !producer.getMatchingIndexingMap(producer.getDpsInitOperand(0))
+           .isPermutation() ||
+      !producer.getMatchingBlockArgument(producer.getDpsInitOperand(0))
+           .use_empty()) {
+    why << "operand #" << number << " has element type "
+        << cast<ShapedType>(tensor.getType()).getElementType()
+        << "; tk computes on float tensors";
+    return failure();
+  }
+  AffineMap resultToLoops = inversePermutation(
+      producer.getMatchingIndexingMap(producer.getDpsInitOperand(0)));
+  for (OpOperand *input : producer.getDpsInputOperands()) {
+    BlockArgument arg = producer.getMatchingBlockArgument(input);
+    if (arg.use_empty())
+      continue;
+    AffineMap composed = producer.getMatchingIndexingMap(input).compose(
+        resultToLoops.compose(map));
+    if (!isa<FloatType>(arg.getType())) {
+      if (failed(absorbProducer(expr, arg, input->get(), composed, number,
+                                why)))
+        return failure();
+      continue;
+    }
+    if (std::optional<double> c = splatConstant(input->get())) {
+      expr.mapConstants.push_back({arg, *c});
+      continue;
+    }
+    FailureOr<unsigned> read = addTensorRead(input->get(), composed, number, why);
+    if (failed(read))
+      return failure();
+    expr.args.push_back(*read);
+    expr.mapArgs.push_back(arg);
+  }
+  Value yielded = producer.getBlock()->getTerminator()->getOperand(0);
+  if (Operation *def = yielded.getDefiningOp();
+      def && def->getBlock() == producer.getBlock() &&
+      failed(absorbOps(def)))
+    return failure();
+  expr.mapAliases.push_back({alias, yielded});
+  return success();
 }
 
 Value PayloadGraph::emitMap(OpBuilder &b, Location loc, const Expr &expr) {
@@ -693,7 +786,16 @@ Value PayloadGraph::emitMap(OpBuilder &b, Location loc, const Expr &expr) {
   IRMapping mapping;
   for (auto [value, input] : llvm::zip(expr.mapArgs, inputs))
     mapping.map(value, body->addArgument(value.getType(), loc));
+  for (auto [value, c] : expr.mapConstants)
+    mapping.map(value, arith::ConstantOp::create(
+                           b, loc, b.getFloatAttr(value.getType(), c)));
+  auto resolveAliases = [&] {
+    for (auto [alias, source] : expr.mapAliases)
+      if (!mapping.contains(alias) && mapping.contains(source))
+        mapping.map(alias, mapping.lookup(source));
+  };
   for (Operation *scalarOp : expr.mapOps) {
+    resolveAliases();
     for (Value operand : scalarOp->getOperands())
       if (!mapping.contains(operand))
         if (std::optional<double> c = constantOf(operand))
@@ -701,6 +803,7 @@ Value PayloadGraph::emitMap(OpBuilder &b, Location loc, const Expr &expr) {
                                    b, loc, b.getFloatAttr(operand.getType(), *c)));
     b.clone(*scalarOp, mapping);
   }
+  resolveAliases();
   tk::YieldOp::create(b, loc, mapping.lookup(expr.mapResult));
   return map;
 }
@@ -808,6 +911,36 @@ FailureOr<SmallVector<int64_t>> resultLoops(linalg::LinalgOp op,
   return loops;
 }
 
+/// `tensor` with elements of `to`: a tk.map of one arith.extf or truncf.
+Value castElements(OpBuilder &b, Location loc, Value tensor, Type to) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  Type from = type.getElementType();
+  if (from == to)
+    return tensor;
+  auto map =
+      tk::MapOp::create(b, loc, type.clone(to), ValueRange{tensor});
+  OpBuilder::InsertionGuard guard(b);
+  Block *body = b.createBlock(&map.getBody());
+  Value x = body->addArgument(from, loc);
+  Value converted =
+      cast<FloatType>(to).getWidth() > cast<FloatType>(from).getWidth()
+          ? arith::ExtFOp::create(b, loc, to, x).getResult()
+          : arith::TruncFOp::create(b, loc, to, x).getResult();
+  tk::YieldOp::create(b, loc, converted);
+  return map;
+}
+
+/// `tensor` broadcast to `shape`: a tk.map that yields its one operand.
+Value broadcastElements(OpBuilder &b, Location loc, Value tensor,
+                        ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  auto map = tk::MapOp::create(b, loc, type.clone(shape), ValueRange{tensor});
+  OpBuilder::InsertionGuard guard(b);
+  Block *body = b.createBlock(&map.getBody());
+  tk::YieldOp::create(b, loc, body->addArgument(type.getElementType(), loc));
+  return map;
+}
+
 /// linalg.matmul, linalg.batch_matmul, linalg.contract and contraction
 /// generics, with any indexing maps: loops are batch, m, n or k dims
 /// (inferContractionDims); the operands are brought to [batch..., M, K] and
@@ -822,9 +955,16 @@ LogicalResult importContraction(linalg::LinalgOp op, RankedTensorType type,
     return rewriter.notifyMatchFailure(op, "cannot tell its m, n and k loops");
   SmallVector<SmallVector<int64_t>> operandLoops;
   for (OpOperand *input : op.getDpsInputOperands()) {
+    // fp16 operands of an fp32 product (an fp16 front end's matmul with
+    // fp32 accumulation) are cast to the result's type first, as linalg
+    // defines it.
     std::string what = "operand #" + std::to_string(input->getOperandNumber());
-    if (failed(checkTensor(input->get().getType(), type.getElementType(), what,
-                           os)))
+    auto inputType = dyn_cast<RankedTensorType>(input->get().getType());
+    Type operandElements = inputType && isa<FloatType>(
+                                            inputType.getElementType())
+                               ? inputType.getElementType()
+                               : type.getElementType();
+    if (failed(checkTensor(input->get().getType(), operandElements, what, os)))
       return rewriter.notifyMatchFailure(op, why);
     FailureOr<SmallVector<int64_t>> loops = loopsOfDims(
         op.getMatchingIndexingMap(input),
@@ -899,8 +1039,11 @@ LogicalResult importContraction(linalg::LinalgOp op, RankedTensorType type,
     shape.append({numRows, numCols});
     SmallVector<int64_t> order = llvm::to_vector(
         llvm::concat<const int64_t>(own, asLoops(rows), asLoops(cols)));
-    return rearrange(rewriter, op.getLoc(), op.getDpsInputOperand(i)->get(),
-                     operandLoops[i], order, shape);
+    Value cast = castElements(rewriter, op.getLoc(),
+                              op.getDpsInputOperand(i)->get(),
+                              type.getElementType());
+    return rearrange(rewriter, op.getLoc(), cast, operandLoops[i], order,
+                     shape);
   };
   Value lhs = operand(0, dims->m, dims->k, m, k);
   Value rhs = operand(1, dims->k, nLoops, k, n);
@@ -1004,18 +1147,20 @@ LogicalResult importPayload(linalg::LinalgOp op, RankedTensorType type,
   FailureOr<SmallVector<int64_t>> outLoops = resultLoops(op, type, os);
   if (failed(outLoops))
     return rewriter.notifyMatchFailure(op, why);
-  // Every loop that is kept or reduced must come from an operand: tk has no
-  // op that broadcasts a tensor into a larger one.
+  // A loop no operand varies along is a broadcast: a tk.map that yields its
+  // operand makes it (tosa.tile repeating keys for grouped heads). A sum
+  // along such a loop would be a multiple, which is not imported.
   SmallVector<int64_t> missing = graph.missingLoops(*node);
-  if (!missing.empty())
+  if (!missing.empty() && combiner)
     return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
-      diag << "the result is a broadcast along loop d" << missing.front()
-           << "; tk has no broadcast op (it takes broadcasts only as "
-              "operands of elementwise ops)";
+      diag << "the reduction reads no operand that varies along loop d"
+           << missing.front();
     });
 
   Location loc = op.getLoc();
   Value result = graph.emit(rewriter, loc, *node);
+  if (!missing.empty())
+    result = broadcastElements(rewriter, loc, result, graph.getLoopSizes());
   if (combiner) {
     auto iterators = op.getIteratorTypesArray();
     for (auto [loop, size] : llvm::enumerate(graph.getLoopSizes())) {

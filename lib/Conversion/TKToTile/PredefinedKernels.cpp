@@ -23,6 +23,7 @@
 
 #include "TileOpt/Dialect/TB/IR/TBOps.h"
 #include "TileOpt/Dialect/TH/IR/THOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -317,9 +318,81 @@ FailureOr<tk::FusedOp> tileopt::buildPredefinedTiling(OpBuilder &b,
       });
 }
 
+/// An elementwise op of rank > 3 as the same op on reshaped views of rank
+/// <= 3, then reshaped back (the views cost nothing): dims of size 1 go,
+/// and neighbouring dims merge where every operand either has both or
+/// broadcasts along both. Returns the op to tile, which is `op` itself
+/// when its rank is small enough.
+static Operation *collapseElementwise(OpBuilder &b, Operation *op) {
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  ArrayRef<int64_t> shape = resultType.getShape();
+  int64_t rank = shape.size();
+  if (rank <= 3 || !isa<tk::UnaryOp, tk::BinaryOp, tk::MapOp>(op))
+    return op;
+  // Each operand aligned to the result: whether it has each result dim.
+  auto has = [&](Value operand, int64_t d) {
+    ArrayRef<int64_t> dims =
+        cast<RankedTensorType>(operand.getType()).getShape();
+    int64_t at = d - (rank - static_cast<int64_t>(dims.size()));
+    return at >= 0 && dims[at] == shape[d];
+  };
+  // Groups of result dims, each merged into one.
+  SmallVector<SmallVector<int64_t>> groups;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (shape[d] == 1)
+      continue;
+    bool merges = !groups.empty() && llvm::all_of(op->getOperands(),
+                                                  [&](Value operand) {
+                                                    return has(operand, d) ==
+                                                           has(operand,
+                                                               groups.back()
+                                                                   .back());
+                                                  });
+    if (merges)
+      groups.back().push_back(d);
+    else
+      groups.push_back({d});
+  }
+  if (groups.empty() || groups.size() > 3)
+    return op;
+  auto collapsed = [&](Value operand) {
+    SmallVector<int64_t> dims;
+    for (ArrayRef<int64_t> group : groups) {
+      int64_t size = 1;
+      for (int64_t d : group)
+        size *= has(operand, d) ? shape[d] : 1;
+      dims.push_back(size);
+    }
+    return dims;
+  };
+  IRMapping mapping;
+  for (Value operand : op->getOperands()) {
+    auto type = cast<RankedTensorType>(operand.getType());
+    mapping.map(operand,
+                tk::ReshapeOp::create(b, op->getLoc(),
+                                      type.clone(collapsed(operand)), operand));
+  }
+  Operation *small = b.clone(*op, mapping);
+  SmallVector<int64_t> smallShape;
+  for (ArrayRef<int64_t> group : groups) {
+    int64_t size = 1;
+    for (int64_t d : group)
+      size *= shape[d];
+    smallShape.push_back(size);
+  }
+  small->getResult(0).setType(resultType.clone(smallShape));
+  Value back = tk::ReshapeOp::create(b, op->getLoc(), resultType,
+                                     small->getResult(0));
+  op->replaceAllUsesWith(ValueRange{back});
+  op->erase();
+  return small;
+}
+
 FailureOr<tk::FusedOp> tileopt::tilePredefinedKernel(OpBuilder &b,
                                                      Operation *op) {
   OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(op);
+  op = collapseElementwise(b, op);
   b.setInsertionPoint(op);
   FailureOr<tk::FusedOp> fused = buildPredefinedTiling(b, op);
   if (failed(fused))

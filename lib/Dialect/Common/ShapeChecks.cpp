@@ -81,6 +81,27 @@ LogicalResult tileopt::verifyBroadcastResult(Operation *op,
   return success();
 }
 
+LogicalResult tileopt::verifyBroadcastsTo(Operation *op,
+                                          ArrayRef<ShapedType> inputs,
+                                          ShapedType result) {
+  ArrayRef<int64_t> shape = result.getShape();
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    ArrayRef<int64_t> dims = input.getShape();
+    int64_t offset = static_cast<int64_t>(shape.size()) -
+                     static_cast<int64_t>(dims.size());
+    bool broadcasts =
+        offset >= 0 && llvm::all_of(llvm::enumerate(dims), [&](auto dim) {
+          return dim.value() == 1 || dim.value() == shape[offset + dim.index()];
+        });
+    if (!broadcasts)
+      return op->emitOpError("input #")
+             << i << " of shape " << formatShape(dims)
+             << " does not broadcast to the result shape "
+             << formatShape(shape);
+  }
+  return success();
+}
+
 LogicalResult tileopt::verifySameElementType(Operation *op,
                                              ArrayRef<ShapedType> types) {
   Type expected = types.front().getElementType();

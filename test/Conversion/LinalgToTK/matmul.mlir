@@ -220,3 +220,24 @@ func.func @shared_lhs_heads_inside(%c: tensor<64x32xf32>, %w: tensor<4x32x8xf32>
   } -> tensor<64x4x8xf32>
   return %r : tensor<64x4x8xf32>
 }
+
+// -----
+
+// fp16 operands accumulated in fp32: linalg casts them to the result's
+// type first, and so does the import, with a tk.map of an extf each.
+// CHECK-LABEL: func.func @mixed_precision
+// CHECK-NEXT:    %[[A:.*]] = tk.map (%[[X:.*]] = %arg0 : tensor<16x256xf16>) -> tensor<16x256xf32> {
+// CHECK-NEXT:      %[[E:.*]] = arith.extf %[[X]] : f16 to f32
+// CHECK-NEXT:      tk.yield %[[E]] : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[B:.*]] = tk.map (%[[Y:.*]] = %arg1 : tensor<256x64xf16>) -> tensor<256x64xf32> {
+// CHECK:         %[[C:.*]] = tk.matmul %[[A]], %[[B]] : tensor<16x256xf32>, tensor<256x64xf32> -> tensor<16x64xf32>
+// CHECK-NEXT:    return %[[C]]
+func.func @mixed_precision(%a: tensor<16x256xf16>, %b: tensor<256x64xf16>) -> tensor<16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<16x64xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<16x256xf16>, tensor<256x64xf16>)
+                     outs(%init : tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %c : tensor<16x64xf32>
+}

@@ -210,3 +210,60 @@ func.func @integer_operand(%x: tensor<8x64xi32>) -> tensor<8x64xf32> {
   } -> tensor<8x64xf32>
   return %y : tensor<8x64xf32>
 }
+
+// -----
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#cols = affine_map<(d0, d1, d2) -> (0, 0, d2)>
+#rows = affine_map<(d0, d1, d2) -> (0, d1, 0)>
+#mask = affine_map<(d0, d1, d2) -> (0, d1, d2)>
+
+// tosa.greater then tosa.select: the comparison's i1 tensor is computed
+// inside the select's map, its operands read through the composed maps.
+// CHECK-LABEL: func.func @separate_comparison
+// CHECK:         %[[M:.*]] = tk.map (%[[C:.*]] = %{{.*}} : tensor<1x1x7xf32>, %[[R:.*]] = %{{.*}} : tensor<1x7x1xf32>, %[[S:.*]] = %arg2 : tensor<2x7x7xf32>) -> tensor<2x7x7xf32> {
+// CHECK-NEXT:      %[[G:.*]] = arith.cmpf ogt, %[[C]], %[[R]] : f32
+// CHECK-NEXT:      %[[LOW:.*]] = arith.constant -1.000000e+04 : f32
+// CHECK-NEXT:      %[[V:.*]] = arith.select %[[G]], %[[LOW]], %[[S]] : f32
+// CHECK-NEXT:      tk.yield %[[V]] : f32
+// CHECK-NEXT:    }
+func.func @separate_comparison(%col: tensor<1x1x7xf32>, %row: tensor<1x7x1xf32>, %scores: tensor<2x7x7xf32>) -> tensor<2x7x7xf32> {
+  %e1 = tensor.empty() : tensor<1x7x7xi1>
+  %future = linalg.generic {indexing_maps = [#cols, #rows, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+              ins(%col, %row : tensor<1x1x7xf32>, tensor<1x7x1xf32>) outs(%e1 : tensor<1x7x7xi1>) {
+  ^bb0(%c: f32, %r: f32, %out: i1):
+    %g = arith.cmpf ogt, %c, %r : f32
+    linalg.yield %g : i1
+  } -> tensor<1x7x7xi1>
+  %e = tensor.empty() : tensor<2x7x7xf32>
+  %masked = linalg.generic {indexing_maps = [#mask, #id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+              ins(%future, %scores : tensor<1x7x7xi1>, tensor<2x7x7xf32>) outs(%e : tensor<2x7x7xf32>) {
+  ^bb0(%f: i1, %s: f32, %out: f32):
+    %low = arith.constant -1.0e+04 : f32
+    %v = arith.select %f, %low, %s : f32
+    linalg.yield %v : f32
+  } -> tensor<2x7x7xf32>
+  return %masked : tensor<2x7x7xf32>
+}
+
+// -----
+
+#in = affine_map<(d0, d1, d2) -> (d0, 0, d2)>
+#out = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+
+// A result broadcast along a loop no operand varies along (tosa.tile
+// repeating keys for grouped heads) is a map that yields its operand.
+// CHECK-LABEL: func.func @broadcast_result
+// CHECK-NEXT:    %[[B:.*]] = tk.map (%[[X:.*]] = %arg0 : tensor<2x1x16xf16>) -> tensor<2x4x16xf16> {
+// CHECK-NEXT:      tk.yield %[[X]] : f16
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return %[[B]]
+func.func @broadcast_result(%k: tensor<2x1x16xf16>) -> tensor<2x4x16xf16> {
+  %e = tensor.empty() : tensor<2x4x16xf16>
+  %r = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "parallel"]}
+         ins(%k : tensor<2x1x16xf16>) outs(%e : tensor<2x4x16xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    linalg.yield %a : f16
+  } -> tensor<2x4x16xf16>
+  return %r : tensor<2x4x16xf16>
+}

@@ -30,19 +30,6 @@ func.func @partial(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
 
 // -----
 
-// fp16 operands accumulated in fp32: tk.matmul computes in one type.
-func.func @mixed_precision(%a: tensor<16x256xf16>, %b: tensor<256x64xf16>) -> tensor<16x64xf32> {
-  %zero = arith.constant 0.0 : f32
-  %empty = tensor.empty() : tensor<16x64xf32>
-  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<16x64xf32>) -> tensor<16x64xf32>
-  // expected-warning @+1 {{cannot import 'linalg.matmul': operand #0 has element type f16 but the result has f32; tk ops compute in one element type}}
-  %c = linalg.matmul ins(%a, %b : tensor<16x256xf16>, tensor<256x64xf16>)
-                     outs(%init : tensor<16x64xf32>) -> tensor<16x64xf32>
-  return %c : tensor<16x64xf32>
-}
-
-// -----
-
 func.func @accumulate(%a: tensor<16x256xf32>, %b: tensor<256x64xf32>, %c: tensor<16x64xf32>) -> tensor<16x64xf32> {
   // expected-warning @+1 {{cannot import 'linalg.matmul': accumulates into an init that is not zero; tk.matmul does not accumulate (write the addition as its own op)}}
   %r = linalg.matmul ins(%a, %b : tensor<16x256xf32>, tensor<256x64xf32>)

@@ -533,3 +533,21 @@ func.func @map(%s: tensor<8x64xf16>, %bias: tensor<64xf32>) -> tensor<8x64xf16> 
   }
   return %0 : tensor<8x64xf16>
 }
+
+// -----
+
+// An elementwise kernel of rank > 3 is tiled on views of rank 3 or less:
+// unit dims go, and neighbouring dims merge where every operand has both
+// or broadcasts along both (keys repeated for 3 grouped heads: 2x2 -> 4,
+// 8x16 -> 128). The result is reshaped back; returned, that is a copy.
+// CHECK-LABEL: tile.kernel @repeat_kv_k0
+// CHECK-SAME: (%{{.*}}: !tile.view<4x1x128xf16>, %{{.*}}: !tile.view<4x3x128xf16>)
+// CHECK-LABEL: func.func @repeat_kv
+// CHECK: tile.launch @repeat_kv_k0 grid [1, 3, 4]
+// CHECK: tile.launch @repeat_kv_k1
+func.func @repeat_kv(%k: tensor<2x2x1x8x16xf16>) -> tensor<2x2x3x8x16xf16> {
+  %0 = tk.map (%a = %k : tensor<2x2x1x8x16xf16>) -> tensor<2x2x3x8x16xf16> {
+    tk.yield %a : f16
+  }
+  return %0 : tensor<2x2x3x8x16xf16>
+}

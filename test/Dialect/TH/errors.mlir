@@ -63,7 +63,7 @@ func.func @inputs_do_not_broadcast(%X: tensor<16x64xf32>, %Z: tensor<16x32xf32>)
 func.func @result_not_broadcast_shape(%X: tensor<16x64xf32>) -> tensor<16x128xf32> {
   %Y = tk.fused grid [1, 1, 1] block [128, 1, 1] forloop 4 (%x = %X : tensor<16x64xf32>) -> tensor<16x128xf32> {
     %t = tb.input_iterator %x imap [-1, -1, -1] fmap 1 : tensor<16x64xf32> -> !tb.tile<16x16xf32>
-    // expected-error @+1 {{'th.graph' op result shape must be the broadcast shape 16x16, got 16x32}}
+    // expected-error @+1 {{'th.graph' op input #0 of shape 16x16 does not broadcast to the result shape 16x32}}
     %g = th.graph (%s = %t : !tb.tile<16x16xf32>) -> !tb.tile<16x32xf32> {
       %e = math.exp %s : f32
       th.yield %e : f32
@@ -81,7 +81,7 @@ func.func @result_not_broadcast_shape(%X: tensor<16x64xf32>) -> tensor<16x128xf3
 func.func @second_result_not_broadcast_shape(%X: tensor<16x64xf32>) -> tensor<16x64xf32> {
   %Y = tk.fused grid [1, 1, 1] block [128, 1, 1] forloop 4 (%x = %X : tensor<16x64xf32>) -> tensor<16x64xf32> {
     %t = tb.input_iterator %x imap [-1, -1, -1] fmap 1 : tensor<16x64xf32> -> !tb.tile<16x16xf32>
-    // expected-error @+1 {{'th.graph' op result shape must be the broadcast shape 16x16, got 16x1}}
+    // expected-error @+1 {{'th.graph' op input #0 of shape 16x16 does not broadcast to the result shape 16x1}}
     %g:2 = th.graph (%s = %t : !tb.tile<16x16xf32>) -> (!tb.tile<16x16xf32>, !tb.tile<16x1xf32>) {
       %e = math.exp %s : f32
       th.yield %e, %e : f32, f32

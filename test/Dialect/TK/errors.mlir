@@ -723,7 +723,7 @@ func.func @map_no_inputs() -> tensor<4xf32> {
 // -----
 
 func.func @map_bad_broadcast(%x: tensor<8x4xf32>) -> tensor<8x5xf32> {
-  // expected-error @+1 {{'tk.map' op result shape must be the broadcast shape 8x4, got 8x5}}
+  // expected-error @+1 {{'tk.map' op input #0 of shape 8x4 does not broadcast to the result shape 8x5}}
   %0 = tk.map (%a = %x : tensor<8x4xf32>) -> tensor<8x5xf32> {
     tk.yield %a : f32
   }

@@ -31,6 +31,12 @@ LogicalResult verifyBroadcastMatmulShapes(Operation *op, ShapedType a,
 LogicalResult verifyBroadcastResult(Operation *op, ArrayRef<ShapedType> inputs,
                                     ShapedType result);
 
+/// Every input broadcasts (numpy rules) to the shape of `result`, which may
+/// be larger than their broadcast: a region op computing per element
+/// broadcasts its operands to its result.
+LogicalResult verifyBroadcastsTo(Operation *op, ArrayRef<ShapedType> inputs,
+                                 ShapedType result);
+
 /// All of `types` have the element type of the first.
 LogicalResult verifySameElementType(Operation *op, ArrayRef<ShapedType> types);
 

@@ -51,7 +51,7 @@ LogicalResult GraphOp::verify() {
   for (Value input : getInputs())
     inputs.push_back(cast<ShapedType>(input.getType()));
   for (Type result : getResultTypes())
-    if (failed(verifyBroadcastResult(*this, inputs, cast<ShapedType>(result))))
+    if (failed(verifyBroadcastsTo(*this, inputs, cast<ShapedType>(result))))
       return failure();
   return success();
 }

@@ -81,7 +81,7 @@ LogicalResult MapOp::verify() {
   if (failed(verifyFloatElements(*this, types)) ||
       failed(verifyFloatElements(*this, {result})))
     return failure();
-  return verifyBroadcastResult(*this, types, result);
+  return verifyBroadcastsTo(*this, types, result);
 }
 
 LogicalResult MapOp::verifyRegions() {
