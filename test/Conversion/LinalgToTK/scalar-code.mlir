@@ -267,3 +267,18 @@ func.func @broadcast_result(%k: tensor<2x1x16xf16>) -> tensor<2x4x16xf16> {
   } -> tensor<2x4x16xf16>
   return %r : tensor<2x4x16xf16>
 }
+
+// -----
+
+// linalg.broadcast on its own is such a map too.
+// CHECK-LABEL: func.func @linalg_broadcast
+// CHECK-NEXT:    %[[R:.*]] = tk.reshape %arg0 : tensor<64xf32> -> tensor<1x64xf32>
+// CHECK-NEXT:    %[[B:.*]] = tk.map (%[[X:.*]] = %[[R]] : tensor<1x64xf32>) -> tensor<8x64xf32> {
+// CHECK-NEXT:      tk.yield %[[X]] : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return %[[B]]
+func.func @linalg_broadcast(%x: tensor<64xf32>) -> tensor<8x64xf32> {
+  %empty = tensor.empty() : tensor<8x64xf32>
+  %b = linalg.broadcast ins(%x : tensor<64xf32>) outs(%empty : tensor<8x64xf32>) dimensions = [0]
+  return %b : tensor<8x64xf32>
+}

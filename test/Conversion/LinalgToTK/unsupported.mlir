@@ -106,17 +106,6 @@ func.func @buffers(%x: memref<8xf32>, %y: memref<8xf32>) {
 
 // -----
 
-// A broadcast that is the result itself (not an operand of elementwise
-// math) has no tk op.
-func.func @broadcast_result(%x: tensor<64xf32>) -> tensor<8x64xf32> {
-  %empty = tensor.empty() : tensor<8x64xf32>
-  // expected-warning @+1 {{cannot import 'linalg.broadcast': the result is a broadcast along loop d0; tk has no broadcast op (it takes broadcasts only as operands of elementwise ops)}}
-  %b = linalg.broadcast ins(%x : tensor<64xf32>) outs(%empty : tensor<8x64xf32>) dimensions = [0]
-  return %b : tensor<8x64xf32>
-}
-
-// -----
-
 // Reading element 0 of a dim of size 16 is a slice, not a broadcast.
 func.func @slice(%x: tensor<8x16xf32>) -> tensor<8x64xf32> {
   %empty = tensor.empty() : tensor<8x64xf32>

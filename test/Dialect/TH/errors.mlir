@@ -46,7 +46,7 @@ func.func @inputs_do_not_broadcast(%X: tensor<16x64xf32>, %Z: tensor<16x32xf32>)
          (%x = %X : tensor<16x64xf32>, %z = %Z : tensor<16x32xf32>) -> tensor<16x64xf32> {
     %t = tb.input_iterator %x imap [-1, -1, -1] fmap 1 : tensor<16x64xf32> -> !tb.tile<16x16xf32>
     %u = tb.input_iterator %z imap [-1, -1, -1] fmap 1 : tensor<16x32xf32> -> !tb.tile<16x8xf32>
-    // expected-error @+1 {{'th.graph' op shapes 16x16 and 16x8 do not broadcast}}
+    // expected-error @+1 {{'th.graph' op input #1 of shape 16x8 does not broadcast to the result shape 16x16}}
     %g = th.graph (%a = %t : !tb.tile<16x16xf32>, %b = %u : !tb.tile<16x8xf32>) -> !tb.tile<16x16xf32> {
       %s = arith.addf %a, %b : f32
       th.yield %s : f32
