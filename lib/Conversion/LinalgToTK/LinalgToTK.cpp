@@ -1252,6 +1252,159 @@ struct ImportReshape : public OpRewritePattern<ReshapeOp> {
   }
 };
 
+/// Whether a slice has static offsets, sizes and unit strides.
+static bool isStaticUnitStrided(OffsetSizeAndStrideOpInterface slice,
+                                llvm::raw_ostream &why) {
+  if (!slice.hasUnitStride() ||
+      llvm::any_of(slice.getMixedOffsets(), llvm::IsaPred<Value>) ||
+      llvm::any_of(slice.getMixedSizes(), llvm::IsaPred<Value>)) {
+    why << "slices with dynamic offsets or sizes, or strides other than 1, "
+           "have no tk form";
+    return false;
+  }
+  return true;
+}
+
+/// tensor.extract_slice (tosa.slice) with static offsets and unit strides:
+/// along each dim it narrows, a tk.split into the part before, the slice
+/// and the part after, of which it keeps the slice; a reshape drops the
+/// dims a rank-reducing slice drops.
+struct ImportExtractSlice : public OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    std::string why;
+    llvm::raw_string_ostream os(why);
+    RankedTensorType source = op.getSourceType();
+    if (failed(checkTensor(source, source.getElementType(), "the source", os)) ||
+        !isa<FloatType>(source.getElementType()) ||
+        !isStaticUnitStrided(op, os))
+      return rewriter.notifyMatchFailure(
+          op, why.empty() ? "the source is not a float tensor" : why);
+    Value value = op.getSource();
+    ArrayRef<int64_t> offsets = op.getStaticOffsets();
+    ArrayRef<int64_t> sizes = op.getStaticSizes();
+    for (int64_t dim = 0; dim < source.getRank(); ++dim) {
+      int64_t extent = source.getDimSize(dim);
+      if (sizes[dim] == extent)
+        continue;
+      auto type = cast<RankedTensorType>(value.getType());
+      SmallVector<Type> parts;
+      auto part = [&](int64_t size) {
+        SmallVector<int64_t> shape(type.getShape());
+        shape[dim] = size;
+        parts.push_back(type.clone(shape));
+      };
+      if (offsets[dim] > 0)
+        part(offsets[dim]);
+      part(sizes[dim]);
+      if (offsets[dim] + sizes[dim] < extent)
+        part(extent - offsets[dim] - sizes[dim]);
+      auto split =
+          tk::SplitOp::create(rewriter, op.getLoc(), parts, value, dim);
+      value = split.getResult(offsets[dim] > 0 ? 1 : 0);
+    }
+    rewriter.replaceOp(op, reshapeTo(rewriter, op.getLoc(), value,
+                                     op.getResultType().getShape()));
+    return success();
+  }
+};
+
+/// tensor.concat (torch-mlir's cat): tk.concat.
+struct ImportConcat : public OpRewritePattern<tensor::ConcatOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::ConcatOp op,
+                                PatternRewriter &rewriter) const override {
+    std::string why;
+    llvm::raw_string_ostream os(why);
+    RankedTensorType type = op.getResultType();
+    if (!isa<FloatType>(type.getElementType()))
+      return rewriter.notifyMatchFailure(op, "not a float tensor");
+    for (Value input : op.getInputs())
+      if (failed(checkTensor(input.getType(), type.getElementType(),
+                             "an input", os)))
+        return rewriter.notifyMatchFailure(op, why);
+    rewriter.replaceOpWithNewOp<tk::ConcatOp>(op, type, op.getInputs(),
+                                              op.getDim());
+    return success();
+  }
+};
+
+/// tosa.concat's lowering: tensor.insert_slice after tensor.insert_slice
+/// into a tensor.empty, each along one dim and together filling it. The
+/// last insert of such a chain is a tk.concat of the inserted parts in
+/// the order of their offsets.
+struct ImportInsertSliceChain
+    : public OpRewritePattern<tensor::InsertSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    std::string why;
+    llvm::raw_string_ostream os(why);
+    RankedTensorType type = op.getResultType();
+    if (!isa<FloatType>(type.getElementType()) ||
+        failed(checkTensor(type, type.getElementType(), "the result", os)))
+      return rewriter.notifyMatchFailure(op, why.empty() ? "not a float tensor"
+                                                         : why);
+    if (llvm::any_of(op->getUsers(), [&](Operation *user) {
+          auto insert = dyn_cast<tensor::InsertSliceOp>(user);
+          return insert && insert.getDest() == op.getResult();
+        }))
+      return rewriter.notifyMatchFailure(
+          op, "not the last insert of a chain (that one is imported)");
+    // The chain, from this insert back to the empty tensor it starts from.
+    std::optional<int64_t> dim;
+    SmallVector<std::pair<int64_t, Value>> parts;
+    tensor::InsertSliceOp insert = op;
+    while (insert) {
+      if (!isStaticUnitStrided(insert, os) ||
+          insert.getSourceType().getRank() != type.getRank())
+        return rewriter.notifyMatchFailure(
+            op, why.empty() ? "an insert drops dims" : why);
+      for (int64_t d = 0; d < type.getRank(); ++d) {
+        if (insert.getStaticSizes()[d] == type.getDimSize(d))
+          continue;
+        if (dim && *dim != d)
+          return rewriter.notifyMatchFailure(
+              op, "the inserts cover parts along more than one dim; only a "
+                  "concatenation along one dim has a tk form");
+        dim = d;
+      }
+      parts.push_back({dim ? insert.getStaticOffsets()[*dim] : 0,
+                       insert.getSource()});
+      Value dest = insert.getDest();
+      if (!dest.hasOneUse())
+        return rewriter.notifyMatchFailure(
+            op, "a partial result of the inserts has other uses");
+      insert = dest.getDefiningOp<tensor::InsertSliceOp>();
+      if (!insert && !dest.getDefiningOp<tensor::EmptyOp>())
+        return rewriter.notifyMatchFailure(
+            op, "the inserts write into a tensor with contents; only a "
+                "concatenation into an empty tensor has a tk form");
+    }
+    if (!dim)
+      return rewriter.notifyMatchFailure(op, "an insert of the whole tensor");
+    llvm::sort(parts, [](auto &a, auto &b) { return a.first < b.first; });
+    int64_t covered = 0;
+    for (auto [offset, part] : parts) {
+      if (offset != covered)
+        return rewriter.notifyMatchFailure(
+            op, "the inserts leave a gap or overlap; only a concatenation "
+                "that fills the tensor has a tk form");
+      covered += cast<RankedTensorType>(part.getType()).getDimSize(*dim);
+    }
+    if (covered != type.getDimSize(*dim))
+      return rewriter.notifyMatchFailure(op, "the inserts do not fill the tensor");
+    SmallVector<Value> inputs =
+        llvm::map_to_vector(parts, [](auto &part) { return part.second; });
+    rewriter.replaceOpWithNewOp<tk::ConcatOp>(op, type, inputs, *dim);
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Kernel-graph idioms
 //===----------------------------------------------------------------------===//
@@ -1493,7 +1646,8 @@ struct ImportLinalgPass
     RewritePatternSet imports(context);
     imports.add<ImportStructuredOp, ImportSoftmax,
                 ImportReshape<tensor::ExpandShapeOp>,
-                ImportReshape<tensor::CollapseShapeOp>>(context);
+                ImportReshape<tensor::CollapseShapeOp>, ImportExtractSlice,
+                ImportConcat, ImportInsertSliceChain>(context);
     importPatterns = FrozenRewritePatternSet(std::move(imports));
     RewritePatternSet idioms(context);
     idioms.add<FoldReshapeChain, FoldTransposeChain, FoldScaledSumIntoMean,

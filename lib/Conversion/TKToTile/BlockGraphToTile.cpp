@@ -1115,5 +1115,6 @@ tileopt::lowerBlockGraph(OpBuilder &b, tk::FusedOp fused, StringRef name) {
     return failure();
   }
   return LoweredKernel{kernel, SmallVector<int64_t, 3>(lowering.grid()),
-                       std::move(reads)};
+                       std::move(reads),
+                       SmallVector<Value>(fused->getResults())};
 }

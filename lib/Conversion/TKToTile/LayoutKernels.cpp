@@ -10,7 +10,9 @@
 //   block (tile.permute, through shared memory);
 // - reshape: row-major chunks of up to 1024 elements that lie in one row
 //   of both shapes; block i copies elements [i * chunk, (i + 1) * chunk),
-//   which is tile i of either view read as rows of chunks.
+//   which is tile i of either view read as rows of chunks;
+// - concat and split: one kernel per part, copying it into or out of the
+//   whole at its offset (copyPart).
 //
 // A reshape could be free, a second view of one buffer; the host functions
 // bind one buffer per tensor, so it is a copy (docs/lowering.md).
@@ -20,6 +22,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::tileopt;
@@ -31,18 +35,25 @@ constexpr int64_t kTransposeTile = 64;
 /// The most elements one block of a reshape copies.
 constexpr int64_t kReshapeChunk = 1024;
 
-/// Builds one layout kernel: views of the input and the result, a body
-/// that ends in tile.return.
+/// Builds one layout kernel: a view of what it reads and one of what it
+/// writes (of the op's first operand and result unless given), a body that
+/// ends in tile.return.
 struct LayoutKernelBuilder {
-  LayoutKernelBuilder(OpBuilder &b, Operation *op, StringRef name) : b(b) {
+  LayoutKernelBuilder(OpBuilder &b, Operation *op, StringRef name)
+      : LayoutKernelBuilder(
+            b, op, name,
+            cast<RankedTensorType>(op->getOperand(0).getType()).getShape(),
+            cast<RankedTensorType>(op->getResult(0).getType()).getShape()) {}
+  LayoutKernelBuilder(OpBuilder &b, Operation *op, StringRef name,
+                      ArrayRef<int64_t> readShape, ArrayRef<int64_t> writeShape)
+      : b(b) {
     loc = op->getLoc();
+    Type elementType =
+        cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
     SmallVector<Type> views;
-    for (Type type :
-         {op->getOperand(0).getType(), op->getResult(0).getType()}) {
-      auto tensor = cast<RankedTensorType>(type);
-      views.push_back(tile::TensorViewType::get(
-          b.getContext(), tensor.getShape(), tensor.getElementType()));
-    }
+    for (ArrayRef<int64_t> shape : {readShape, writeShape})
+      views.push_back(
+          tile::TensorViewType::get(b.getContext(), shape, elementType));
     kernel = tile::KernelOp::create(
         b, loc, name, b.getFunctionType(views, {}),
         /*sym_visibility=*/nullptr, /*arg_attrs=*/nullptr,
@@ -83,8 +94,10 @@ struct LayoutKernelBuilder {
     return coords;
   }
 
-  /// Fails, erasing the kernel, when `grid` exceeds CUDA's limits.
-  FailureOr<LoweredKernel> finish(Operation *op, std::array<int64_t, 3> grid) {
+  /// Fails, erasing the kernel, when `grid` exceeds CUDA's limits. The
+  /// kernel reads `read` and writes `written`.
+  FailureOr<LoweredKernel> finish(Operation *op, std::array<int64_t, 3> grid,
+                                  Value read, Value written) {
     if (grid[0] > (int64_t{1} << 31) - 1 || grid[1] > 65535 ||
         grid[2] > 65535) {
       kernel.erase();
@@ -94,7 +107,11 @@ struct LayoutKernelBuilder {
     }
     return LoweredKernel{kernel,
                          SmallVector<int64_t, 3>(grid.begin(), grid.end()),
-                         {op->getOperand(0)}};
+                         {read},
+                         {written}};
+  }
+  FailureOr<LoweredKernel> finish(Operation *op, std::array<int64_t, 3> grid) {
+    return finish(op, grid, op->getOperand(0), op->getResult(0));
   }
 
   OpBuilder &b;
@@ -195,14 +212,123 @@ FailureOr<LoweredKernel> lowerReshape(OpBuilder &b, tk::ReshapeOp op,
   return kernel.finish(op, {op.getType().getNumElements() / chunk, 1, 1});
 }
 
+/// One part of a concatenation along `dim`, of shape `part`, at `offset`
+/// along it in the whole, of shape `whole`: copied into the whole
+/// (`intoWhole`, a concat) or out of it (a split). Both are viewed as
+/// [outer, dim, inner] (the dims before `dim` merged, and those after): a
+/// block copies a row of up to 1024 inner elements; when nothing follows
+/// `dim`, rows of [outer, dim] in tiles that divide the part's offset.
+FailureOr<LoweredKernel> copyPart(OpBuilder &b, Operation *op, StringRef name,
+                                  ArrayRef<int64_t> whole,
+                                  ArrayRef<int64_t> part, int64_t dim,
+                                  int64_t offset, Value partValue,
+                                  Value wholeValue, bool intoWhole) {
+  auto product = [](ArrayRef<int64_t> dims) {
+    int64_t n = 1;
+    for (int64_t d : dims)
+      n *= d;
+    return n;
+  };
+  int64_t outer = product(whole.take_front(dim));
+  int64_t inner = product(whole.drop_front(dim + 1));
+  bool rows = inner > 1;
+  SmallVector<int64_t> partView = {outer, part[dim]};
+  SmallVector<int64_t> wholeView = {outer, whole[dim]};
+  SmallVector<int64_t> tileShape = {1, 1};
+  int64_t tileExtent;
+  if (rows) {
+    partView.push_back(inner);
+    wholeView.push_back(inner);
+    tileExtent = powerOfTwoTile(inner, kReshapeChunk);
+    tileShape.push_back(tileExtent);
+  } else {
+    tileExtent = powerOfTwoTile(std::gcd(part[dim], offset), kReshapeChunk);
+    tileShape.back() = tileExtent;
+  }
+  LayoutKernelBuilder kernel(b, op, name, intoWhole ? partView : wholeView,
+                             intoWhole ? wholeView : partView);
+  OpBuilder body(b.getContext());
+  kernel.startBody(body);
+  Location loc = op->getLoc();
+  Value x = tile::BlockIdOp::create(body, loc, tile::GridDim::x);
+  Value y = tile::BlockIdOp::create(body, loc, tile::GridDim::y);
+  Value z = tile::BlockIdOp::create(body, loc, tile::GridDim::z);
+  // The part's tile coordinates, and the whole's: shifted along `dim`.
+  SmallVector<Value> partCoords, wholeCoords;
+  std::array<int64_t, 3> grid;
+  Value shift = kernel.index(body, rows ? offset : offset / tileExtent);
+  if (rows) {
+    partCoords = {z, y, x};
+    wholeCoords = {z, arith::AddIOp::create(body, loc, y, shift), x};
+    grid = {inner / tileExtent, part[dim], outer};
+  } else {
+    partCoords = {y, x};
+    wholeCoords = {y, arith::AddIOp::create(body, loc, x, shift)};
+    grid = {part[dim] / tileExtent, outer, 1};
+  }
+  auto elementType =
+      cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
+  Value tile = tile::LoadOp::create(
+      body, loc, RankedTensorType::get(tileShape, elementType), kernel.input(),
+      intoWhole ? partCoords : wholeCoords, /*latency=*/nullptr,
+      /*allow_tma=*/nullptr, /*padding=*/nullptr);
+  tile::StoreOp::create(body, loc, tile, kernel.result(),
+                        intoWhole ? wholeCoords : partCoords,
+                        /*latency=*/nullptr, /*allow_tma=*/nullptr);
+  return kernel.finish(op, grid, intoWhole ? partValue : wholeValue,
+                       intoWhole ? wholeValue : partValue);
+}
+
+/// A concatenation (the parts its inputs) or a split (its results): one
+/// copy kernel per part.
+FailureOr<SmallVector<LoweredKernel>>
+lowerParts(OpBuilder &b, Operation *op, StringRef name, Value whole,
+           ValueRange parts, int64_t dim, bool intoWhole) {
+  SmallVector<LoweredKernel> kernels;
+  ArrayRef<int64_t> wholeShape =
+      cast<RankedTensorType>(whole.getType()).getShape();
+  int64_t offset = 0;
+  for (auto [i, part] : llvm::enumerate(parts)) {
+    ArrayRef<int64_t> partShape =
+        cast<RankedTensorType>(part.getType()).getShape();
+    std::string kernelName =
+        i == 0 ? name.str() : (name + "_" + Twine(i)).str();
+    FailureOr<LoweredKernel> kernel =
+        copyPart(b, op, kernelName, wholeShape, partShape, dim, offset, part,
+                 whole, intoWhole);
+    if (failed(kernel)) {
+      for (LoweredKernel &lowered : kernels)
+        lowered.kernel.erase();
+      return failure();
+    }
+    kernels.push_back(std::move(*kernel));
+    offset += partShape[dim];
+  }
+  return kernels;
+}
+
 } // namespace
 
-FailureOr<LoweredKernel> tileopt::lowerLayoutChange(OpBuilder &b, Operation *op,
-                                                    StringRef name) {
-  return llvm::TypeSwitch<Operation *, FailureOr<LoweredKernel>>(op)
-      .Case([&](tk::TransposeOp t) { return lowerTranspose(b, t, name); })
-      .Case([&](tk::ReshapeOp r) { return lowerReshape(b, r, name); })
-      .Default([](Operation *other) -> FailureOr<LoweredKernel> {
+FailureOr<SmallVector<LoweredKernel>>
+tileopt::lowerLayoutChange(OpBuilder &b, Operation *op, StringRef name) {
+  using Kernels = FailureOr<SmallVector<LoweredKernel>>;
+  auto one = [](FailureOr<LoweredKernel> kernel) -> Kernels {
+    if (failed(kernel))
+      return failure();
+    return SmallVector<LoweredKernel>{std::move(*kernel)};
+  };
+  return llvm::TypeSwitch<Operation *, Kernels>(op)
+      .Case([&](tk::TransposeOp t) { return one(lowerTranspose(b, t, name)); })
+      .Case([&](tk::ReshapeOp r) { return one(lowerReshape(b, r, name)); })
+      .Case([&](tk::ConcatOp c) {
+        return lowerParts(b, c, name, c.getResult(), c.getInputs(), c.getDim(),
+                          /*intoWhole=*/true);
+      })
+      .Case([&](tk::SplitOp s) {
+        return lowerParts(b, s, name, s.getInput(), s.getResults(), s.getDim(),
+                          /*intoWhole=*/false);
+      })
+      .Default([](Operation *other) -> Kernels {
         return other->emitOpError("is not a layout change");
       });
 }

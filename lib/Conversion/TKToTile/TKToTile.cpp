@@ -138,15 +138,22 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
     if (tk::isFreeLayoutChange(&op))
       continue;
     std::string name = (func.getSymName() + "_k" + Twine(numKernels++)).str();
-    FailureOr<LoweredKernel> lowered =
-        isa<tk::FusedOp>(op) ? lowerBlockGraph(b, cast<tk::FusedOp>(op), name)
-                             : lowerLayoutChange(b, &op, name);
+    FailureOr<SmallVector<LoweredKernel>> lowered = failure();
+    if (auto fused = dyn_cast<tk::FusedOp>(op)) {
+      FailureOr<LoweredKernel> kernel = lowerBlockGraph(b, fused, name);
+      if (succeeded(kernel))
+        lowered = SmallVector<LoweredKernel>{std::move(*kernel)};
+    } else {
+      lowered = lowerLayoutChange(b, &op, name);
+    }
     if (failed(lowered)) {
       eraseKernels();
       return failure();
     }
-    symbols.insert(lowered->kernel, b.getInsertionPoint());
-    kernels.emplace_back(&op, std::move(*lowered));
+    for (LoweredKernel &kernel : *lowered) {
+      symbols.insert(kernel.kernel, b.getInsertionPoint());
+      kernels.emplace_back(&op, std::move(kernel));
+    }
   }
 
   auto host = func::FuncOp::create(b, func.getLoc(), func.getSymName(),
@@ -156,7 +163,7 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
   b.setInsertionPointToEnd(entry);
   for (auto &[op, lowered] : kernels) {
     SmallVector<Value> args;
-    for (Value tensor : llvm::concat<Value>(lowered.reads, op->getResults()))
+    for (Value tensor : llvm::concat<Value>(lowered.reads, lowered.writes))
       args.push_back(entry->getArgument(buffers.ofTensor.lookup(tensor)));
     tile::LaunchOp::create(b, op->getLoc(), lowered.kernel.getSymName(),
                            lowered.grid, args);

@@ -153,11 +153,24 @@ func.func @index(%x: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
-// Ops of other dialects are reported as having no tk equivalent.
-func.func @slice_op(%x: tensor<8x64xf32>) -> tensor<4x64xf32> {
-  // expected-warning @+1 {{cannot import 'tensor.extract_slice': tk has no equivalent op}}
-  %s = tensor.extract_slice %x[0, 0] [4, 64] [1, 1] : tensor<8x64xf32> to tensor<4x64xf32>
+// A strided slice is a gather, which tk has not.
+func.func @strided_slice(%x: tensor<8x64xf32>) -> tensor<4x64xf32> {
+  // expected-warning @+1 {{cannot import 'tensor.extract_slice': slices with dynamic offsets or sizes, or strides other than 1, have no tk form}}
+  %s = tensor.extract_slice %x[0, 0] [4, 64] [2, 1] : tensor<8x64xf32> to tensor<4x64xf32>
   return %s : tensor<4x64xf32>
+}
+
+// -----
+
+// Ops of other dialects are reported as having no tk equivalent.
+func.func @pad(%x: tensor<8x64xf32>) -> tensor<8x72xf32> {
+  %zero = arith.constant 0.0 : f32
+  // expected-warning @+1 {{cannot import 'tensor.pad': tk has no equivalent op}}
+  %p = tensor.pad %x low[0, 0] high[0, 8] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<8x64xf32> to tensor<8x72xf32>
+  return %p : tensor<8x72xf32>
 }
 
 // -----

@@ -30,15 +30,6 @@ func.func @concat(%x: tensor<8x64xf32>) -> tensor<8x128xf32> {
 
 // -----
 
-// Concatenations and splits have no tiling yet.
-func.func @concat(%x: tensor<8x64xf32>, %y: tensor<8x64xf32>) -> tensor<16x64xf32> {
-  // expected-error @+1 {{'tk.concat' op moves data between tensors; it has no tiling yet}}
-  %0 = tk.concat %x, %y dim 0 : tensor<8x64xf32>, tensor<8x64xf32> -> tensor<16x64xf32>
-  return %0 : tensor<16x64xf32>
-}
-
-// -----
-
 // A transpose copies its leading dims one block each: 70000 of them are
 // more blocks than grid z allows.
 func.func @transpose_grid(%x: tensor<70000x2x4xf32>) -> tensor<70000x4x2xf32> {

@@ -551,3 +551,35 @@ func.func @repeat_kv(%k: tensor<2x2x1x8x16xf16>) -> tensor<2x2x3x8x16xf16> {
   }
   return %0 : tensor<2x2x3x8x16xf16>
 }
+
+// -----
+
+// A split and a concat: one copy kernel per part, between the part's view
+// and the whole's at the part's offset. Along the last dim the views are
+// [rows, dim] and tiles divide the offset (8); along another dim,
+// [outer, dim, inner] in rows of the inner dims.
+// CHECK-LABEL: tile.kernel @rotate_k0(
+// CHECK-SAME: %[[W:.*]]: !tile.view<14x16xf32>, %[[P:.*]]: !tile.view<14x8xf32>
+// CHECK: %[[L:.*]] = tile.load %[[W]][%{{.*}}, %{{.*}}] : !tile.view<14x16xf32> -> tensor<1x8xf32>
+// CHECK: tile.store %[[L]], %[[P]]
+// CHECK-LABEL: tile.kernel @rotate_k0_1(
+// CHECK: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK: %[[AT:.*]] = arith.addi %{{.*}}, %[[ONE]] : index
+// CHECK: tile.load %{{.*}}[%{{.*}}, %[[AT]]] : !tile.view<14x16xf32> -> tensor<1x8xf32>
+// CHECK-LABEL: tile.kernel @rotate_k2(
+// CHECK-SAME: !tile.view<14x8xf32>, %{{.*}}: !tile.view<14x16xf32>
+// CHECK-LABEL: tile.kernel @rotate_k3(
+// CHECK-SAME: !tile.view<2x3x8xf32>, %{{.*}}: !tile.view<2x7x8xf32>
+// CHECK: tile.load %{{.*}} : !tile.view<2x3x8xf32> -> tensor<1x1x8xf32>
+// CHECK-LABEL: func.func @rotate
+// CHECK: tile.launch @rotate_k0 grid [1, 14, 1]
+// CHECK: tile.launch @rotate_k0_1 grid [1, 14, 1]
+// CHECK: tile.launch @rotate_k3 grid [1, 3, 2]
+// CHECK: tile.launch @rotate_k3_1 grid [1, 4, 2]
+func.func @rotate(%x: tensor<7x2x16xf32>, %y: tensor<2x3x8xf32>, %z: tensor<2x4x8xf32>) -> (tensor<7x2x16xf32>, tensor<2x7x8xf32>) {
+  %a, %b = tk.split %x dim 2 : tensor<7x2x16xf32> -> tensor<7x2x8xf32>, tensor<7x2x8xf32>
+  %n = tk.unary neg %b : tensor<7x2x8xf32>
+  %c = tk.concat %n, %a dim 2 : tensor<7x2x8xf32>, tensor<7x2x8xf32> -> tensor<7x2x16xf32>
+  %d = tk.concat %y, %z dim 1 : tensor<2x3x8xf32>, tensor<2x4x8xf32> -> tensor<2x7x8xf32>
+  return %c, %d : tensor<7x2x16xf32>, tensor<2x7x8xf32>
+}

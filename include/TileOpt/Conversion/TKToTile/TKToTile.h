@@ -20,8 +20,8 @@ namespace mlir::tileopt {
 /// rms_norm) as the tk.fused whose block graph is its tiling: the op's
 /// result, computed by blocks of tiles, so that one lowering serves both
 /// kinds of kernel. Fails with a diagnostic at the op when it has no
-/// tiling (concat and split, shapes no power-of-two tile divides).
-/// Reshapes and transposes compute nothing: lowerLayoutChange copies them.
+/// tiling (shapes no power-of-two tile divides). Layout changes compute
+/// nothing: lowerLayoutChange copies them.
 FailureOr<tk::FusedOp> tilePredefinedKernel(OpBuilder &b, Operation *op);
 
 /// The tk.fused of tilePredefinedKernel, built at `b`'s insertion point (or
@@ -33,9 +33,12 @@ FailureOr<tk::FusedOp> buildPredefinedTiling(OpBuilder &b, Operation *op);
 struct LoweredKernel {
   tile::KernelOp kernel;
   SmallVector<int64_t, 3> grid;
-  /// The tensors the kernel reads, one per view argument before those of
-  /// its results.
+  /// The tensors the kernel reads, one per view argument before those it
+  /// writes.
   SmallVector<Value> reads;
+  /// The tensors it writes, one per view argument after those it reads:
+  /// the op's results, unless it takes several kernels (a split's parts).
+  SmallVector<Value> writes;
 };
 
 /// The transpose that produces `input`, a graph-defined kernel's input, if
@@ -59,12 +62,14 @@ bool isFusedIntoAccumulator(tb::MatmulOp matmul);
 FailureOr<LoweredKernel> lowerBlockGraph(OpBuilder &b, tk::FusedOp fused,
                                          StringRef name);
 
-/// Builds, at `b`'s insertion point, the tile kernel @`name` that copies
-/// the input of `op`, a tk.reshape or tk.transpose, into its result's
-/// layout: its arguments are a view of the input and one of the result.
-/// Fails with a diagnostic at `op` when its grid exceeds CUDA's.
-FailureOr<LoweredKernel> lowerLayoutChange(OpBuilder &b, Operation *op,
-                                           StringRef name);
+/// Builds, at `b`'s insertion point, the tile kernels @`name`, @`name`_1,
+/// ... that copy the inputs of `op`, a layout change (tk.reshape,
+/// transpose, concat, split), into its results: one kernel for a reshape or
+/// a transpose (a view of the input and one of the result), one per part
+/// for a concat or a split (its part and the whole, at the part's offset).
+/// Fails with a diagnostic at `op` when a grid exceeds CUDA's.
+FailureOr<SmallVector<LoweredKernel>>
+lowerLayoutChange(OpBuilder &b, Operation *op, StringRef name);
 
 /// The largest power of two at most `cap` that divides `n`: the tile extent
 /// the predefined tilings and the layout kernels take along a dim of `n`.

@@ -168,7 +168,7 @@ def TK_RmsNormOp : TK_Op<"rms_norm", [SameOperandsAndResultType]> {
   let assemblyFormat = "$input attr-dict `:` type($result)";
 }
 
-def TK_ConcatOp : TK_Op<"concat"> {
+def TK_ConcatOp : TK_Op<"concat", [TK_LayoutChange]> {
   let summary = "concatenates tensors along one dim";
   let arguments = (ins Variadic<TK_Tensor>:$inputs, I64Attr:$dim);
   let results = (outs TK_Tensor:$result);
@@ -177,7 +177,7 @@ def TK_ConcatOp : TK_Op<"concat"> {
   }];
 }
 
-def TK_SplitOp : TK_Op<"split"> {
+def TK_SplitOp : TK_Op<"split", [TK_LayoutChange]> {
   let summary = "splits a tensor along one dim; the result types give the sizes";
   let arguments = (ins TK_Tensor:$input, I64Attr:$dim);
   let results = (outs Variadic<TK_Tensor>:$results);
