@@ -1214,9 +1214,10 @@ TEST_F(AbstractExprSoundness, NoEquivalentGraphIsPruned) {
     ExhaustiveEnumeration enumeration(program, ctx, *info, c);
     enumeration.run();
     expectNothingLost(c.function, enumeration, 1);
-    if (c.needsPostLoopInvariant)
+    if (c.needsPostLoopInvariant) {
       EXPECT_GT(enumeration.counts.keptPostLoopInvariant, 0u)
           << c.function.str();
+    }
   }
 }
 
