@@ -12,7 +12,11 @@ process::
     softmax(x=x, y=y)        # or softmax(x, y): buffers in manifest order
 
 Launches go on torch's current stream and do not synchronize. Scratch
-buffers need not be passed: the artifact allocates them once.
+buffers need not be passed: the artifact allocates them once. Constant
+buffers (role "constant": weights and masks the compiled program fixes) are
+never passed: the runtime uploads them when the artifact loads. They are
+listed in `Artifact.buffers` but skipped by positional binding, which counts
+only the others (`Artifact.arguments`), and naming one is an error.
 
 The shared library is taken from $TILEOPT_RUNTIME_LIB, else from this
 checkout's build directories (build/lib, runtime/build/lib), else found by
@@ -28,7 +32,7 @@ __all__ = ["Artifact", "Buffer", "TileOptError", "NoDeviceError"]
 
 # The order of tileopt_dtype and tileopt_role in runtime.h.
 _DTYPES = ("f16", "bf16", "f32", "f64", "i8", "i32", "i64")
-_ROLES = ("input", "output", "scratch")
+_ROLES = ("input", "output", "scratch", "constant")
 _MAX_RANK = 8
 _OK = 0
 _NO_DEVICE_STATUSES = (4, 6)  # TILEOPT_ERROR_NO_DEVICE, _UNSUPPORTED_DEVICE
@@ -45,7 +49,7 @@ class NoDeviceError(TileOptError):
 @dataclass(frozen=True)
 class Buffer:
     name: str
-    role: str  # "input", "output" or "scratch"
+    role: str  # "input", "output", "scratch" or "constant"
     dtype: str  # manifest spelling: "bf16", ...
     shape: tuple
     strides: tuple  # in elements
@@ -147,6 +151,8 @@ class Artifact:
                 info.name.decode(), _ROLES[info.role], _DTYPES[info.dtype],
                 tuple(info.shape[:info.rank]), tuple(info.strides[:info.rank]),
                 info.size_bytes))
+        # The buffers a call binds, in manifest order: all but the constants.
+        self.arguments = [b for b in self.buffers if b.role != "constant"]
 
     def close(self):
         if self._handle is not None:
@@ -172,16 +178,20 @@ class Artifact:
 
     def __call__(self, *tensors, stream=None, **named):
         """Enqueues the launch sequence on `stream` (default: torch's current
-        stream). Tensors bind buffers by position (manifest order) or name."""
-        import torch
+        stream). Tensors bind buffers by position (the order of
+        `self.arguments`: manifest order, constants left out) or name."""
         if self._handle is None:
             raise TileOptError("the artifact is closed")
         bound = self._bind(tensors, named)
-        pointers = (ctypes.c_uint64 * len(bound))(*(t.data_ptr() for t in bound))
         if stream is None:
+            import torch
             stream = torch.cuda.current_stream(self._device)
+        # One address per buffer of self.buffers: 0 in the constants' slots,
+        # as tileopt_artifact_launch takes them.
+        pointers = [0 if t is None else t.data_ptr() for t in bound]
+        array = (ctypes.c_uint64 * len(pointers))(*pointers)
         _check(self._lib, self._lib.tileopt_artifact_launch(
-            self._handle, pointers, len(bound), ctypes.c_void_p(stream.cuda_stream)))
+            self._handle, array, len(pointers), ctypes.c_void_p(stream.cuda_stream)))
 
     def _buffer(self, name):
         for b in self.buffers:
@@ -191,17 +201,27 @@ class Artifact:
                            f"(it has {', '.join(b.name for b in self.buffers)})")
 
     def _bind(self, tensors, named):
-        if len(tensors) > len(self.buffers):
-            raise TileOptError(f"got {len(tensors)} tensors, the artifact has "
-                               f"{len(self.buffers)} buffers")
-        by_name = dict(zip((b.name for b in self.buffers), tensors))
+        """One tensor per buffer of self.buffers, None for the constants."""
+        if len(tensors) > len(self.arguments):
+            constants = [b.name for b in self.buffers if b.role == "constant"]
+            raise TileOptError(
+                f"got {len(tensors)} tensors, the artifact takes "
+                f"{len(self.arguments)} buffers"
+                + (f" (it holds its constants {', '.join(constants)} itself)"
+                   if constants else ""))
+        by_name = dict(zip((b.name for b in self.arguments), tensors))
         for name, tensor in named.items():
-            self._buffer(name)
+            if self._buffer(name).role == "constant":
+                raise TileOptError(f"buffer {name!r} is a constant: the artifact "
+                                   "holds its values, do not pass it")
             if name in by_name:
                 raise TileOptError(f"buffer {name!r} given twice")
             by_name[name] = tensor
         bound = []
         for b in self.buffers:
+            if b.role == "constant":
+                bound.append(None)
+                continue
             tensor = by_name.get(b.name)
             if tensor is None and b.role == "scratch":
                 tensor = self._scratch.get(b.name)

@@ -20,9 +20,8 @@ struct DTypeEntry {
   size_t size;
 };
 constexpr DTypeEntry kDTypes[] = {
-    {TILEOPT_F16, "f16", 2}, {TILEOPT_BF16, "bf16", 2},
-    {TILEOPT_F32, "f32", 4}, {TILEOPT_F64, "f64", 8},
-    {TILEOPT_I8, "i8", 1},   {TILEOPT_I32, "i32", 4},
+    {TILEOPT_F16, "f16", 2}, {TILEOPT_BF16, "bf16", 2}, {TILEOPT_F32, "f32", 4},
+    {TILEOPT_F64, "f64", 8}, {TILEOPT_I8, "i8", 1},     {TILEOPT_I32, "i32", 4},
     {TILEOPT_I64, "i64", 8}};
 constexpr const char *kDTypeList = "f16, bf16, f32, f64, i8, i32, i64";
 
@@ -91,7 +90,8 @@ std::string index(const std::string &path, size_t i) {
 // A short rendering of a value for messages.
 std::string describe(const Value &v) {
   switch (v.kind) {
-  case Kind::String: return "\"" + v.string + "\"";
+  case Kind::String:
+    return "\"" + v.string + "\"";
   case Kind::Number: {
     if (v.isInteger)
       return std::to_string(v.integer);
@@ -99,8 +99,10 @@ std::string describe(const Value &v) {
     std::snprintf(text, sizeof text, "%.17g", v.number);
     return text;
   }
-  case Kind::Bool: return v.boolean ? "true" : "false";
-  default: return json::kindName(v.kind);
+  case Kind::Bool:
+    return v.boolean ? "true" : "false";
+  default:
+    return json::kindName(v.kind);
   }
 }
 
@@ -120,13 +122,15 @@ public:
     if (!member(root, "", "format", Kind::String, v))
       return false;
     if (v->string != "tileopt-artifact")
-      return fail("format", "expected \"tileopt-artifact\", got " + describe(*v));
+      return fail("format",
+                  "expected \"tileopt-artifact\", got " + describe(*v));
     if (!member(root, "", "version", Kind::Number, v))
       return false;
     if (!v->isInteger || v->integer != TILEOPT_ARTIFACT_VERSION)
       return fail("version", "unsupported version " + describe(*v) +
                                  " (this runtime reads version " +
-                                 std::to_string(TILEOPT_ARTIFACT_VERSION) + ")");
+                                 std::to_string(TILEOPT_ARTIFACT_VERSION) +
+                                 ")");
     if (!onlyKeys(root, "",
                   {"format", "version", "source_hash", "target", "buffers",
                    "kernels", "launches", "reference", "reference_args"}))
@@ -170,7 +174,8 @@ private:
     if (!out)
       return !required || fail(join(path, key), "missing");
     if (out->kind != kind)
-      return fail(join(path, key), "expected " + std::string(json::kindName(kind)) +
+      return fail(join(path, key), "expected " +
+                                       std::string(json::kindName(kind)) +
                                        ", got " + describe(*out));
     return true;
   }
@@ -230,7 +235,8 @@ private:
     for (char c : m.sourceHash)
       hex = hex && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
     return hex || fail("source_hash", "expected 64 lowercase hex digits (a "
-                                      "sha256), got \"" + m.sourceHash + "\"");
+                                      "sha256), got \"" +
+                                          m.sourceHash + "\"");
   }
 
   bool target(const Value &root, Manifest &m) {
@@ -269,12 +275,15 @@ private:
       BufferDesc desc;
       if (b.kind != Kind::Object)
         return fail(path, "expected object, got " + describe(b));
-      if (!onlyKeys(b, path, {"name", "role", "dtype", "shape", "strides"}) ||
+      if (!onlyKeys(b, path,
+                    {"name", "role", "dtype", "shape", "strides", "data"}) ||
           !nonEmptyString(b, path, "name", desc.name) || !role(b, path, desc) ||
-          !dtype(b, path, desc) || !shapeAndStrides(b, path, desc))
+          !dtype(b, path, desc) || !shapeAndStrides(b, path, desc) ||
+          !constantData(b, path, desc))
         return false;
       if (!names.insert(desc.name).second)
-        return fail(join(path, "name"), "duplicate buffer name \"" + desc.name + "\"");
+        return fail(join(path, "name"),
+                    "duplicate buffer name \"" + desc.name + "\"");
       anyOutput = anyOutput || desc.role == TILEOPT_OUTPUT;
       m.buffers.push_back(std::move(desc));
     }
@@ -285,13 +294,75 @@ private:
     const Value *v;
     if (!member(b, path, "role", Kind::String, v))
       return false;
-    if (v->string == "input") desc.role = TILEOPT_INPUT;
-    else if (v->string == "output") desc.role = TILEOPT_OUTPUT;
-    else if (v->string == "scratch") desc.role = TILEOPT_SCRATCH;
+    if (v->string == "input")
+      desc.role = TILEOPT_INPUT;
+    else if (v->string == "output")
+      desc.role = TILEOPT_OUTPUT;
+    else if (v->string == "scratch")
+      desc.role = TILEOPT_SCRATCH;
+    else if (v->string == "constant")
+      desc.role = TILEOPT_CONSTANT;
     else
-      return fail(join(path, "role"), "unknown role " + describe(*v) +
-                                          " (expected input, output or scratch)");
+      return fail(join(path, "role"),
+                  "unknown role " + describe(*v) +
+                      " (expected input, output, scratch or constant)");
     return true;
+  }
+
+  // A constant buffer's "data": {"file", "offset", "bytes"}, required on
+  // role constant and refused on the others. Its contents are row-major, so
+  // its strides must be too.
+  bool constantData(const Value &b, const std::string &path, BufferDesc &desc) {
+    const Value *data = b.find("data");
+    std::string p = join(path, "data");
+    bool constant = desc.role == TILEOPT_CONSTANT;
+    if (!constant && !data)
+      return true;
+    if (!constant)
+      return fail(p,
+                  "only a buffer of role \"constant\" has data, this one is " +
+                      describe(*b.find("role")));
+    if (!data)
+      return fail(p, "missing: a buffer of role \"constant\" needs "
+                     "{\"file\", \"offset\", \"bytes\"}");
+    int64_t extent = 1;
+    std::vector<int64_t> rowMajor(desc.shape.size());
+    for (size_t d = desc.shape.size(); d-- > 0;) {
+      rowMajor[d] = extent;
+      extent *= desc.shape[d];
+    }
+    if (desc.strides != rowMajor)
+      return fail(join(path, "strides"),
+                  "a constant buffer is row-major contiguous: expected " +
+                      list(rowMajor) + ", got " + list(desc.strides));
+    if (data->kind != Kind::Object)
+      return fail(p, "expected object, got " + describe(*data));
+    int64_t offset, bytes;
+    if (!onlyKeys(*data, p, {"file", "offset", "bytes"}) ||
+        !nonEmptyString(*data, p, "file", desc.data.file) ||
+        !fileInArtifact(desc.data.file, join(p, "file")) ||
+        !integerMember(*data, p, "offset", 0, INT64_MAX, offset) ||
+        !integerMember(*data, p, "bytes", 0, INT64_MAX, bytes))
+      return false;
+    if (offset % 16 != 0)
+      return fail(join(p, "offset"),
+                  std::to_string(offset) + " is not a multiple of 16");
+    if (static_cast<uint64_t>(bytes) != desc.sizeBytes)
+      return fail(join(p, "bytes"),
+                  "expected the buffer's size, " +
+                      std::to_string(desc.sizeBytes) + " bytes (" +
+                      std::to_string(desc.sizeBytes / dtypeSize(desc.dtype)) +
+                      " " + dtypeName(desc.dtype) + "), got " +
+                      std::to_string(bytes));
+    desc.data.offset = static_cast<uint64_t>(offset);
+    return true;
+  }
+
+  static std::string list(const std::vector<int64_t> &values) {
+    std::string text = "[";
+    for (size_t i = 0; i < values.size(); ++i)
+      text += (i ? ", " : "") + std::to_string(values[i]);
+    return text + "]";
   }
 
   bool dtype(const Value &b, const std::string &path, BufferDesc &desc) {
@@ -305,30 +376,36 @@ private:
       }
     }
     return fail(join(path, "dtype"), "unknown dtype " + describe(*v) +
-                                         " (expected one of " + kDTypeList + ")");
+                                         " (expected one of " + kDTypeList +
+                                         ")");
   }
 
-  bool shapeAndStrides(const Value &b, const std::string &path, BufferDesc &desc) {
+  bool shapeAndStrides(const Value &b, const std::string &path,
+                       BufferDesc &desc) {
     const Value *shape, *strides;
     if (!member(b, path, "shape", Kind::Array, shape) ||
         !member(b, path, "strides", Kind::Array, strides))
       return false;
     if (shape->array.size() > TILEOPT_MAX_RANK)
-      return fail(join(path, "shape"), "rank " + std::to_string(shape->array.size()) +
+      return fail(join(path, "shape"), "rank " +
+                                           std::to_string(shape->array.size()) +
                                            " exceeds the maximum of " +
                                            std::to_string(TILEOPT_MAX_RANK));
     if (strides->array.size() != shape->array.size())
       return fail(join(path, "strides"),
                   "has " + std::to_string(strides->array.size()) +
-                      " entries but shape has " + std::to_string(shape->array.size()));
+                      " entries but shape has " +
+                      std::to_string(shape->array.size()));
     // The last element's offset must stay far from overflow; 2^40 elements is
     // beyond any GPU's memory.
     constexpr int64_t kMaxExtent = int64_t(1) << 40;
     unsigned __int128 lastOffset = 0;
     for (size_t i = 0; i < shape->array.size(); ++i) {
       int64_t dim, stride;
-      if (!integer(shape->array[i], index(join(path, "shape"), i), 1, kMaxExtent, dim) ||
-          !integer(strides->array[i], index(join(path, "strides"), i), 1, kMaxExtent, stride))
+      if (!integer(shape->array[i], index(join(path, "shape"), i), 1,
+                   kMaxExtent, dim) ||
+          !integer(strides->array[i], index(join(path, "strides"), i), 1,
+                   kMaxExtent, stride))
         return false;
       desc.shape.push_back(dim);
       desc.strides.push_back(stride);
@@ -336,7 +413,8 @@ private:
     }
     if (lastOffset >= static_cast<unsigned __int128>(kMaxExtent))
       return fail(path, "spans more than 2^40 elements");
-    desc.sizeBytes = static_cast<uint64_t>(lastOffset + 1) * dtypeSize(desc.dtype);
+    desc.sizeBytes =
+        static_cast<uint64_t>(lastOffset + 1) * dtypeSize(desc.dtype);
     return true;
   }
 
@@ -373,22 +451,26 @@ private:
   }
 
   bool cubinPath(const Value &k, const std::string &path, KernelDesc &desc) {
-    if (!nonEmptyString(k, path, "cubin", desc.cubin))
-      return false;
-    // Artifacts are moved between machines as one directory: every file they
-    // name must be inside it.
-    bool inside = desc.cubin[0] != '/';
+    return nonEmptyString(k, path, "cubin", desc.cubin) &&
+           fileInArtifact(desc.cubin, join(path, "cubin"));
+  }
+
+  // Artifacts are moved between machines as one directory: every file they
+  // name (cubins, constants' data) must be inside it: a relative path
+  // without a ".." component. `file` is not empty.
+  bool fileInArtifact(const std::string &file, const std::string &path) {
+    bool inside = file[0] != '/';
     size_t start = 0;
-    while (inside && start <= desc.cubin.size()) {
-      size_t end = desc.cubin.find('/', start);
+    while (inside && start <= file.size()) {
+      size_t end = file.find('/', start);
       if (end == std::string::npos)
-        end = desc.cubin.size();
-      inside = desc.cubin.compare(start, end - start, "..") != 0;
+        end = file.size();
+      inside = file.compare(start, end - start, "..") != 0;
       start = end + 1;
     }
-    return inside || fail(join(path, "cubin"),
-                          "must be a path inside the artifact directory, got \"" +
-                              desc.cubin + "\"");
+    return inside ||
+           fail(path, "must be a path inside the artifact directory, got \"" +
+                          file + "\"");
   }
 
   bool sharedMemory(const Value &k, const std::string &path, KernelDesc &desc) {
@@ -445,20 +527,23 @@ private:
       if (l.kind != Kind::Object)
         return fail(path, "expected object, got " + describe(l));
       if (!onlyKeys(l, path, {"kernel", "grid", "args"}) ||
-          !integerMember(l, path, "kernel", 0, int64_t(m.kernels.size()) - 1, kernel) ||
+          !integerMember(l, path, "kernel", 0, int64_t(m.kernels.size()) - 1,
+                         kernel) ||
           !dims3(l, path, "grid", {INT32_MAX, 65535, 65535}, desc.grid) ||
           !member(l, path, "args", Kind::Array, args))
         return false;
       desc.kernel = static_cast<int32_t>(kernel);
       const KernelDesc &k = m.kernels[kernel];
       if (args->array.size() != k.params.size())
-        return fail(join(path, "args"),
-                    "kernel \"" + k.name + "\" takes " + std::to_string(k.params.size()) +
-                        " params but the launch gives " +
-                        std::to_string(args->array.size()) + " args");
+        return fail(join(path, "args"), "kernel \"" + k.name + "\" takes " +
+                                            std::to_string(k.params.size()) +
+                                            " params but the launch gives " +
+                                            std::to_string(args->array.size()) +
+                                            " args");
       for (size_t a = 0; a < args->array.size(); ++a) {
         ArgDesc arg;
-        if (!argument(args->array[a], index(join(path, "args"), a), m, k, a, arg))
+        if (!argument(args->array[a], index(join(path, "args"), a), m, k, a,
+                      arg))
           return false;
         desc.args.push_back(arg);
       }
@@ -487,10 +572,13 @@ private:
       if (!onlyKeys(v, path, {"buffer", "dim", "stride"}))
         return false;
       int64_t buffer;
-      if (!integerMember(v, path, "buffer", 0, int64_t(m.buffers.size()) - 1, buffer))
+      if (!integerMember(v, path, "buffer", 0, int64_t(m.buffers.size()) - 1,
+                         buffer))
         return false;
       const BufferDesc &b = m.buffers[buffer];
-      const char *field = v.find("dim") ? "dim" : v.find("stride") ? "stride" : nullptr;
+      const char *field = v.find("dim")      ? "dim"
+                          : v.find("stride") ? "stride"
+                                             : nullptr;
       if (!field) {
         if (type != ParamType::Ptr)
           return fail(path, expects + ", but the argument is a buffer pointer");
@@ -514,19 +602,23 @@ private:
                                                     : " (an integer)"));
     }
     if (v.object.size() != 1)
-      return fail(path, "a literal argument has exactly one key (i32, i64 or f32)");
+      return fail(path,
+                  "a literal argument has exactly one key (i32, i64 or f32)");
     const std::string &key = v.object[0].first;
     const Value &literal = v.object[0].second;
     std::string literalPath = path + "." + key;
     if (key != "i32" && key != "i64" && key != "f32")
-      return fail(path, "unknown key \"" + key +
-                            "\" (expected buffer, tensor_map, i32, i64 or f32)");
+      return fail(path,
+                  "unknown key \"" + key +
+                      "\" (expected buffer, tensor_map, i32, i64 or f32)");
     if (key != paramTypeName(type))
-      return fail(path, expects + ", but the argument is an " + key + " literal");
+      return fail(path,
+                  expects + ", but the argument is an " + key + " literal");
     if (type == ParamType::F32) {
       if (literal.kind != Kind::Number || !std::isfinite(literal.number) ||
           std::fabs(literal.number) > FLT_MAX)
-        return fail(literalPath, "expected a finite f32 number, got " + describe(literal));
+        return fail(literalPath,
+                    "expected a finite f32 number, got " + describe(literal));
       return constant(static_cast<float>(literal.number), out);
     }
     int64_t value;
@@ -551,15 +643,18 @@ private:
     if (v.kind != Kind::Object)
       return fail(path, "expected object, got " + describe(v));
     if (!onlyKeys(v, path, {"buffer", "box", "swizzle"}) ||
-        !integerMember(v, path, "buffer", 0, int64_t(m.buffers.size()) - 1, buffer) ||
+        !integerMember(v, path, "buffer", 0, int64_t(m.buffers.size()) - 1,
+                       buffer) ||
         !member(v, path, "box", Kind::Array, box) ||
         !integerMember(v, path, "swizzle", 0, 128, swizzle))
       return false;
     if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
-      return fail(join(path, "swizzle"), "expected 0, 32, 64 or 128 bytes, got " +
-                                             std::to_string(swizzle));
+      return fail(join(path, "swizzle"),
+                  "expected 0, 32, 64 or 128 bytes, got " +
+                      std::to_string(swizzle));
     const BufferDesc &b = m.buffers[buffer];
-    TensorMapDesc desc{static_cast<int32_t>(buffer), {}, static_cast<int32_t>(swizzle)};
+    TensorMapDesc desc{
+        static_cast<int32_t>(buffer), {}, static_cast<int32_t>(swizzle)};
     std::string boxPath = join(path, "box");
     if (b.shape.empty() || b.shape.size() > kMaxTensorMapRank)
       return fail(path, "buffer \"" + b.name + "\" has " +
@@ -618,8 +713,10 @@ private:
 
   bool reference(const Value &root, Manifest &m) {
     const Value *name, *args;
-    if (!member(root, "", "reference", Kind::String, name, /*required=*/false) ||
-        !member(root, "", "reference_args", Kind::Object, args, /*required=*/false))
+    if (!member(root, "", "reference", Kind::String, name,
+                /*required=*/false) ||
+        !member(root, "", "reference_args", Kind::Object, args,
+                /*required=*/false))
       return false;
     if (name)
       m.reference = name->string;

@@ -16,6 +16,14 @@
 
 namespace tileopt {
 
+// Where a constant buffer's contents are: `sizeBytes` bytes at `offset` of
+// `file` (relative to the artifact directory), row-major in the buffer's
+// dtype, little-endian.
+struct ConstantData {
+  std::string file;
+  uint64_t offset = 0; // a multiple of 16
+};
+
 struct BufferDesc {
   std::string name;
   tileopt_role role;
@@ -23,6 +31,7 @@ struct BufferDesc {
   std::vector<int64_t> shape;
   std::vector<int64_t> strides; // in elements
   uint64_t sizeBytes;           // see tileopt_buffer_info::size_bytes
+  ConstantData data;            // role TILEOPT_CONSTANT only
 };
 
 // dtype names as manifest.json spells them ("bf16"), and element sizes.
@@ -77,15 +86,15 @@ struct LaunchDesc {
 
 struct Manifest {
   std::string sourceHash;
-  std::string arch;   // "sm_90", "sm_90a", ...
-  int archMajor;      // 9 for sm_90
-  int archMinor;      // 0 for sm_90
-  bool archSpecific;  // the "a"/"f" suffix: runs only on that exact major.minor
+  std::string arch;  // "sm_90", "sm_90a", ...
+  int archMajor;     // 9 for sm_90
+  int archMinor;     // 0 for sm_90
+  bool archSpecific; // the "a"/"f" suffix: runs only on that exact major.minor
   std::vector<BufferDesc> buffers;
   std::vector<KernelDesc> kernels;
   std::vector<LaunchDesc> launches;
   std::vector<TensorMapDesc> tensorMaps; // the distinct ones the args bind
-  std::string reference; // "" when absent
+  std::string reference;                 // "" when absent
   std::map<std::string, double> referenceArgs;
 };
 

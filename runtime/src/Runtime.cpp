@@ -11,7 +11,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <sstream>
 
 using tileopt::Manifest;
 using tileopt::cuda::describeError;
@@ -32,6 +31,9 @@ struct tileopt_artifact {
   bool retainedPrimaryContext = false;
   std::map<std::string, CUmodule> modules; // by cubin file name
   std::vector<CUfunction> functions;       // one per manifest kernel
+  // The device copies of the constant buffers, uploaded at load: one per
+  // manifest buffer, 0 for buffers of other roles (the caller's).
+  std::vector<CUdeviceptr> constants;
   // Tensor maps by the addresses of the buffers they describe (in the order
   // of manifest.tensorMaps). A map is a function of its buffer's address and
   // the manifest alone, so an entry stays valid for as long as the artifact
@@ -50,16 +52,94 @@ tileopt_status fail(tileopt_status status, std::string message) {
   return status;
 }
 
+// Reads the whole file in one read of its size (constants' files may hold
+// gigabytes of weights: no copy through a stream buffer).
 bool readFile(const std::string &path, std::string &out, std::string &error) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) {
     error = "cannot read \"" + path + "\": " + std::strerror(errno);
     return false;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  out = text.str();
+  std::streamoff size = in.tellg();
+  if (size >= 0) {
+    out.resize(static_cast<size_t>(size));
+    in.seekg(0);
+    in.read(out.data(), size);
+  }
+  if (size < 0 || !in || in.gcount() != size) {
+    error = "cannot read \"" + path + "\": read error";
+    return false;
+  }
   return true;
+}
+
+// Reads the file of each constant buffer (each file once) into `files`, by
+// the manifest's file name, and checks that it holds the buffer's bytes.
+tileopt_status readConstants(const Manifest &m, const std::string &dir,
+                             const std::string &manifestPath,
+                             std::map<std::string, std::string> &files) {
+  std::string error;
+  for (size_t i = 0; i < m.buffers.size(); ++i) {
+    const tileopt::BufferDesc &b = m.buffers[i];
+    if (b.role != TILEOPT_CONSTANT)
+      continue;
+    std::string where =
+        manifestPath + ": buffers[" + std::to_string(i) + "].data";
+    std::string path = dir + "/" + b.data.file;
+    auto found = files.find(b.data.file);
+    if (found == files.end()) {
+      found = files.emplace(b.data.file, std::string()).first;
+      if (!readFile(path, found->second, error))
+        return fail(TILEOPT_ERROR_IO, where + ".file: " + error);
+    }
+    uint64_t size = found->second.size();
+    if (b.data.offset > size || size - b.data.offset < b.sizeBytes)
+      return fail(TILEOPT_ERROR_IO,
+                  where + ": \"" + path + "\" holds " + std::to_string(size) +
+                      " bytes, too few for constant buffer \"" + b.name +
+                      "\" (bytes " + std::to_string(b.data.offset) + " to " +
+                      std::to_string(b.data.offset + b.sizeBytes) + ")");
+  }
+  return TILEOPT_OK;
+}
+
+// Allocates each constant buffer on the device and copies its bytes in,
+// then waits for the copies, so that launches on any stream (one that does
+// not wait for the legacy default stream too) see them.
+tileopt_status
+uploadConstants(tileopt_artifact &a,
+                const std::map<std::string, std::string> &files) {
+  const Driver &cu = *a.cu;
+  const Manifest &m = a.manifest;
+  for (size_t i = 0; i < m.buffers.size(); ++i) {
+    const tileopt::BufferDesc &b = m.buffers[i];
+    if (b.role != TILEOPT_CONSTANT)
+      continue;
+    if (a.constants.empty()) // only artifacts with constants have slots
+      a.constants.assign(m.buffers.size(), 0);
+    std::string where = "constant buffer \"" + b.name + "\": ";
+    CUresult r = cu.cuMemAlloc(&a.constants[i], b.sizeBytes);
+    if (r != CUDA_SUCCESS) {
+      a.constants[i] = 0;
+      return fail(TILEOPT_ERROR_CUDA,
+                  where + std::to_string(b.sizeBytes) +
+                      " bytes: " + describeError(cu, "cuMemAlloc", r));
+    }
+    const std::string &bytes = files.at(b.data.file);
+    r = cu.cuMemcpyHtoD(a.constants[i], bytes.data() + b.data.offset,
+                        b.sizeBytes);
+    if (r != CUDA_SUCCESS)
+      return fail(TILEOPT_ERROR_CUDA,
+                  where + describeError(cu, "cuMemcpyHtoD", r));
+  }
+  // A copy from pageable memory may return before its DMA ends.
+  CUresult r =
+      a.constants.empty() ? CUDA_SUCCESS : cu.cuStreamSynchronize(nullptr);
+  if (r != CUDA_SUCCESS)
+    return fail(TILEOPT_ERROR_CUDA,
+                "uploading the constant buffers: " +
+                    describeError(cu, "cuStreamSynchronize", r));
+  return TILEOPT_OK;
 }
 
 // Makes the artifact's context current for the life of the scope when the
@@ -94,14 +174,15 @@ tileopt_status attachContext(tileopt_artifact &a) {
     return fail(TILEOPT_ERROR_CUDA, describeError(cu, "cuCtxGetCurrent", r));
   if (a.context) {
     r = cu.cuCtxGetDevice(&a.device);
-    return r == CUDA_SUCCESS
-               ? TILEOPT_OK
-               : fail(TILEOPT_ERROR_CUDA, describeError(cu, "cuCtxGetDevice", r));
+    return r == CUDA_SUCCESS ? TILEOPT_OK
+                             : fail(TILEOPT_ERROR_CUDA,
+                                    describeError(cu, "cuCtxGetDevice", r));
   }
   if ((r = cu.cuDeviceGet(&a.device, 0)) != CUDA_SUCCESS)
     return fail(TILEOPT_ERROR_CUDA, describeError(cu, "cuDeviceGet", r));
   if ((r = cu.cuDevicePrimaryCtxRetain(&a.context, a.device)) != CUDA_SUCCESS)
-    return fail(TILEOPT_ERROR_CUDA, describeError(cu, "cuDevicePrimaryCtxRetain", r));
+    return fail(TILEOPT_ERROR_CUDA,
+                describeError(cu, "cuDevicePrimaryCtxRetain", r));
   a.retainedPrimaryContext = true;
   if ((r = cu.cuCtxSetCurrent(a.context)) != CUDA_SUCCESS)
     return fail(TILEOPT_ERROR_CUDA, describeError(cu, "cuCtxSetCurrent", r));
@@ -120,7 +201,8 @@ tileopt_status checkArch(const tileopt_artifact &a) {
     r = cu.cuDeviceGetAttribute(
         &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, a.device);
   if (r != CUDA_SUCCESS)
-    return fail(TILEOPT_ERROR_CUDA, describeError(cu, "cuDeviceGetAttribute", r));
+    return fail(TILEOPT_ERROR_CUDA,
+                describeError(cu, "cuDeviceGetAttribute", r));
   const Manifest &m = a.manifest;
   bool runs = major == m.archMajor &&
               (m.archSpecific ? minor == m.archMinor : minor >= m.archMinor);
@@ -180,20 +262,22 @@ tileopt_status loadKernels(tileopt_artifact &a,
     CUmodule module;
     CUresult r = cu.cuModuleLoadData(&module, image.data());
     if (r != CUDA_SUCCESS)
-      return fail(TILEOPT_ERROR_CUDA, "loading \"" + dir + "/" + file +
-                                          "\": " + describeError(cu, "cuModuleLoadData", r));
+      return fail(TILEOPT_ERROR_CUDA,
+                  "loading \"" + dir + "/" + file +
+                      "\": " + describeError(cu, "cuModuleLoadData", r));
     a.modules[file] = module;
   }
   for (size_t i = 0; i < a.manifest.kernels.size(); ++i) {
     const tileopt::KernelDesc &k = a.manifest.kernels[i];
-    std::string where = "kernels[" + std::to_string(i) + "] \"" + k.name + "\": ";
+    std::string where =
+        "kernels[" + std::to_string(i) + "] \"" + k.name + "\": ";
     CUfunction function;
     CUresult r = cu.cuModuleGetFunction(&function, a.modules.at(k.cubin),
                                         k.symbol.c_str());
     if (r != CUDA_SUCCESS)
-      return fail(TILEOPT_ERROR_CUDA, where + "symbol \"" + k.symbol +
-                                          "\" in \"" + k.cubin + "\": " +
-                                          describeError(cu, "cuModuleGetFunction", r));
+      return fail(TILEOPT_ERROR_CUDA,
+                  where + "symbol \"" + k.symbol + "\" in \"" + k.cubin +
+                      "\": " + describeError(cu, "cuModuleGetFunction", r));
     // Beyond 48 KiB of static and dynamic shared memory together, a kernel
     // must opt in to its dynamic shared memory: by default the driver allows
     // 48 KiB less the static bytes.
@@ -204,7 +288,8 @@ tileopt_status loadKernels(tileopt_artifact &a,
       if (r != CUDA_SUCCESS) {
         int optIn = 0;
         cu.cuDeviceGetAttribute(
-            &optIn, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, a.device);
+            &optIn, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+            a.device);
         return fail(TILEOPT_ERROR_CUDA,
                     where + std::to_string(k.dynamicSharedBytes) +
                         " bytes of dynamic shared memory (the device allows " +
@@ -305,8 +390,14 @@ tileopt_status tileopt_artifact_load(const char *dir, tileopt_artifact **out) {
       continue;
     if (!readFile(std::string(dir) + "/" + file, cubins[file], error))
       return fail(TILEOPT_ERROR_IO, manifestPath + ": kernels[" +
-                                        std::to_string(i) + "].cubin: " + error);
+                                        std::to_string(i) +
+                                        "].cubin: " + error);
   }
+  std::map<std::string, std::string> constantFiles;
+  if (tileopt_status s =
+          readConstants(artifact->manifest, dir, manifestPath, constantFiles);
+      s != TILEOPT_OK)
+    return s;
 
   artifact->cu = tileopt::cuda::driver(error);
   if (!artifact->cu)
@@ -317,6 +408,8 @@ tileopt_status tileopt_artifact_load(const char *dir, tileopt_artifact **out) {
   if (status == TILEOPT_OK) {
     ContextScope scope(*artifact);
     status = loadKernels(*artifact, cubins, dir);
+    if (status == TILEOPT_OK)
+      status = uploadConstants(*artifact, constantFiles);
   }
   if (status != TILEOPT_OK) {
     tileopt_artifact_destroy(artifact.release());
@@ -336,6 +429,9 @@ void tileopt_artifact_destroy(tileopt_artifact *artifact) {
         artifact->cu->cuModuleUnload(entry.second);
       for (const auto &entry : artifact->tensorMaps)
         artifact->cu->cuMemFree(entry.second.device);
+      for (CUdeviceptr constant : artifact->constants)
+        if (constant)
+          artifact->cu->cuMemFree(constant);
     }
     if (artifact->retainedPrimaryContext)
       artifact->cu->cuDevicePrimaryCtxRelease(artifact->device);
@@ -348,7 +444,8 @@ int32_t tileopt_artifact_num_buffers(const tileopt_artifact *artifact) {
 }
 
 tileopt_status tileopt_artifact_buffer(const tileopt_artifact *artifact,
-                                       int32_t index, tileopt_buffer_info *info) {
+                                       int32_t index,
+                                       tileopt_buffer_info *info) {
   if (!artifact || !info)
     return fail(TILEOPT_ERROR_INVALID_ARGUMENT,
                 "tileopt_artifact_buffer: artifact and info must not be null");
@@ -384,7 +481,8 @@ tileopt_status tileopt_artifact_reference_arg(const tileopt_artifact *artifact,
   auto it = artifact->manifest.referenceArgs.find(name);
   if (it == artifact->manifest.referenceArgs.end())
     return fail(TILEOPT_ERROR_INVALID_ARGUMENT,
-                std::string("the manifest's reference_args has no \"") + name + "\"");
+                std::string("the manifest's reference_args has no \"") + name +
+                    "\"");
   *value = it->second;
   return TILEOPT_OK;
 }
@@ -393,26 +491,41 @@ tileopt_status tileopt_artifact_launch(const tileopt_artifact *artifact,
                                        const uint64_t *buffers,
                                        int32_t num_buffers, void *stream) {
   if (!artifact || !buffers)
-    return fail(TILEOPT_ERROR_INVALID_ARGUMENT,
-                "tileopt_artifact_launch: artifact and buffers must not be null");
+    return fail(
+        TILEOPT_ERROR_INVALID_ARGUMENT,
+        "tileopt_artifact_launch: artifact and buffers must not be null");
   const Manifest &m = artifact->manifest;
   if (num_buffers < 0 || static_cast<size_t>(num_buffers) != m.buffers.size())
     return fail(TILEOPT_ERROR_INVALID_ARGUMENT,
                 "tileopt_artifact_launch: got " + std::to_string(num_buffers) +
-                    " buffers, the artifact has " + std::to_string(m.buffers.size()));
-  for (size_t i = 0; i < m.buffers.size(); ++i)
-    if (buffers[i] == 0)
+                    " buffers, the artifact has " +
+                    std::to_string(m.buffers.size()));
+  for (size_t i = 0; i < m.buffers.size(); ++i) {
+    bool constant = m.buffers[i].role == TILEOPT_CONSTANT;
+    if ((buffers[i] == 0) != constant)
       return fail(TILEOPT_ERROR_INVALID_ARGUMENT,
                   "tileopt_artifact_launch: buffer " + std::to_string(i) +
-                      " \"" + m.buffers[i].name + "\" is a null pointer");
+                      " \"" + m.buffers[i].name +
+                      (constant ? "\" is a constant, which the artifact holds: "
+                                  "pass 0 for it"
+                                : "\" is a null pointer"));
+  }
+  // The caller's pointers, with the artifact's own in the constants' slots.
+  std::vector<uint64_t> withConstants;
+  if (!artifact->constants.empty()) {
+    withConstants.assign(buffers, buffers + num_buffers);
+    for (size_t i = 0; i < withConstants.size(); ++i)
+      if (artifact->constants[i])
+        withConstants[i] = artifact->constants[i];
+    buffers = withConstants.data();
+  }
 
   const Driver &cu = *artifact->cu;
   ContextScope scope(*artifact);
   CUdeviceptr tensorMaps = 0;
   if (!m.tensorMaps.empty()) {
-    tileopt_status status =
-        tensorMapsFor(*artifact, buffers,
-                      static_cast<CUstream>(stream), tensorMaps);
+    tileopt_status status = tensorMapsFor(
+        *artifact, buffers, static_cast<CUstream>(stream), tensorMaps);
     if (status != TILEOPT_OK)
       return status;
   }
@@ -446,9 +559,9 @@ tileopt_status tileopt_artifact_launch(const tileopt_artifact *artifact,
         k.dynamicSharedBytes, static_cast<CUstream>(stream),
         params.empty() ? nullptr : params.data(), nullptr);
     if (r != CUDA_SUCCESS)
-      return fail(TILEOPT_ERROR_CUDA, "launches[" + std::to_string(l) +
-                                          "] (kernel \"" + k.name + "\"): " +
-                                          describeError(cu, "cuLaunchKernel", r));
+      return fail(TILEOPT_ERROR_CUDA,
+                  "launches[" + std::to_string(l) + "] (kernel \"" + k.name +
+                      "\"): " + describeError(cu, "cuLaunchKernel", r));
   }
   return TILEOPT_OK;
 }
@@ -457,6 +570,8 @@ const char *tileopt_dtype_name(tileopt_dtype dtype) {
   return tileopt::dtypeName(dtype);
 }
 
-size_t tileopt_dtype_size(tileopt_dtype dtype) { return tileopt::dtypeSize(dtype); }
+size_t tileopt_dtype_size(tileopt_dtype dtype) {
+  return tileopt::dtypeSize(dtype);
+}
 
 } // extern "C"

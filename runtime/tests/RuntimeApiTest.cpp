@@ -34,7 +34,8 @@ TEST(RuntimeApi, MissingManifestIsAnIoError) {
   ArtifactDir dir;
   EXPECT_EQ(load(dir.path), TILEOPT_ERROR_IO);
   EXPECT_EQ(std::string(tileopt_last_error()),
-            "cannot read \"" + dir.path + "/manifest.json\": No such file or directory");
+            "cannot read \"" + dir.path +
+                "/manifest.json\": No such file or directory");
 }
 
 TEST(RuntimeApi, InvalidManifestNamesFileAndField) {
@@ -44,8 +45,9 @@ TEST(RuntimeApi, InvalidManifestNamesFileAndField) {
   dir.write("manifest.json", text);
   EXPECT_EQ(load(dir.path), TILEOPT_ERROR_MANIFEST);
   EXPECT_EQ(std::string(tileopt_last_error()),
-            dir.path + "/manifest.json: buffers[0].dtype: unknown dtype \"f33\" "
-                       "(expected one of f16, bf16, f32, f64, i8, i32, i64)");
+            dir.path +
+                "/manifest.json: buffers[0].dtype: unknown dtype \"f33\" "
+                "(expected one of f16, bf16, f32, f64, i8, i32, i64)");
 }
 
 TEST(RuntimeApi, MissingCubinIsReportedBeforeTheDriver) {
@@ -53,8 +55,49 @@ TEST(RuntimeApi, MissingCubinIsReportedBeforeTheDriver) {
   dir.write("manifest.json", kManifest);
   EXPECT_EQ(load(dir.path), TILEOPT_ERROR_IO);
   EXPECT_EQ(std::string(tileopt_last_error()),
-            dir.path + "/manifest.json: kernels[0].cubin: cannot read \"" + dir.path +
-                "/fill.cubin\": No such file or directory");
+            dir.path + "/manifest.json: kernels[0].cubin: cannot read \"" +
+                dir.path + "/fill.cubin\": No such file or directory");
+}
+
+// kManifest with a constant buffer w: 4 f32 at byte 16 of consts/w.bin.
+std::string constantManifest() {
+  std::string text = kManifest;
+  std::string y = R"({"name": "y", "role": "output")";
+  text.replace(
+      text.find(y), 0,
+      R"({"name": "w", "role": "constant", "dtype": "f32", "shape": [4], )"
+      R"("strides": [1], "data": {"file": "consts/w.bin", "offset": 16, "bytes": 16}}, )");
+  text.replace(text.find(R"({"buffer": 0})"), 13, R"({"buffer": 1})");
+  return text;
+}
+
+TEST(RuntimeApi, MissingConstantFileIsReportedBeforeTheDriver) {
+  ArtifactDir dir;
+  dir.write("manifest.json", constantManifest());
+  dir.write("fill.cubin", "not a cubin");
+  EXPECT_EQ(load(dir.path), TILEOPT_ERROR_IO);
+  EXPECT_EQ(std::string(tileopt_last_error()),
+            dir.path + "/manifest.json: buffers[0].data.file: cannot read \"" +
+                dir.path + "/consts/w.bin\": No such file or directory");
+}
+
+TEST(RuntimeApi, ShortConstantFileNamesFileAndBuffer) {
+  ArtifactDir dir;
+  dir.write("manifest.json", constantManifest());
+  dir.write("fill.cubin", "not a cubin");
+  ASSERT_EQ(std::system(("mkdir '" + dir.path + "/consts'").c_str()), 0);
+  dir.write("consts/w.bin", std::string(31, 'w')); // needs bytes 16 to 32
+  EXPECT_EQ(load(dir.path), TILEOPT_ERROR_IO);
+  EXPECT_EQ(
+      std::string(tileopt_last_error()),
+      dir.path + "/manifest.json: buffers[0].data: \"" + dir.path +
+          "/consts/w.bin\" holds 31 bytes, too few for constant buffer \"w\" "
+          "(bytes 16 to 32)");
+  // Long enough: the load gets past the files, to the driver or the cubin.
+  dir.write("consts/w.bin", std::string(32, 'w'));
+  tileopt_status status = load(dir.path);
+  EXPECT_NE(status, TILEOPT_ERROR_IO) << tileopt_last_error();
+  EXPECT_NE(status, TILEOPT_OK);
 }
 
 TEST(RuntimeApi, NoGpuIsSaidPlainly) {
@@ -64,17 +107,21 @@ TEST(RuntimeApi, NoGpuIsSaidPlainly) {
   tileopt_status status = load(dir.path);
   if (status != TILEOPT_ERROR_NO_DEVICE)
     GTEST_SKIP() << "a CUDA driver and GPU are present";
-  EXPECT_EQ(std::string(tileopt_last_error()).rfind("no CUDA driver or GPU found (", 0), 0u)
+  EXPECT_EQ(std::string(tileopt_last_error())
+                .rfind("no CUDA driver or GPU found (", 0),
+            0u)
       << tileopt_last_error();
 }
 
 TEST(RuntimeApi, NullArgumentsAreErrors) {
   tileopt_artifact *artifact;
-  EXPECT_EQ(tileopt_artifact_load(nullptr, &artifact), TILEOPT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tileopt_artifact_load(nullptr, &artifact),
+            TILEOPT_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(tileopt_artifact_launch(nullptr, nullptr, 0, nullptr),
             TILEOPT_ERROR_INVALID_ARGUMENT);
   tileopt_buffer_info info;
-  EXPECT_EQ(tileopt_artifact_buffer(nullptr, 0, &info), TILEOPT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tileopt_artifact_buffer(nullptr, 0, &info),
+            TILEOPT_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(tileopt_artifact_num_buffers(nullptr), 0);
 }
 

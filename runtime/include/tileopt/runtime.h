@@ -56,9 +56,15 @@ typedef enum tileopt_dtype {
 } tileopt_dtype;
 
 typedef enum tileopt_role {
-  TILEOPT_INPUT = 0,
-  TILEOPT_OUTPUT = 1,
-  TILEOPT_SCRATCH = 2
+  TILEOPT_INPUT = 0,   /* the caller allocates and fills it */
+  TILEOPT_OUTPUT = 1,  /* the caller allocates it; the artifact writes it */
+  TILEOPT_SCRATCH = 2, /* the caller allocates it; any content on entry */
+  /* Contents fixed by the artifact (the manifest's "data": weights, masks).
+   * The artifact allocates it and uploads its bytes when it loads, binds
+   * that copy in every launch and frees it when destroyed: the caller
+   * neither allocates nor passes it (tileopt_artifact_launch takes 0 in its
+   * slot). Kernels must not write it. */
+  TILEOPT_CONSTANT = 3
 } tileopt_role;
 
 typedef struct tileopt_buffer_info {
@@ -69,7 +75,8 @@ typedef struct tileopt_buffer_info {
   int64_t shape[TILEOPT_MAX_RANK];
   int64_t strides[TILEOPT_MAX_RANK]; /* in elements */
   /* Bytes the caller must allocate: the span from element 0 to the last
-   * element the strides reach, inclusive. */
+   * element the strides reach, inclusive. For a constant buffer, the bytes
+   * the artifact allocated and uploaded (the caller allocates nothing). */
   uint64_t size_bytes;
 } tileopt_buffer_info;
 
@@ -78,12 +85,16 @@ typedef struct tileopt_artifact tileopt_artifact;
 /* The message of the last failed call on this thread ("" if none). */
 TILEOPT_API const char *tileopt_last_error(void);
 
-/* Reads <dir>/manifest.json, validates it, reads the cubins, then loads them
+/* Reads <dir>/manifest.json, validates it, reads the cubins and the files
+ * of the constant buffers (each file once; a missing or too short one is a
+ * TILEOPT_ERROR_IO naming the file and the buffer), then loads the cubins
  * into the calling thread's current CUDA context or, if it has none, into
- * device 0's primary context, which it then makes current. */
+ * device 0's primary context, which it then makes current. There it
+ * allocates each constant buffer and copies its bytes in, and returns once
+ * they are on the device (so launches on any stream see them). */
 TILEOPT_API tileopt_status tileopt_artifact_load(const char *dir,
                                                  tileopt_artifact **out);
-/* Unloads the modules; accepts NULL. */
+/* Unloads the modules and frees the constant buffers; accepts NULL. */
 TILEOPT_API void tileopt_artifact_destroy(tileopt_artifact *artifact);
 
 TILEOPT_API int32_t tileopt_artifact_num_buffers(const tileopt_artifact *artifact);
@@ -98,8 +109,13 @@ TILEOPT_API tileopt_status tileopt_artifact_reference_arg(
 
 /* Enqueues every launch of the manifest, in order, on `stream` (a CUstream;
  * NULL is the legacy default stream). `buffers[i]` is the device pointer of
- * buffer i; `num_buffers` must equal tileopt_artifact_num_buffers. Does not
- * synchronize. The first launch with a new set of buffer addresses of an
+ * buffer i, indexed as tileopt_artifact_buffer indexes them, and
+ * `num_buffers` must equal tileopt_artifact_num_buffers: constant buffers
+ * keep their slots. The slot of a constant buffer (TILEOPT_CONSTANT) must
+ * be 0: the artifact binds its own copy there (in pointer args and tensor
+ * maps alike); every other slot must be non-null. Both are
+ * TILEOPT_ERROR_INVALID_ARGUMENT otherwise. Does not synchronize. The
+ * first launch with a new set of buffer addresses of an
  * artifact with TMA tensor maps encodes them and copies them to the device
  * (an allocation: not inside a CUDA graph capture); later ones reuse them.
  * A kernel whose blocks wait for each other (manifest "grid_sync") keeps its

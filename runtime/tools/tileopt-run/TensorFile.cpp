@@ -64,7 +64,8 @@ bool parseTensorFile(std::string_view bytes, std::vector<NamedTensor> &tensors,
   };
   std::string_view line;
   if (!nextLine(line) || line != kMagic) {
-    error = "not a tensor file: the first line must be \"" + std::string(kMagic) + "\"";
+    error = "not a tensor file: the first line must be \"" +
+            std::string(kMagic) + "\"";
     return false;
   }
   tensors.clear();
@@ -93,7 +94,8 @@ bool parseTensorFile(std::string_view bytes, std::vector<NamedTensor> &tensors,
       return false;
     }
     if (words.size() - 3 > TILEOPT_MAX_RANK) {
-      error = where + ": more than " + std::to_string(TILEOPT_MAX_RANK) + " dims";
+      error =
+          where + ": more than " + std::to_string(TILEOPT_MAX_RANK) + " dims";
       return false;
     }
     // The element count is kept within what the bytes left can hold, so a
@@ -104,7 +106,8 @@ bool parseTensorFile(std::string_view bytes, std::vector<NamedTensor> &tensors,
     for (size_t i = 3; i < words.size(); ++i) {
       int64_t dim;
       if (!parseDim(words[i], dim) || dim < 1) {
-        error = where + ": bad dim \"" + std::string(words[i]) + "\" (dims are integers >= 1)";
+        error = where + ": bad dim \"" + std::string(words[i]) +
+                "\" (dims are integers >= 1)";
         return false;
       }
       t.tensor.shape.push_back(dim);
@@ -147,15 +150,21 @@ bool readTensorFile(const std::string &path, std::vector<NamedTensor> &tensors,
   return true;
 }
 
-bool matchBuffers(const std::vector<tileopt_buffer_info> &buffers, tileopt_role role,
-                  bool sameDtype, std::vector<NamedTensor> &tensors,
+bool matchBuffers(const std::vector<tileopt_buffer_info> &buffers,
+                  tileopt_role role, bool sameDtype,
+                  std::vector<NamedTensor> &tensors,
                   std::vector<Tensor> &matched, std::string &error) {
   const char *roleName = role == TILEOPT_INPUT ? "input" : "output";
   for (const NamedTensor &t : tensors) {
-    if (std::none_of(buffers.begin(), buffers.end(), [&](const tileopt_buffer_info &b) {
-          return b.role == role && t.name == b.name;
-        })) {
+    auto named = std::find_if(
+        buffers.begin(), buffers.end(),
+        [&](const tileopt_buffer_info &b) { return t.name == b.name; });
+    if (named == buffers.end() || named->role != role) {
       error = "tensor \"" + t.name + "\" names no " + roleName + " buffer";
+      // Constants come from the artifact's own files, never from tensor files.
+      if (named != buffers.end() && named->role == TILEOPT_CONSTANT)
+        error += " (\"" + t.name +
+                 "\" is a constant buffer: the artifact holds its values)";
       return false;
     }
   }
@@ -163,21 +172,24 @@ bool matchBuffers(const std::vector<tileopt_buffer_info> &buffers, tileopt_role 
   for (const tileopt_buffer_info &info : buffers) {
     if (info.role != role)
       continue;
-    auto it = std::find_if(tensors.begin(), tensors.end(),
-                           [&](const NamedTensor &t) { return t.name == info.name; });
+    auto it =
+        std::find_if(tensors.begin(), tensors.end(),
+                     [&](const NamedTensor &t) { return t.name == info.name; });
     if (it == tensors.end()) {
-      error = std::string("no tensor for ") + roleName + " \"" + info.name + "\"";
+      error =
+          std::string("no tensor for ") + roleName + " \"" + info.name + "\"";
       return false;
     }
     std::vector<int64_t> shape(info.shape, info.shape + info.rank);
     if (it->tensor.shape != shape) {
-      error = "tensor \"" + it->name + "\" is " + shapeText(it->tensor.shape) + ", " +
-              roleName + " \"" + info.name + "\" is " + shapeText(shape);
+      error = "tensor \"" + it->name + "\" is " + shapeText(it->tensor.shape) +
+              ", " + roleName + " \"" + info.name + "\" is " + shapeText(shape);
       return false;
     }
     if (sameDtype && it->dtype != info.dtype) {
-      error = "tensor \"" + it->name + "\" is " + tileopt_dtype_name(it->dtype) + ", " +
-              roleName + " \"" + info.name + "\" is " + tileopt_dtype_name(info.dtype);
+      error = "tensor \"" + it->name + "\" is " +
+              tileopt_dtype_name(it->dtype) + ", " + roleName + " \"" +
+              info.name + "\" is " + tileopt_dtype_name(info.dtype);
       return false;
     }
     matched.push_back(std::move(it->tensor));

@@ -39,12 +39,14 @@ constexpr int kExitNoGpu = 77;
 constexpr const char *kUsage =
     "usage: tileopt-run <artifact-dir> [--iters N] [--warmup N] [--seed S]\n"
     "                   [--inputs FILE --expected FILE]\n"
-    "  --iters N        timed runs of the launch sequence (default 100; 0: no timing)\n"
+    "  --iters N        timed runs of the launch sequence (default 100; 0: no "
+    "timing)\n"
     "  --warmup N       untimed runs before them (default 10)\n"
     "  --seed S         seed of the random inputs (default 1)\n"
     "  --inputs FILE    the inputs, and the values the outputs must have, as\n"
     "  --expected FILE  tensor files (default: the artifact's inputs.tensors\n"
-    "                   and expected.tensors if it has them, else random inputs\n"
+    "                   and expected.tensors if it has them, else random "
+    "inputs\n"
     "                   and the manifest's built-in reference)\n";
 
 struct Options {
@@ -78,7 +80,8 @@ bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
         return false;
       }
     } else if (arg == "--inputs" || arg == "--expected") {
-      std::string &target = arg == "--inputs" ? options.inputs : options.expected;
+      std::string &target =
+          arg == "--inputs" ? options.inputs : options.expected;
       if (!hasValue || !*argv[i + 1]) {
         error = arg + " needs a file";
         return false;
@@ -86,7 +89,8 @@ bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
       target = argv[++i];
     } else if (arg == "--seed") {
       char *end;
-      if (!hasValue || (options.seed = std::strtoull(argv[++i], &end, 10), *end)) {
+      if (!hasValue ||
+          (options.seed = std::strtoull(argv[++i], &end, 10), *end)) {
         error = "--seed needs an unsigned integer";
         return false;
       }
@@ -159,13 +163,16 @@ std::string indexText(const tileopt_buffer_info &info, int64_t flat) {
 // Frees device allocations and events however run() returns.
 struct DeviceResources {
   const Driver &cu;
-  std::vector<uint64_t> memory; // CUdeviceptr values, as the C ABI takes them
+  // CUdeviceptr values, one per buffer, as the C ABI takes them: 0 for
+  // constant buffers, which the artifact holds.
+  std::vector<uint64_t> memory;
   std::vector<CUevent> events;
   ~DeviceResources() {
     for (CUevent e : events)
       cu.cuEventDestroy(e);
     for (CUdeviceptr p : memory)
-      cu.cuMemFree(p);
+      if (p)
+        cu.cuMemFree(p);
   }
 };
 
@@ -183,13 +190,16 @@ bool reportOutput(const Buffer &out, const Tensor *expected) {
   std::printf("output     %s %s %s:", info.name, tileopt_dtype_name(info.dtype),
               shapeText(got.shape).c_str());
   if (expected) {
-    std::printf(" max_rel_err %.3e (tolerance %.0e)", check.maxError, tolerance(info.dtype));
+    std::printf(" max_rel_err %.3e (tolerance %.0e)", check.maxError,
+                tolerance(info.dtype));
     if (check.worst >= 0)
-      std::printf(" at %s: got %.6e, expected %.6e", indexText(info, check.worst).c_str(),
-                  got.values[check.worst], expected->values[check.worst]);
+      std::printf(" at %s: got %.6e, expected %.6e",
+                  indexText(info, check.worst).c_str(), got.values[check.worst],
+                  expected->values[check.worst]);
     std::printf(",");
   }
-  std::printf(" nan %" PRId64 " -> %s\n", check.nans, check.pass ? "ok" : "FAIL");
+  std::printf(" nan %" PRId64 " -> %s\n", check.nans,
+              check.pass ? "ok" : "FAIL");
   return check.pass;
 }
 
@@ -224,34 +234,40 @@ bool findReferenceFiles(const Options &options, std::string &inputs,
 // argument, checked against the artifact's buffers.
 bool findBuiltinReference(const tileopt_artifact *artifact,
                           const std::vector<tileopt_buffer_info> &buffers,
-                          const Reference *&reference, double &arg, std::string &error) {
+                          const Reference *&reference, double &arg,
+                          std::string &error) {
   std::string name = tileopt_artifact_reference(artifact);
   reference = nullptr;
   if (name.empty())
     return true;
   reference = findReference(name);
   if (!reference) {
-    error = "unknown reference \"" + name + "\" (known: " + referenceNames() + ")";
+    error =
+        "unknown reference \"" + name + "\" (known: " + referenceNames() + ")";
     return false;
   }
   size_t numInputs = 0, numOutputs = 0;
   for (const tileopt_buffer_info &b : buffers) {
     numInputs += b.role == TILEOPT_INPUT;
     numOutputs += b.role == TILEOPT_OUTPUT;
-    if (b.role != TILEOPT_SCRATCH && !isFloat(b.dtype)) {
+    if ((b.role == TILEOPT_INPUT || b.role == TILEOPT_OUTPUT) &&
+        !isFloat(b.dtype)) {
       error = name + " needs floating-point buffers, \"" + b.name + "\" is " +
               tileopt_dtype_name(b.dtype);
       return false;
     }
   }
-  if (numInputs != reference->numInputs || numOutputs != reference->numOutputs) {
-    error = name + " takes " + std::to_string(reference->numInputs) + " inputs and " +
-            std::to_string(reference->numOutputs) + " outputs, the artifact has " +
-            std::to_string(numInputs) + " and " + std::to_string(numOutputs);
+  if (numInputs != reference->numInputs ||
+      numOutputs != reference->numOutputs) {
+    error = name + " takes " + std::to_string(reference->numInputs) +
+            " inputs and " + std::to_string(reference->numOutputs) +
+            " outputs, the artifact has " + std::to_string(numInputs) +
+            " and " + std::to_string(numOutputs);
     return false;
   }
   if (reference->argName &&
-      tileopt_artifact_reference_arg(artifact, reference->argName, &arg) != TILEOPT_OK) {
+      tileopt_artifact_reference_arg(artifact, reference->argName, &arg) !=
+          TILEOPT_OK) {
     error = name + " needs \"reference_args\": {\"" + reference->argName +
             "\": <number>} in the manifest";
     return false;
@@ -262,7 +278,8 @@ bool findBuiltinReference(const tileopt_artifact *artifact,
 int run(const Options &options) {
   tileopt_artifact *loaded = nullptr;
   tileopt_status status = tileopt_artifact_load(options.dir.c_str(), &loaded);
-  if (status == TILEOPT_ERROR_NO_DEVICE || status == TILEOPT_ERROR_UNSUPPORTED_DEVICE) {
+  if (status == TILEOPT_ERROR_NO_DEVICE ||
+      status == TILEOPT_ERROR_UNSUPPORTED_DEVICE) {
     std::fprintf(stderr, "tileopt-run: %s\n", tileopt_last_error());
     return kExitNoGpu;
   }
@@ -278,7 +295,9 @@ int run(const Options &options) {
   for (size_t i = 0; i < buffers.size(); ++i) {
     tileopt_artifact_buffer(artifact.get(), static_cast<int32_t>(i), &infos[i]);
     buffers[i].info = infos[i];
-    buffers[i].host.resize(infos[i].size_bytes);
+    // Constant buffers are the artifact's: no host copy, no fill.
+    if (infos[i].role != TILEOPT_CONSTANT)
+      buffers[i].host.resize(infos[i].size_bytes);
   }
 
   // The reference: the tile interpreter's values where there are some, else
@@ -295,20 +314,23 @@ int run(const Options &options) {
     if (!readTensorFile(inputsFile, tensors, error))
       return fail(error);
     // The device gets exactly the values the interpreter read: same dtype.
-    if (!matchBuffers(infos, TILEOPT_INPUT, /*sameDtype=*/true, tensors, inputs, error))
+    if (!matchBuffers(infos, TILEOPT_INPUT, /*sameDtype=*/true, tensors, inputs,
+                      error))
       return fail(inputsFile + ": " + error);
     if (!readTensorFile(expectedFile, tensors, error))
       return fail(error);
-    if (!matchBuffers(infos, TILEOPT_OUTPUT, /*sameDtype=*/false, tensors, expected, error))
+    if (!matchBuffers(infos, TILEOPT_OUTPUT, /*sameDtype=*/false, tensors,
+                      expected, error))
       return fail(expectedFile + ": " + error);
-  } else if (!findBuiltinReference(artifact.get(), infos, builtin, builtinArg, error)) {
+  } else if (!findBuiltinReference(artifact.get(), infos, builtin, builtinArg,
+                                   error)) {
     return fail(error);
   }
 
   // Inputs: the interpreter's, or seeded random values (the random fill
   // also covers any gaps between strided rows). Outputs and scratch: 0xFF
   // bytes, a NaN in every float dtype, so elements a kernel never writes
-  // show up as NaN.
+  // show up as NaN. Constants: nothing, the artifact uploaded them.
   Random random(options.seed);
   size_t inputIndex = 0;
   for (Buffer &b : buffers) {
@@ -318,7 +340,7 @@ int run(const Options &options) {
         scatter(b.info, inputs[inputIndex++], b.host);
       else
         inputs.push_back(gather(b.info, b.host));
-    } else {
+    } else if (b.info.role != TILEOPT_CONSTANT) {
       std::fill(b.host.begin(), b.host.end(), 0xFF);
     }
     if (builtin && b.info.role == TILEOPT_OUTPUT) {
@@ -333,46 +355,66 @@ int run(const Options &options) {
 
   DeviceResources device{cu, {}, {}};
   CUresult r;
+  size_t numConstants = 0;
   for (Buffer &b : buffers) {
     CUdeviceptr p;
+    if (b.info.role == TILEOPT_CONSTANT) {
+      device.memory.push_back(0);
+      ++numConstants;
+      continue;
+    }
     if ((r = cu.cuMemAlloc(&p, b.info.size_bytes)) != CUDA_SUCCESS)
-      return fail(std::string("buffer \"") + b.info.name + "\": " +
-                  describeError(cu, "cuMemAlloc", r));
+      return fail(std::string("buffer \"") + b.info.name +
+                  "\": " + describeError(cu, "cuMemAlloc", r));
     device.memory.push_back(p);
     if ((r = cu.cuMemcpyHtoD(p, b.host.data(), b.host.size())) != CUDA_SUCCESS)
       return fail(describeError(cu, "cuMemcpyHtoD", r));
   }
   auto launch = [&]() {
     return tileopt_artifact_launch(artifact.get(), device.memory.data(),
-                                   static_cast<int32_t>(device.memory.size()), nullptr);
+                                   static_cast<int32_t>(device.memory.size()),
+                                   nullptr);
   };
 
-  std::printf("artifact   %s: %zu buffers\n", options.dir.c_str(), buffers.size());
+  std::printf("artifact   %s: %zu buffers", options.dir.c_str(),
+              buffers.size());
+  if (numConstants)
+    std::printf(" (%zu constant, uploaded by the artifact)", numConstants);
+  std::printf("\n");
   if (interpreter)
-    std::printf("reference  tile interpreter: inputs %s, expected %s\n", inputsFile.c_str(),
-                expectedFile.c_str());
+    std::printf("reference  tile interpreter: inputs %s, expected %s\n",
+                inputsFile.c_str(), expectedFile.c_str());
   else if (builtin)
-    std::printf("reference  built-in %s, random inputs (seed %" PRIu64 "): the artifact "
-                "has no interpreter reference (scripts/prepare-device-run.sh writes one "
-                "for the -small variants only; the CPU interpreter is too slow at full "
-                "size)\n",
-                builtin->name, options.seed);
+    std::printf(
+        "reference  built-in %s, random inputs (seed %" PRIu64
+        "): the artifact "
+        "has no interpreter reference (scripts/prepare-device-run.sh writes "
+        "one "
+        "for the -small variants only; the CPU interpreter is too slow at full "
+        "size)\n",
+        builtin->name, options.seed);
   else
-    std::printf("reference  none, random inputs (seed %" PRIu64 "): outputs checked for "
-                "NaN only\n", options.seed);
+    std::printf("reference  none, random inputs (seed %" PRIu64
+                "): outputs checked for "
+                "NaN only\n",
+                options.seed);
   if (launch() != TILEOPT_OK)
     return fail(tileopt_last_error());
   if ((r = cu.cuStreamSynchronize(nullptr)) != CUDA_SUCCESS)
-    return fail("running the artifact: " + describeError(cu, "cuStreamSynchronize", r));
+    return fail("running the artifact: " +
+                describeError(cu, "cuStreamSynchronize", r));
   bool pass = true;
   size_t outputIndex = 0;
   for (size_t i = 0; i < buffers.size(); ++i) {
     Buffer &b = buffers[i];
     if (b.info.role != TILEOPT_OUTPUT)
       continue;
-    if ((r = cu.cuMemcpyDtoH(b.host.data(), device.memory[i], b.host.size())) != CUDA_SUCCESS)
+    if ((r = cu.cuMemcpyDtoH(b.host.data(), device.memory[i], b.host.size())) !=
+        CUDA_SUCCESS)
       return fail(describeError(cu, "cuMemcpyDtoH", r));
-    pass = reportOutput(b, expected.empty() ? nullptr : &expected[outputIndex]) && pass;
+    pass =
+        reportOutput(b, expected.empty() ? nullptr : &expected[outputIndex]) &&
+        pass;
     ++outputIndex;
   }
   std::printf("check      %s\n", pass ? "PASS" : "FAIL");
@@ -390,23 +432,27 @@ int run(const Options &options) {
       return fail(describeError(cu, "cuEventRecord", r));
     if (launch() != TILEOPT_OK)
       return fail(tileopt_last_error());
-    if ((r = cu.cuEventRecord(device.events[2 * i + 1], nullptr)) != CUDA_SUCCESS)
+    if ((r = cu.cuEventRecord(device.events[2 * i + 1], nullptr)) !=
+        CUDA_SUCCESS)
       return fail(describeError(cu, "cuEventRecord", r));
   }
   if ((r = cu.cuStreamSynchronize(nullptr)) != CUDA_SUCCESS)
-    return fail("timing the artifact: " + describeError(cu, "cuStreamSynchronize", r));
+    return fail("timing the artifact: " +
+                describeError(cu, "cuStreamSynchronize", r));
   if (options.iters > 0) {
     std::vector<double> micros(options.iters);
     for (long i = 0; i < options.iters; ++i) {
       float ms = 0;
-      if ((r = cu.cuEventElapsedTime(&ms, device.events[2 * i], device.events[2 * i + 1])) !=
-          CUDA_SUCCESS)
+      if ((r = cu.cuEventElapsedTime(&ms, device.events[2 * i],
+                                     device.events[2 * i + 1])) != CUDA_SUCCESS)
         return fail(describeError(cu, "cuEventElapsedTime", r));
       micros[i] = ms * 1000.0;
     }
     std::sort(micros.begin(), micros.end());
-    std::printf("time       median %.2f us, min %.2f us (%ld iters, %ld warmup)\n",
-                micros[micros.size() / 2], micros.front(), options.iters, options.warmup);
+    std::printf(
+        "time       median %.2f us, min %.2f us (%ld iters, %ld warmup)\n",
+        micros[micros.size() / 2], micros.front(), options.iters,
+        options.warmup);
   }
   return pass ? kExitPass : kExitCheckFailed;
 }
