@@ -30,12 +30,48 @@ from tileopt.runtime import Artifact
 
 COPY_TBPS = 4.26
 N = 8192
-DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32}
+DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32,
+          "f64": torch.float64, "i8": torch.int8, "i32": torch.int32,
+          "i64": torch.int64}
 
 
 def rel_err(got, expected):
     """Max |got - expected| / max(|expected|), over every element."""
     return ((got.double() - expected).abs().max() / expected.abs().max()).item()
+
+
+# The BENCHMARKS.md workloads peers_of knows, as the names of their
+# examples (examples/linalg/NAME.mlir, examples/ugraph/NAME*.mlir); their
+# artifacts are named ugraph-NAME... here. scripts/run-artifact.py picks
+# the peers of a compiled program by these names.
+WORKLOADS = ("gated_mlp", "rmsnorm_linear", "ntrans", "lora", "gqa_decode",
+             "qknorm_attention", "mla_decode")
+
+
+def workload_of(name):
+    """The workload a program or function name is a form of
+    (gated_mlp_b8 -> gated_mlp), or None."""
+    return next((w for w in WORKLOADS if name.startswith(w)), None)
+
+
+def random_buffers(artifact):
+    """Inputs uniform in [-1, 1) (integer ones 0 or 1, as masks) and
+    outputs filled with NaN (integer ones with -1) for `artifact`'s
+    buffers, in manifest order (scratch and constants left out)."""
+    def random(b):
+        dtype = DTYPES[b.dtype]
+        if dtype.is_floating_point:
+            return torch.rand(b.shape, device="cuda", dtype=dtype) * 2 - 1
+        return torch.randint(0, 2, b.shape, device="cuda", dtype=dtype)
+
+    def poisoned(b):
+        dtype = DTYPES[b.dtype]
+        return torch.full(b.shape, float("nan") if dtype.is_floating_point else -1,
+                          device="cuda", dtype=dtype)
+
+    inputs = [random(b) for b in artifact.buffers if b.role == "input"]
+    outputs = [poisoned(b) for b in artifact.buffers if b.role == "output"]
+    return inputs, outputs
 
 
 # The workloads' eps (examples/linalg/rmsnorm_linear.mlir), in fp16.
@@ -135,11 +171,7 @@ def main():
     for name in names:
         kind = "gemm" if name.startswith("gemm") else name
         artifact = Artifact(f"{root}/{name}")
-        inputs = [torch.rand(b.shape, device="cuda", dtype=DTYPES[b.dtype]) * 2 - 1
-                  for b in artifact.buffers if b.role == "input"]
-        outputs = [torch.full(b.shape, float("nan"), device="cuda",
-                              dtype=DTYPES[b.dtype])
-                   for b in artifact.buffers if b.role == "output"]
+        inputs, outputs = random_buffers(artifact)
         # A lowered µGraph's first output is its result, the others the
         # tensors between its kernels; a tile example has one output.
         output = outputs[0]
