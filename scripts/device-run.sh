@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The whole GPU run, on the GPU machine (CUDA toolkit, CMake, Python + torch;
 # no LLVM/MLIR). Expects the artifacts of scripts/prepare-device-run.sh in
-# build/device-artifacts. Builds the runtime, runs its tests, checks and times
-# every artifact with tileopt-run (full size: against its built-in CPU
-# reference), checks the small variants against the tile interpreter's
-# outputs (inputs.tensors and expected.tensors, written by the prepare
-# script), runs compute-sanitizer memcheck and racecheck on them, then
-# benchmarks against torch in one process (bench/tile/bench.py). Logs go to
-# $OUT (or ./device-logs).
+# build/device-artifacts (or $TILEOPT_DEVICE_ARTIFACTS). Builds the runtime,
+# runs its tests, checks and times every artifact with tileopt-run (full
+# size: against its built-in CPU reference), checks the small variants
+# against the tile interpreter's outputs (inputs.tensors and
+# expected.tensors, written by the prepare script), runs compute-sanitizer
+# memcheck and racecheck on them, then benchmarks against torch in one
+# process (bench/tile/bench.py). Logs go to $OUT (or ./device-logs).
 #
 #   scripts/device-run.sh [--no-compile] [--cuda-graph] [--kernel-times] [--profile]
 #                         [name...]
@@ -32,7 +32,7 @@
 # their times to $OUT/candidates-WORKLOAD.times.json.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-artifacts=$root/build/device-artifacts
+artifacts=${TILEOPT_DEVICE_ARTIFACTS:-$root/build/device-artifacts}
 logs=${OUT:-$root/device-logs}
 mkdir -p "$logs"
 rt_build=/tmp/tileopt-runtime

@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
 # On the build machine (LLVM/MLIR here, no GPU): compiles the tile examples
 # into artifacts for scripts/device-run.sh, under build/device-artifacts (git
-# ignored; carry it to the GPU machine). Besides the benchmark shapes it makes
-# small variants (64 rows, or 512^3 for the GEMM) for compute-sanitizer,
-# which is slow on big grids, and for a check against the tile interpreter:
-# each gets seeded random inputs and the interpreter's outputs on them
-# (scripts/interp-reference.py: inputs.tensors and expected.tensors in the
-# artifact), which tileopt-run checks every output element against. They
-# are kept small so that the interpreter takes seconds and the files a few
-# MB. A name ugraph-NAME compiles the µGraph examples/ugraph/NAME.mlir
-# through tileopt-lower-ugraph (bench/tile/bench.py checks it against torch
-# in float64 and times it against torch's peers), and its small variant
-# examples/ugraph/small/NAME.mlir, if there is one, with the interpreter's
-# reference. A name candidates-WORKLOAD searches examples/linalg/WORKLOAD.mlir
-# and compiles every ranked candidate (scripts/rank-candidates.sh search), for
-# the device run to time them. The name checks compiles the code generator
-# checks (bench/tile/checks/*.mlir) alone.
+# ignored; carry it to the GPU machine; $TILEOPT_DEVICE_ARTIFACTS moves it).
+# Besides the benchmark shapes it makes small variants (64 rows, or 512^3 for
+# the GEMM) for compute-sanitizer, which is slow on big grids, and for a
+# check against the tile interpreter: each gets seeded random inputs and the
+# interpreter's outputs on them (scripts/interp-reference.py: inputs.tensors
+# and expected.tensors in the artifact), which tileopt-run checks every
+# output element against. They are kept small so that the interpreter takes
+# seconds and the files a few MB. A name ugraph-NAME compiles the µGraph
+# examples/ugraph/NAME.mlir through tileopt-lower-ugraph (bench/tile/bench.py
+# checks it against torch in float64 and times it against torch's peers), and
+# its small variant examples/ugraph/small/NAME.mlir, if there is one, with
+# the interpreter's reference. A name candidates-WORKLOAD searches
+# examples/linalg/WORKLOAD.mlir and compiles every ranked candidate
+# (scripts/rank-candidates.sh search), for the device run to time them. The
+# name checks compiles the code generator checks (bench/tile/checks/*.mlir)
+# alone.
 # Usage:
 #   scripts/prepare-device-run.sh [example...]   (default: all tile
 #                                                 examples, and the code
@@ -25,7 +26,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 install_missing_packages
 configure_and_build tileopt-compile tileopt-interp tileopt-opt
-out="$BUILD_DIR/device-artifacts"
+out=${TILEOPT_DEVICE_ARTIFACTS:-$BUILD_DIR/device-artifacts}
 examples=("$@")
 if [ ${#examples[@]} -eq 0 ]; then
   examples=(softmax rms_norm elementwise gemm gemm-wgmma)

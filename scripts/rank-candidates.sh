@@ -48,7 +48,7 @@ search() { # options of tileopt-superoptimize
 
 case $command in
   search)
-    dir=${3:-$BUILD_DIR/device-artifacts/candidates-$name}
+    dir=${3:-${TILEOPT_DEVICE_ARTIFACTS:-$BUILD_DIR/device-artifacts}/candidates-$name}
     rm -rf "$dir"
     mkdir -p "$dir"
     log "searching $source_file"
