@@ -17,7 +17,9 @@ its fence, which the rendered page does not show:
                                              (a placeholder such as <w>)
 
 Items combine with ";". A document that names files it does not have
-(`prog.mlir`: "your program") gets them from PLACEHOLDER_FILES.
+(`prog.mlir`: "your program") gets them from PLACEHOLDER_FILES. Paths of
+the checkout that a page names in `code` must exist
+(test_named_paths_exist).
 
 The environment: build/bin and the LLVM tools on PATH (bare `tileopt-opt`
 and `mlir-opt` resolve), TILEOPT_SKIP_BUILD=1 (scripts use the build there
@@ -184,6 +186,24 @@ def test_skips_are_few():
     """Skips are for what cannot run here: a GPU, or minutes of work."""
     skipped = [b for b in BLOCKS if b.skip]
     assert len(skipped) <= len(BLOCKS) // 3, [(b.id, b.skip) for b in skipped]
+
+
+def test_named_paths_exist():
+    """A path of the checkout a page names in `code` exists, so that pages
+    do not point at files that were renamed or removed. Paths with a
+    placeholder in capitals (examples/ugraph/NAME.mlir) are patterns."""
+    tops = [e.name for e in ROOT.iterdir()
+            if e.is_dir() and not e.name.startswith(".") and e.name != "build"]
+    path = re.compile(r"^(%s)/[\w./-]*$" % "|".join(map(re.escape, tops)))
+    missing = []
+    for document in DOCUMENTS:
+        for code in set(re.findall(r"`([^`\n]+)`", document.read_text())):
+            for word in code.split():
+                word = word.rstrip(",:;)")
+                if path.match(word) and not (ROOT / word).exists() and \
+                        not re.search(r"[A-Z]{3,}", word):
+                    missing.append(f"{document.relative_to(ROOT)}: {word}")
+    assert not missing, "pages name paths that do not exist:\n" + "\n".join(missing)
 
 
 def has_ptxas():
