@@ -102,7 +102,7 @@ run_on_gpu() {
     return 77
   fi
   local library
-  library=$(runtime_library)
+  library=$(runtime_library) || return 1
   log "running $1 on the GPU against PyTorch (scripts/run-artifact.py)"
   TILEOPT_RUNTIME_LIB=$library "$PYTHON" "$TILEOPT_ROOT/scripts/run-artifact.py" \
     "$1" "${run_args[@]}"
