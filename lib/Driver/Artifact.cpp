@@ -17,6 +17,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 
@@ -29,6 +30,8 @@ namespace {
 constexpr StringLiteral kOutputAttr =
     TileOptDialect::OutputAttrHelper::getNameStr();
 constexpr StringLiteral kNameAttr = TileOptDialect::NameAttrHelper::getNameStr();
+constexpr StringLiteral kConstantAttr =
+    TileOptDialect::ConstantAttrHelper::getNameStr();
 constexpr StringLiteral kReferenceAttr =
     TileOptDialect::ReferenceAttrHelper::getNameStr();
 constexpr StringLiteral kReferenceArgsAttr =
@@ -65,7 +68,26 @@ struct LaunchPlan {
   llvm::json::Array kernelParams;
   llvm::json::Value reference = nullptr;
   llvm::json::Value referenceArgs = nullptr;
+  /// The contents of constants.bin: each constant buffer's elements at a
+  /// 16-byte aligned offset.
+  std::string constants;
 };
+
+/// Appends `values` to `file` at the next 16-byte aligned offset, as the
+/// manifest's row-major, little-endian elements (MLIR stores dense elements
+/// of these types so on the little-endian hosts it runs on); returns the
+/// manifest's `data` of the buffer.
+llvm::json::Object appendConstant(DenseElementsAttr values, std::string &file) {
+  file.resize(llvm::alignTo(file.size(), 16), '\0');
+  size_t offset = file.size();
+  ArrayRef<char> raw = values.getRawData();
+  for (int64_t copies = values.isSplat() ? values.getNumElements() : 1;
+       copies > 0; --copies)
+    file.append(raw.begin(), raw.end());
+  return llvm::json::Object{{"file", "constants.bin"},
+                            {"offset", int64_t(offset)},
+                            {"bytes", int64_t(file.size() - offset)}};
+}
 
 FailureOr<func::FuncOp> findEntry(ModuleOp module) {
   func::FuncOp entry;
@@ -119,12 +141,17 @@ LogicalResult planBuffers(func::FuncOp entry, LaunchPlan &plan) {
     if (auto attr = entry.getArgAttrOfType<StringAttr>(i, kNameAttr))
       name = attr.str();
     bool output = entry.getArgAttr(i, kOutputAttr) != nullptr;
-    plan.buffers.push_back(llvm::json::Object{
-        {"name", name},
-        {"role", output ? "output" : "input"},
-        {"dtype", dtype},
-        {"shape", std::move(shape)},
-        {"strides", std::move(strides)}});
+    auto constant = entry.getArgAttrOfType<DenseElementsAttr>(i, kConstantAttr);
+    llvm::json::Object buffer{{"name", name},
+                              {"role", output     ? "output"
+                                       : constant ? "constant"
+                                                  : "input"},
+                              {"dtype", dtype},
+                              {"shape", std::move(shape)},
+                              {"strides", std::move(strides)}};
+    if (constant)
+      buffer["data"] = appendConstant(constant, plan.constants);
+    plan.buffers.push_back(std::move(buffer));
   }
   return success();
 }
@@ -343,6 +370,7 @@ FailureOr<Artifact> driver::compileArtifact(ModuleOp module,
   if (failed(cubin))
     return failure();
   artifact.cubin = cubin->str();
+  artifact.constants = std::move(plan.constants);
 
   llvm::json::Object manifest{
       {"format", "tileopt-artifact"},
@@ -395,10 +423,13 @@ LogicalResult driver::writeArtifact(StringRef dir, const Artifact &artifact,
     error = why.str();
     return failure();
   };
-  for (auto [name, contents] :
-       {std::pair<StringRef, StringRef>{"kernels.cubin", artifact.cubin},
-        {"kernels.ptx", artifact.ptx},
-        {"manifest.json", artifact.manifest}}) {
+  SmallVector<std::pair<StringRef, StringRef>> files = {
+      {"kernels.cubin", artifact.cubin},
+      {"kernels.ptx", artifact.ptx},
+      {"manifest.json", artifact.manifest}};
+  if (!artifact.constants.empty())
+    files.push_back({"constants.bin", artifact.constants});
+  for (auto [name, contents] : files) {
     SmallString<128> path(staging);
     llvm::sys::path::append(path, name);
     std::error_code ec;

@@ -671,7 +671,8 @@ FailureOr<HostBuffers> interp::getHostBuffers(func::FuncOp host) {
     buffers.shapes.emplace_back(memref.getShape());
     (host.getArgAttr(i, TileOptDialect::OutputAttrHelper::getNameStr())
          ? buffers.outputs
-         : buffers.inputs)
+     : isCallerArgument(host, i) ? buffers.inputs
+                                 : buffers.constants)
         .push_back(i);
   }
   return buffers;
@@ -701,6 +702,8 @@ interp::interpretHost(func::FuncOp host, ArrayRef<TensorOf<Domain>> inputs,
              << "needs [" << buffers[i].getShape() << "]";
     buffers[i] = input;
   }
+  for (unsigned i : signature->constants)
+    buffers[i] = *constantArgument(host, i, domain);
 
   for (Operation &op : host.getBody().front()) {
     if (isa<func::ReturnOp>(op))

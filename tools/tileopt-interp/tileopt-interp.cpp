@@ -14,7 +14,8 @@
 //   4 5 6
 //
 // one `tensor` header per argument, in order, then its values in row-major
-// order, any whitespace between them. In the field domain a value is an
+// order, any whitespace between them. Arguments (and buffers) whose values
+// the program fixes (`tileopt.constant`) take no tensor: they hold those. In the field domain a value is an
 // integer (taken mod p and mod q) or `a:b` (the residues mod p and mod q);
 // results print as `a:b`, or `a:-` when the residue mod q is undefined.
 //
@@ -282,12 +283,22 @@ LogicalResult run(func::FuncOp func, llvm::SourceMgr &sourceMgr) {
       getArgumentShapes(func);
   if (failed(shapes))
     return failure();
+  // Arguments with `tileopt.constant` values are not inputs: the program
+  // fixes them, as the artifact does for its constant buffers.
+  SmallVector<SmallVector<int64_t, 4>> inputShapes;
+  for (auto [i, shape] : llvm::enumerate(*shapes))
+    if (isCallerArgument(func, i))
+      inputShapes.push_back(shape);
   FailureOr<SmallVector<TensorOf<Domain>>> inputs =
-      readInputs(domain, sourceMgr, *shapes, func);
+      readInputs(domain, sourceMgr, inputShapes, func);
   if (failed(inputs))
     return failure();
+  FailureOr<SmallVector<TensorOf<Domain>>> arguments =
+      withConstantArguments<Domain>(func, *inputs, domain);
+  if (failed(arguments))
+    return failure();
   FailureOr<SmallVector<TensorOf<Domain>>> results =
-      interpret<Domain>(func, *inputs, domain);
+      interpret<Domain>(func, *arguments, domain);
   if (failed(results))
     return failure();
   printResults<Domain>("result", func.getSymName(), *results);

@@ -51,12 +51,21 @@ def ImportLinalg : Pass<"tileopt-import-linalg", "::mlir::func::FuncOp"> {
     Shapes must be static and all tensors of one op must share one float
     element type. What the pass cannot import gets a warning at the op
     naming the op and the reason; the op stays as it was and the pass
-    imports the rest. A scalar constant that no tk operator takes (the `c`
-    of `x + c`) becomes a splat `arith.constant` tensor operand, also with a
-    warning. A function whose body is only tk ops (and its return) after
-    this pass is a kernel graph the superoptimizer can take.
+    imports the rest. A function whose body is only tk ops (and its
+    return) after this pass is a kernel graph the superoptimizer can take.
+
+    tk has no constants: scalar constants become the scalars of tk
+    operators (`mul_scalar`, `add_scalar`) or scalar code in a `tk.map`.
+    A tensor constant the kernel graph reads (a weight, or a mask from
+    `tosa.const`) becomes an argument of the function, appended after the
+    others, whose `tileopt.constant` attribute holds its values, so the
+    function's signature grows: the artifact holds such a buffer's values
+    and callers still pass the original arguments only. Integer constants
+    (the row and column ids of a causal mask) are read as f32, which holds
+    integers up to 2^24 exactly, and compared as floats inside a `tk.map`.
   }];
   let dependentDialects = ["::mlir::tileopt::tk::TKDialect",
+                           "::mlir::tileopt::TileOptDialect",
                            "::mlir::arith::ArithDialect"];
 }
 

@@ -83,6 +83,8 @@ struct Artifact {
   std::string manifest;
   std::string cubin;
   std::string ptx;
+  /// constants.bin, the values of the constant buffers; empty if none.
+  std::string constants;
 };
 
 /// Compiles a module at the tile stage (tile kernels and one host function

@@ -10,6 +10,7 @@
 #ifndef TILEOPT_INTERPRETER_INTERPRETER_H
 #define TILEOPT_INTERPRETER_INTERPRETER_H
 
+#include "TileOpt/Dialect/TileOpt/IR/TileOptDialect.h"
 #include "TileOpt/Interpreter/Domains.h"
 #include "TileOpt/Interpreter/Tensor.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -53,6 +54,57 @@ randomInputs(func::FuncOp func, Domain &domain, SplitMix64 &rng) {
       value = domain.random(rng);
   }
   return inputs;
+}
+
+/// The values of `func`'s argument `index` where the program fixes them (a
+/// `tileopt.constant` attribute), in `domain`; nullopt for an argument the
+/// caller gives.
+template <typename Domain>
+std::optional<TensorOf<Domain>>
+constantArgument(func::FuncOp func, unsigned index, Domain &domain) {
+  auto values = func.getArgAttrOfType<DenseElementsAttr>(
+      index, TileOptDialect::ConstantAttrHelper::getNameStr());
+  if (!values)
+    return std::nullopt;
+  TensorOf<Domain> tensor(values.getType().getShape());
+  auto it = values.getValues<APFloat>().begin();
+  for (auto &value : tensor.values())
+    value = domain.constant(*it++);
+  return tensor;
+}
+
+/// Whether the caller gives argument `index` of `func`: it has no
+/// `tileopt.constant` values.
+inline bool isCallerArgument(func::FuncOp func, unsigned index) {
+  return !func.getArgAttr(index, TileOptDialect::ConstantAttrHelper::getNameStr());
+}
+
+/// One tensor per argument of `func`: `given` (one per argument the caller
+/// gives, in order) with the constant arguments' values in their places.
+/// The verifier gives every argument instead (a µGraph equal to the
+/// program for any input is equal for the constants too); tools that run a
+/// program as its users would give only what the caller gives.
+template <typename Domain>
+FailureOr<SmallVector<TensorOf<Domain>>>
+withConstantArguments(func::FuncOp func, ArrayRef<TensorOf<Domain>> given,
+                      Domain &domain) {
+  SmallVector<TensorOf<Domain>> all;
+  size_t next = 0;
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+    if (std::optional<TensorOf<Domain>> constant =
+            constantArgument(func, i, domain)) {
+      all.push_back(std::move(*constant));
+      continue;
+    }
+    if (next == given.size())
+      return func.emitOpError("takes more inputs than the ")
+             << given.size() << " given";
+    all.push_back(given[next++]);
+  }
+  if (next != given.size())
+    return func.emitOpError("takes ")
+           << next << " inputs besides its constants, got " << given.size();
+  return all;
 }
 
 } // namespace mlir::tileopt::interp

@@ -34,17 +34,19 @@ LogicalResult interpretKernel(tile::KernelOp kernel, ArrayRef<int64_t> grid,
 bool isTileHost(func::FuncOp func);
 
 /// The buffers of a host function: its memref arguments, outputs (with the
-/// unit attribute `tileopt.output`) and inputs, each with its static shape.
+/// unit attribute `tileopt.output`), constants (with `tileopt.constant`
+/// values) and inputs, each with its static shape.
 struct HostBuffers {
-  SmallVector<unsigned> inputs, outputs;
+  SmallVector<unsigned> inputs, outputs, constants;
   SmallVector<SmallVector<int64_t, 4>> shapes; // one per argument
   SmallVector<SmallVector<int64_t, 4>> inputShapes() const;
 };
 FailureOr<HostBuffers> getHostBuffers(func::FuncOp host);
 
 /// Runs the tile.launch ops of `host` in order on `inputs` (one tensor per
-/// input argument, in argument order) and returns the output arguments'
-/// final contents. Outputs start as NaN, as tileopt-run poisons them on the
+/// input argument, in argument order; constant buffers hold their
+/// `tileopt.constant` values) and returns the output arguments' final
+/// contents. Outputs start as NaN, as tileopt-run poisons them on the
 /// GPU: an element no block writes reads NaN.
 template <typename Domain>
 FailureOr<SmallVector<TensorOf<Domain>>>

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TileOpt/Conversion/Passes.h"
+#include "TileOpt/Dialect/TileOpt/IR/TileOptDialect.h"
 
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -71,6 +72,45 @@ std::optional<double> splatConstant(Value tensor) {
 //===----------------------------------------------------------------------===//
 // Tensors over an iteration space
 //===----------------------------------------------------------------------===//
+
+/// The values of an integer tensor constant (tosa.const ids and masks) as
+/// f32, which holds every integer up to 2^24 exactly: tk tensors are floats,
+/// so a tk.map reads them so and compares them as floats. Null where a value
+/// is out of that range, or `tensor` is no integer constant.
+DenseElementsAttr integerConstantAsFloat(Value tensor) {
+  DenseIntElementsAttr attr;
+  if (!matchPattern(tensor, m_Constant(&attr)))
+    return {};
+  bool isBool = attr.getElementType().isInteger(1);
+  SmallVector<float> values;
+  values.reserve(attr.getNumElements());
+  for (const APInt &value : attr.getValues<APInt>()) {
+    int64_t v = isBool ? value.getZExtValue() : value.getSExtValue();
+    if (std::abs(v) > (int64_t(1) << 24))
+      return {};
+    values.push_back(static_cast<float>(v));
+  }
+  auto type = RankedTensorType::get(attr.getType().getShape(),
+                                    Float32Type::get(tensor.getContext()));
+  return DenseElementsAttr::get(type, ArrayRef<float>(values));
+}
+
+/// The float comparison that computes `predicate` on integers held exactly
+/// as floats; none for the unsigned ones, which differ on negative values.
+std::optional<arith::CmpFPredicate>
+floatPredicateOf(arith::CmpIPredicate predicate) {
+  using I = arith::CmpIPredicate;
+  using F = arith::CmpFPredicate;
+  switch (predicate) {
+  case I::eq: return F::OEQ;
+  case I::ne: return F::ONE;
+  case I::slt: return F::OLT;
+  case I::sle: return F::OLE;
+  case I::sgt: return F::OGT;
+  case I::sge: return F::OGE;
+  default: return std::nullopt;
+  }
+}
 
 /// The loop of a size-1 operand dim indexed by the constant 0: a broadcast
 /// the way TOSA and torch-mlir write it, `(d0, d1) -> (0, d1)`.
@@ -183,9 +223,11 @@ struct Expr {
   /// The element type of the value (none for a constant, which takes the
   /// type of what it meets).
   Type type;
-  /// Operand: the tensor read and the loop each of its dims follows.
+  /// Operand: the tensor read and the loop each of its dims follows; for an
+  /// integer constant, its values as floats, which are read instead.
   Value tensor;
   SmallVector<int64_t> loops;
+  DenseElementsAttr floatValues;
   /// Constant: its value; Unary mul_scalar, add_scalar: the scalar.
   double constant = 0;
   UnaryKind unary = UnaryKind::exp;
@@ -704,6 +746,27 @@ FailureOr<unsigned> PayloadGraph::addMap(Operation *root,
       if (failed(absorb(def)))
         return failure();
     }
+    // Integers reach a map only as constants held exactly in floats, so
+    // they may be compared (as floats) but not computed with. Checked after
+    // the operands, whose own reasons (an integer tensor, linalg.index) say
+    // more.
+    IntegerAttr integer;
+    if (matchPattern(scalarOp, m_Constant(&integer)) &&
+        integer.getValue().getSignificantBits() > 25) {
+      why << "the integer constant " << integer.getValue()
+          << " is not held exactly by an f32";
+      return failure();
+    }
+    auto cmpi = dyn_cast<arith::CmpIOp>(scalarOp);
+    if (cmpi ? !floatPredicateOf(cmpi.getPredicate())
+             : llvm::any_of(scalarOp->getOperandTypes(), [](Type type) {
+                 return type.isIntOrIndex() && !type.isInteger(1);
+               })) {
+      why << "the payload op '" << scalarOp->getName()
+          << "' computes on integers; tk computes on floats (integer "
+             "constants are only compared, signed or for equality)";
+      return failure();
+    }
     expr.mapOps.push_back(scalarOp);
     return success();
   };
@@ -726,6 +789,24 @@ LogicalResult PayloadGraph::absorbProducer(Expr &expr, Value alias,
                                            Value tensor, AffineMap map,
                                            unsigned number,
                                            llvm::raw_ostream &why) {
+  if (DenseElementsAttr values = integerConstantAsFloat(tensor)) {
+    auto shape = cast<RankedTensorType>(tensor.getType()).getShape();
+    FailureOr<SmallVector<int64_t>> loops = loopsOfDims(map, shape, why);
+    if (failed(loops))
+      return failure();
+    Expr read{Expr::Kind::Operand};
+    read.type = values.getElementType();
+    read.tensor = tensor;
+    read.loops = *loops;
+    read.floatValues = values;
+    read.varies.resize(loopSizes.size());
+    for (int64_t loop : *loops)
+      if (loop != kUnitDim && loopSizes[loop] > 1)
+        read.varies.set(loop);
+    expr.args.push_back(addNode(std::move(read)));
+    expr.mapArgs.push_back(alias);
+    return success();
+  }
   auto producer = tensor.getDefiningOp<linalg::LinalgOp>();
   if (!producer || !producer.hasPureTensorSemantics() ||
       !producer.isAllParallelLoops() || producer.getNumDpsInits() != 1 ||
@@ -784,8 +865,17 @@ Value PayloadGraph::emitMap(OpBuilder &b, Location loc, const Expr &expr) {
   OpBuilder::InsertionGuard guard(b);
   Block *body = b.createBlock(&map.getBody());
   IRMapping mapping;
-  for (auto [value, input] : llvm::zip(expr.mapArgs, inputs))
-    mapping.map(value, body->addArgument(value.getType(), loc));
+  for (auto [value, input] : llvm::zip(expr.mapArgs, inputs)) {
+    Type elementType = cast<RankedTensorType>(input.getType()).getElementType();
+    Value arg = body->addArgument(elementType, loc);
+    // An integer constant read as floats: an i1 is true where nonzero; a
+    // wider integer stays a float, which the comparisons below compare.
+    if (value.getType().isInteger(1) && isa<FloatType>(elementType))
+      arg = arith::CmpFOp::create(
+          b, loc, arith::CmpFPredicate::UNE, arg,
+          arith::ConstantOp::create(b, loc, b.getFloatAttr(elementType, 0)));
+    mapping.map(value, arg);
+  }
   for (auto [value, c] : expr.mapConstants)
     mapping.map(value, arith::ConstantOp::create(
                            b, loc, b.getFloatAttr(value.getType(), c)));
@@ -801,6 +891,25 @@ Value PayloadGraph::emitMap(OpBuilder &b, Location loc, const Expr &expr) {
         if (std::optional<double> c = constantOf(operand))
           mapping.map(operand, arith::ConstantOp::create(
                                    b, loc, b.getFloatAttr(operand.getType(), *c)));
+    // An integer scalar constant is held as an f32, like the integer
+    // tensors it is compared with.
+    IntegerAttr integer;
+    if (matchPattern(scalarOp->getResult(0), m_Constant(&integer)) &&
+        !integer.getType().isInteger(1)) {
+      mapping.map(scalarOp->getResult(0),
+                  arith::ConstantOp::create(
+                      b, loc,
+                      b.getF32FloatAttr(integer.getValue().getSExtValue())));
+      continue;
+    }
+    if (auto cmpi = dyn_cast<arith::CmpIOp>(scalarOp)) {
+      mapping.map(cmpi.getResult(),
+                  arith::CmpFOp::create(b, loc,
+                                        *floatPredicateOf(cmpi.getPredicate()),
+                                        mapping.lookup(cmpi.getLhs()),
+                                        mapping.lookup(cmpi.getRhs())));
+      continue;
+    }
     b.clone(*scalarOp, mapping);
   }
   resolveAliases();
@@ -820,7 +929,11 @@ Value PayloadGraph::emit(OpBuilder &b, Location loc, unsigned node) {
     for (int64_t loop : expr.loops)
       if (loop != kUnitDim)
         shape[loop] = loopSizes[loop];
-    result = rearrange(b, loc, expr.tensor, expr.loops,
+    Value tensor =
+        expr.floatValues
+            ? arith::ConstantOp::create(b, loc, expr.floatValues).getResult()
+            : expr.tensor;
+    result = rearrange(b, loc, tensor, expr.loops,
                        llvm::to_vector(llvm::seq<int64_t>(rank)), shape);
     break;
   }
@@ -1666,13 +1779,61 @@ struct ImportLinalgPass
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     (void)applyPatternsGreedily(getOperation(), importPatterns, config);
     (void)applyPatternsGreedily(getOperation(), idiomPatterns, config);
+    hoistConstants();
     reportLeftovers();
+  }
+
+  /// Makes each tensor constant that tk ops read an argument of the
+  /// function, appended after the others, whose `tileopt.constant`
+  /// attribute holds its values: tk ops take tensors, not constants, and
+  /// the artifact holds such a buffer's contents itself (manifest role
+  /// `constant`), so callers still pass only the original arguments.
+  void hoistConstants() {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    SmallVector<arith::ConstantOp> constants;
+    func.walk([&](arith::ConstantOp constant) {
+      if (isa<DenseElementsAttr>(constant.getValue()) &&
+          llvm::any_of(constant->getUsers(), [](Operation *user) {
+            return isa_and_nonnull<tk::TKDialect>(user->getDialect());
+          }))
+        constants.push_back(constant);
+    });
+    // One argument per distinct value (attributes are uniqued).
+    llvm::DenseMap<Attribute, BlockArgument> arguments;
+    Builder b(func.getContext());
+    for (arith::ConstantOp constant : constants) {
+      auto values = cast<DenseElementsAttr>(constant.getValue());
+      BlockArgument &arg = arguments[values];
+      if (!arg) {
+        unsigned index = func.getNumArguments();
+        NamedAttribute attrs[] = {
+            b.getNamedAttr(TileOptDialect::ConstantAttrHelper::getNameStr(),
+                           values),
+            b.getNamedAttr(TileOptDialect::NameAttrHelper::getNameStr(),
+                           b.getStringAttr("constant" +
+                                           Twine(arguments.size() - 1)))};
+        if (failed(func.insertArgument(index, values.getType(),
+                                       b.getDictionaryAttr(attrs),
+                                       constant.getLoc()))) {
+          constant.emitError("cannot make this constant an argument of ")
+              << func.getSymName();
+          return signalPassFailure();
+        }
+        arg = func.getArgument(index);
+      }
+      constant.getResult().replaceAllUsesWith(arg);
+      constant.erase();
+    }
   }
 
   /// Warns at every op that keeps the function from being a kernel graph.
   /// Fills, empty tensors and constants are reported only where they reach
   /// the kernel graph or the return; feeding an op that is itself reported,
-  /// they would only repeat its warning.
+  /// they would only repeat its warning. (Dense constants the kernel graph
+  /// reads are arguments by now; other elements attributes, such as
+  /// `dense_resource` blobs, are not.)
   void reportLeftovers() {
     auto reachesGraph = [](Operation *op) {
       return llvm::any_of(op->getUsers(), [](Operation *user) {
@@ -1692,8 +1853,8 @@ struct ImportLinalgPass
         return WalkResult::skip();
       if (matchPattern(op, m_Constant()))
         op->emitWarning("constant in the kernel graph: tk has no "
-                        "constants, so the function is a kernel graph only "
-                        "once this is an argument");
+                        "constants, and only dense ones become constant "
+                        "arguments (tileopt.constant)");
       else
         leftovers.push_back(op);
       return WalkResult::skip();

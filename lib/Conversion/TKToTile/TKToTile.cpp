@@ -34,7 +34,10 @@ struct Buffers {
   /// suffix.
   llvm::StringSet<> names;
 
-  void add(OpBuilder &b, Value tensor, StringRef requested, bool output) {
+  /// `constant`: the values the program fixes for an input buffer, if it
+  /// does (a `tileopt.constant` argument of the kernel graph).
+  void add(OpBuilder &b, Value tensor, StringRef requested, bool output,
+           Attribute constant = {}) {
     std::string name = requested.str();
     for (int suffix = 1; !names.insert(name).second; ++suffix)
       name = (requested + "_" + Twine(suffix)).str();
@@ -46,6 +49,9 @@ struct Buffers {
     if (output)
       named.push_back(b.getNamedAttr(
           TileOptDialect::OutputAttrHelper::getNameStr(), b.getUnitAttr()));
+    if (constant)
+      named.push_back(b.getNamedAttr(
+          TileOptDialect::ConstantAttrHelper::getNameStr(), constant));
     attrs.push_back(b.getDictionaryAttr(named));
   }
 };
@@ -103,7 +109,8 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
   };
   for (auto [i, arg] : llvm::enumerate(body.getArguments()))
     buffers.add(b, arg, nameOf(func.getArgAttrDict(i), "in" + Twine(i)),
-                /*output=*/false);
+                /*output=*/false,
+                func.getArgAttr(i, TileOptDialect::ConstantAttrHelper::getNameStr()));
   auto ret = cast<func::ReturnOp>(body.getTerminator());
   for (auto [i, result] : llvm::enumerate(ret.getOperands()))
     buffers.add(b, result, nameOf(func.getResultAttrDict(i), "out" + Twine(i)),

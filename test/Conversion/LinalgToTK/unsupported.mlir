@@ -178,7 +178,7 @@ func.func @pad(%x: tensor<8x64xf32>) -> tensor<8x72xf32> {
 // A fill that is the result itself is reported, as is a returned constant.
 func.func @fill_result() -> (tensor<8xf32>, tensor<8xf32>) {
   %one = arith.constant 1.0 : f32
-  // expected-warning @+1 {{constant in the kernel graph: tk has no constants, so the function is a kernel graph only once this is an argument}}
+  // expected-warning @+1 {{constant in the kernel graph: tk has no constants, and only dense ones become constant arguments (tileopt.constant)}}
   %c = arith.constant dense<2.0> : tensor<8xf32>
   %empty = tensor.empty() : tensor<8xf32>
   // expected-warning @+1 {{cannot import 'linalg.fill': computes a constant; tk has no op that fills a tensor}}

@@ -36,3 +36,15 @@ gpu.module @kernels {
 func.func @named_tensor(%x: tensor<4xf32> {tileopt.name = "x"}) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
+
+// A constant buffer, and a tensor argument of a program not lowered yet
+// whose values the program fixes.
+// CHECK-LABEL: func.func @constants
+// CHECK-SAME:    %{{.*}}: memref<2x2xf32> {tileopt.constant = dense<{{\[\[}}1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>, tileopt.name = "w"}
+// CHECK-SAME:    %{{.*}}: tensor<3xf16> {tileopt.constant = dense<[1.000000e+00, 0.000000e+00, -1.000000e+00]> : tensor<3xf16>}
+func.func @constants(
+    %w: memref<2x2xf32> {tileopt.name = "w",
+                         tileopt.constant = dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>},
+    %m: tensor<3xf16> {tileopt.constant = dense<[1.0, 0.0, -1.0]> : tensor<3xf16>}) {
+  return
+}

@@ -126,3 +126,31 @@ func.func @grid_sync_not_unit() attributes {tileopt.grid_sync = true} {
 func.func @misspelled() attributes {tileopt.outputs} {
   return
 }
+
+// -----
+
+// expected-error @+1 {{'tileopt.constant' must be dense elements of argument #0's shape and element type ('memref<4xf32>'), got dense<1.000000e+00> : tensor<2xf32>}}
+func.func @constant_of_another_shape(%x: memref<4xf32> {tileopt.constant = dense<1.0> : tensor<2xf32>}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tileopt.constant' must be dense elements of argument #0's shape and element type ('tensor<2xf32>'), got dense<1.000000e+00> : tensor<2xf16>}}
+func.func @constant_of_another_type(%x: tensor<2xf32> {tileopt.constant = dense<1.0> : tensor<2xf16>}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{argument #0 is both an output and a constant}}
+func.func @constant_output(%x: memref<2xf32> {tileopt.output, tileopt.constant = dense<1.0> : tensor<2xf32>}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tileopt.constant' marks a buffer: argument #0 must be a memref or a tensor of a function}}
+func.func @constant_scalar(%x: f32 {tileopt.constant = dense<1.0> : tensor<f32>}) {
+  return
+}

@@ -42,7 +42,8 @@ LogicalResult TileOptDialect::verifyOperationAttribute(Operation *op,
                            << value;
   };
   if (name == NameAttrHelper::getNameStr() ||
-      name == OutputAttrHelper::getNameStr())
+      name == OutputAttrHelper::getNameStr() ||
+      name == ConstantAttrHelper::getNameStr())
     return op->emitError() << "'" << name
                            << "' marks an argument of a host function, not "
                               "an op";
@@ -93,27 +94,40 @@ LogicalResult TileOptDialect::verifyRegionArgAttribute(Operation *op,
   StringRef name = attr.getName().getValue();
   auto func = dyn_cast<FunctionOpInterface>(op);
   if (name != NameAttrHelper::getNameStr() &&
-      name != OutputAttrHelper::getNameStr())
+      name != OutputAttrHelper::getNameStr() &&
+      name != ConstantAttrHelper::getNameStr())
     return op->emitError() << "'" << name
                            << "' is not an attribute of a function argument";
   // A tensor argument of a function not lowered yet names the buffer it
-  // becomes; only a buffer is an output.
+  // becomes, or holds its contents; only a buffer is an output.
   Type type = func ? func.getArgumentTypes()[argIndex] : Type();
+  bool onTensors = name != OutputAttrHelper::getNameStr();
   bool buffer = isa_and_nonnull<MemRefType>(type) ||
-                (name == NameAttrHelper::getNameStr() &&
-                 isa_and_nonnull<RankedTensorType>(type));
+                (onTensors && isa_and_nonnull<RankedTensorType>(type));
   if (!buffer)
     return op->emitError() << "'" << name << "' marks a buffer: argument #"
                            << argIndex << " must be a memref"
-                           << (name == NameAttrHelper::getNameStr()
-                                   ? " or a tensor"
-                                   : "")
+                           << (onTensors ? " or a tensor" : "")
                            << " of a function";
   if (name == OutputAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError()
              << "'" << name << "' must be a unit attribute, got "
              << attr.getValue();
+    if (func.getArgAttr(argIndex, ConstantAttrHelper::getNameStr()))
+      return op->emitError() << "argument #" << argIndex
+                             << " is both an output and a constant";
+    return success();
+  }
+  if (name == ConstantAttrHelper::getNameStr()) {
+    auto values = dyn_cast<DenseElementsAttr>(attr.getValue());
+    auto shaped = cast<ShapedType>(type);
+    if (!values || values.getType().getShape() != shaped.getShape() ||
+        values.getElementType() != shaped.getElementType())
+      return op->emitError()
+             << "'" << name << "' must be dense elements of argument #"
+             << argIndex << "'s shape and element type (" << type
+             << "), got " << attr.getValue();
     return success();
   }
   auto bufferName = dyn_cast<StringAttr>(attr.getValue());

@@ -28,6 +28,16 @@ def TileOpt_Dialect : Dialect {
       names), which become such buffers;
     * `tileopt.output` (unit): the program writes the buffer; the others
       are inputs.
+    * `tileopt.constant` (dense elements of the argument's shape and
+      element type): the buffer's contents are fixed by the program (a
+      weight or mask the front end wrote as a constant, such as TOSA's
+      `tosa.const`), so the caller never passes it: the artifact holds the
+      values (manifest role `constant`) and the runtime uploads them. Also
+      on the tensor arguments of a program not lowered yet: the importer
+      turns a non-splat constant the kernel graph reads into such an
+      argument, since tk ops take tensors, not constants. The search and
+      the verifier treat it as any input, which is sound: a µGraph equal to
+      the program for every input is equal for these values too.
 
     On the host function:
 
@@ -57,6 +67,7 @@ def TileOpt_Dialect : Dialect {
   let discardableAttrs = (ins
     "::mlir::StringAttr":$name,
     "::mlir::UnitAttr":$output,
+    "::mlir::DenseElementsAttr":$constant,
     "::mlir::StringAttr":$reference,
     "::mlir::DictionaryAttr":$reference_args,
     "::mlir::IntegerAttr":$dynamic_shared_memory,
