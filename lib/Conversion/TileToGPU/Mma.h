@@ -100,14 +100,14 @@ void multiplyStaged(OpBuilder &b, Location loc, tile::MmaOp mma, Value staging,
 
 /// Multiplies the operands staged in `staging` at element offsets `lhsBase`
 /// and `rhsBase` (laid out as `lhs` and `rhs` say) into `acc`, the scalars
-/// of an mma accumulator fragment: each warp loads its parts with ldmatrix
-/// (B transposed on the way, unless `rhsTransposed` says it is staged as
-/// [N, K] already) and runs mma.sync m16n8k16 on the accumulator tiles it
-/// holds.
+/// of an mma.sync accumulator fragment on `warpsM` x `warpsN` warps: each
+/// warp loads its parts with ldmatrix (B transposed on the way, unless
+/// `rhsTransposed` says it is staged as [N, K] already) and runs mma.sync
+/// m16n8k16 on the accumulator tiles it holds.
 void multiplyStagedMmaSync(OpBuilder &b, Location loc, Value staging,
                            const StagedOperand &lhs, Value lhsBase,
                            const StagedOperand &rhs, Value rhsBase,
-                           bool rhsTransposed, int64_t numThreads,
+                           bool rhsTransposed, int64_t warpsM, int64_t warpsN,
                            MutableArrayRef<Value> acc);
 
 /// Why `mma` cannot run on wgmma with `numThreads` threads, or "" if it can:

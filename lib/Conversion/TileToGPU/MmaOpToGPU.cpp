@@ -94,8 +94,10 @@ void tiletogpu::multiplyStaged(OpBuilder &b, Location loc, tile::MmaOp mma,
   if (isWgmma(mma))
     return multiplyStagedWgmma(b, loc, staging, lhs, lhsBase, rhs, rhsBase,
                                numThreads, acc, pendingWgmmaGroups);
+  FragmentLayout accumulator = layoutOf(mma.getAcc().getType(), numThreads);
   multiplyStagedMmaSync(b, loc, staging, lhs, lhsBase, rhs, rhsBase,
-                        mma.getRhsTransposed(), numThreads, acc);
+                        mma.getRhsTransposed(), accumulator.warpsM,
+                        accumulator.warpsN, acc);
 }
 
 //===----------------------------------------------------------------------===//

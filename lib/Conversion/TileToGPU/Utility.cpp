@@ -186,7 +186,7 @@ Relayout tiletogpu::relayoutOf(Operation *op, int64_t numThreads) {
 int64_t tiletogpu::reduceWarpsPerRow(const FragmentLayout &in,
                                      int64_t numThreads) {
   if (in.kind == FragmentLayout::Kind::Mma)
-    return FragmentLayout::mmaWarpGrid(in.shape, numThreads).second;
+    return in.warpsN;
   int64_t threads = in.replicated ? in.numElements : numThreads;
   int64_t chunksPerRow = in.shape.back() / in.vectorWidth;
   int64_t lanes = std::min<int64_t>(chunksPerRow, 32);
