@@ -8,6 +8,7 @@
 
 using namespace mlir;
 using namespace mlir::tileopt::tile;
+using mlir::tileopt::FragmentLayout;
 
 #include "TileOpt/Dialect/Tile/IR/TileAttrInterfaces.cpp.inc"
 #include "TileOpt/Dialect/Tile/IR/TileDialect.cpp.inc"
@@ -118,6 +119,12 @@ LayoutAttrInterface mlir::tileopt::tile::getLayout(Type type) {
   return dyn_cast_or_null<LayoutAttrInterface>(tensor.getEncoding());
 }
 
+FragmentLayout mlir::tileopt::tile::getFragmentLayout(RankedTensorType tile) {
+  LayoutAttrInterface layout = getLayout(tile);
+  assert(layout && "a tile without a layout has no fragments");
+  return layout.getFragmentLayout(tile.getShape());
+}
+
 static bool isPowerOfTwo(int64_t n) { return n > 0 && llvm::isPowerOf2_64(n); }
 
 LogicalResult BlockedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
@@ -132,6 +139,10 @@ LogicalResult BlockedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 int64_t BlockedAttr::getNumWarps() const { return getWarps(); }
+
+FragmentLayout BlockedAttr::getFragmentLayout(ArrayRef<int64_t> shape) const {
+  return FragmentLayout::blocked(shape, 32 * getWarps(), getChunk());
+}
 
 LogicalResult BlockedAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type,
@@ -196,6 +207,10 @@ LogicalResult MmaSyncAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 int64_t MmaSyncAttr::getNumWarps() const { return getWarpsM() * getWarpsN(); }
 
+FragmentLayout MmaSyncAttr::getFragmentLayout(ArrayRef<int64_t> shape) const {
+  return FragmentLayout::mmaAccumulator(shape, getWarpsM(), getWarpsN());
+}
+
 LogicalResult MmaSyncAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type,
     function_ref<InFlightDiagnostic()> emitError) const {
@@ -212,6 +227,10 @@ LogicalResult WgmmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 int64_t WgmmaAttr::getNumWarps() const { return 4 * getWarpgroups(); }
+
+FragmentLayout WgmmaAttr::getFragmentLayout(ArrayRef<int64_t> shape) const {
+  return FragmentLayout::wgmmaAccumulator(shape, 128 * getWarpgroups());
+}
 
 LogicalResult
 WgmmaAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,

@@ -13,7 +13,13 @@ def Tile_LayoutAttrInterface : AttrInterface<"LayoutAttrInterface"> {
   }];
   let methods = [
     InterfaceMethod<"The warps (of 32 threads) of the block.", "int64_t",
-                    "getNumWarps">
+                    "getNumWarps">,
+    InterfaceMethod<[{
+      Which elements of a tile of `shape` (one this layout takes) each
+      thread holds, as the code generator and the cost model compute with
+      it (Target/FragmentLayout.h).
+    }], "::mlir::tileopt::FragmentLayout", "getFragmentLayout",
+        (ins "::llvm::ArrayRef<int64_t>":$shape)>
   ];
 }
 

@@ -18,6 +18,8 @@
 
 #include "TileOpt/Dialect/Tile/IR/TileEnums.h.inc"
 
+#include "TileOpt/Target/FragmentLayout.h"
+
 #include "TileOpt/Dialect/Tile/IR/TileAttrInterfaces.h.inc"
 
 // Before the dialect: it declares helpers for its discardable attributes.
@@ -36,6 +38,9 @@ class MmaOp;
 
 /// The layout of a tile (the encoding of `type` if it is one), or null.
 LayoutAttrInterface getLayout(Type type);
+
+/// Which elements of `tile`, which has a layout, each thread holds.
+FragmentLayout getFragmentLayout(RankedTensorType tile);
 
 /// Whether `mma` may leave its left operand where the tile.mma just before
 /// it in its block staged it in shared memory (`tile.lhs_staged`): the two
