@@ -336,6 +336,12 @@ private:
             llvm::copy(in.values(), out.values().begin());
           });
         })
+        .Case([&](tile::ConvertLayoutOp c) {
+          // Layouts say which thread holds an element, not what it is.
+          return relayout(c.getInput(), c.getResult(), [](auto &in, auto &out) {
+            llvm::copy(in.values(), out.values().begin());
+          });
+        })
         .Case([&](tile::PermuteOp p) {
           return relayout(p.getInput(), p.getResult(), [&](auto &in, auto &out) {
             transpose(in, p.getPermutation(), out);

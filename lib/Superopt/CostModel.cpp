@@ -135,7 +135,7 @@ int64_t paddedBytes(Value tile) {
 
 /// Whether `matmul` is the first product in its block on its left operand:
 /// the one that stores it (MmaLowering; the next one finds it there,
-/// markRestagedLhs).
+/// tile.lhs_staged).
 bool firstProductOnLhs(tb::MatmulOp matmul) {
   return llvm::none_of(matmul.getLhs().getUsers(), [&](Operation *user) {
     auto other = dyn_cast<tb::MatmulOp>(user);
@@ -363,13 +363,13 @@ constexpr int64_t kBaseRegistersPerThread = 32;
 /// products alone and is fused into a sum or mean accumulator
 /// (isFusedIntoAccumulator), and no tile is saved in the loop (a `none`
 /// accumulator). Those products' operands are staged, and each must give
-/// every thread whole 16-byte chunks (stagedMmaLoop), in the blocked layout
+/// every thread whole 16-byte chunks (decideMmaPipeline), in the blocked layout
 /// of the tile as the lowering pads it, and two stages of them fit in
 /// `sharedMemoryPerBlock`. The loop's other tiles are loaded by the threads
 /// into registers (docs/lowering.md), and are not prefetched
 /// (loopLoadsPipelined). Not mirrored: each 16-byte chunk must lie wholly
 /// inside or outside the tensor, and the ring's own padding rows
-/// (tileopt-lower-tile's `swizzle=false`).
+/// (tileopt-assign-layouts' `swizzle-staging=false`).
 llvm::SmallPtrSet<Operation *, 4>
 stagedIterators(tb::BlockGraphOpInterface graph, int64_t threads,
                 int64_t sharedMemoryPerBlock) {

@@ -7,8 +7,25 @@
 using namespace mlir;
 using namespace mlir::tileopt;
 
+int64_t FragmentLayout::defaultVectorWidth(ArrayRef<int64_t> shape,
+                                           int64_t numThreads) {
+  int64_t numElements = 1;
+  for (int64_t dim : shape)
+    numElements *= dim;
+  if (numElements < numThreads)
+    return 1;
+  int64_t lastDim = shape.empty() ? 1 : shape.back();
+  return std::min({kMaxVectorWidth, lastDim, numElements / numThreads});
+}
+
 FragmentLayout FragmentLayout::blocked(ArrayRef<int64_t> shape,
                                        int64_t numThreads) {
+  return blocked(shape, numThreads, defaultVectorWidth(shape, numThreads));
+}
+
+FragmentLayout FragmentLayout::blocked(ArrayRef<int64_t> shape,
+                                       int64_t numThreads,
+                                       int64_t vectorWidth) {
   FragmentLayout layout;
   layout.shape.assign(shape.begin(), shape.end());
   layout.numThreads = numThreads;
@@ -18,9 +35,7 @@ FragmentLayout FragmentLayout::blocked(ArrayRef<int64_t> shape,
     layout.replicated = true;
     return layout;
   }
-  int64_t lastDim = shape.empty() ? 1 : shape.back();
-  layout.vectorWidth = std::min({kMaxVectorWidth, lastDim,
-                                 layout.numElements / numThreads});
+  layout.vectorWidth = vectorWidth;
   layout.chunksPerThread =
       layout.numElements / (numThreads * layout.vectorWidth);
   return layout;
@@ -60,7 +75,16 @@ static FragmentLayout accumulator(ArrayRef<int64_t> shape, int64_t numThreads,
 
 FragmentLayout FragmentLayout::mmaAccumulator(ArrayRef<int64_t> shape,
                                               int64_t numThreads) {
-  return accumulator(shape, numThreads, Kind::Mma);
+  auto [warpsM, warpsN] = mmaWarpGrid(shape.take_back(2), numThreads);
+  return mmaAccumulator(shape, warpsM, warpsN);
+}
+
+FragmentLayout FragmentLayout::mmaAccumulator(ArrayRef<int64_t> shape,
+                                              int64_t warpsM, int64_t warpsN) {
+  FragmentLayout layout = accumulator(shape, 32 * warpsM * warpsN, Kind::Mma);
+  layout.warpsM = warpsM;
+  layout.warpsN = warpsN;
+  return layout;
 }
 
 FragmentLayout FragmentLayout::wgmmaAccumulator(ArrayRef<int64_t> shape,
@@ -109,7 +133,6 @@ Value FragmentLayout::linearIndex(OpBuilder &b, Location loc, Value threadId,
     Value col = add(inTileCol, constant(tileCol * 8));
     return add(mul(row, shape[1]), col);
   }
-  auto [warpsM, warpsN] = mmaWarpGrid(shape, numThreads);
   int64_t rowsPerWarp = shape[0] / warpsM, colsPerWarp = shape[1] / warpsN;
   int64_t tileRow = tile / (colsPerWarp / 8), tileCol = tile % (colsPerWarp / 8);
   Value row = add(mul(div(warp, warpsN), rowsPerWarp),

@@ -109,10 +109,184 @@ std::string tileopt::mmaRingObstacle(scf::ForOp loop) {
   return "";
 }
 
-bool tileopt::isStagedMmaLoop(scf::ForOp loop) {
-  if (!mmaStagingObstacle(loop).empty() || !mmaRingObstacle(loop).empty())
-    return false;
-  return llvm::any_of(mmaMultiplicandLoads(loop), [](tile::LoadOp load) {
-    return load.getLatency() && *load.getLatency() >= 2;
-  });
+std::string tileopt::wgmmaLimit(tile::MmaOp mma, int64_t numThreads) {
+  int64_t m = mma.getLhs().getType().getDimSize(0);
+  int64_t k = mma.getLhs().getType().getDimSize(1);
+  int64_t n = mma.getRhs().getType().getDimSize(1);
+  if (mma.getRhsTransposed())
+    return "the wgmma lowering reads the rhs N-major only, and this one is "
+           "given transposed";
+  if (numThreads % 128 != 0)
+    return "wgmma needs whole warpgroups (a multiple of 4 warps)";
+  int64_t groups = numThreads / 128;
+  if (m % (64 * groups) != 0)
+    return "wgmma needs M (" + std::to_string(m) + ") a multiple of " +
+           std::to_string(64 * groups) + " (64 rows per warpgroup slice)";
+  if (k % kStagingPanel != 0 || n % kStagingPanel != 0)
+    return "wgmma needs K (" + std::to_string(k) + ") and N (" +
+           std::to_string(n) +
+           ") multiples of 64 (128-byte swizzled rows of bf16/f16)";
+  if (n > target::kWgmmaMaxN)
+    return "wgmma needs N (" + std::to_string(n) + ") of at most " +
+           std::to_string(target::kWgmmaMaxN);
+  return "";
+}
+
+/// Why a thread cannot copy whole 16-byte chunks of every tile `loads`
+/// give, each lying wholly inside or outside its view, or "".
+static std::string chunkObstacle(ArrayRef<tile::LoadOp> loads) {
+  for (tile::LoadOp load : loads) {
+    RankedTensorType type = load.getType();
+    FragmentLayout chunks = tile::getFragmentLayout(type);
+    if (!chunksAlignedIn(load.getView().getType(), chunks) ||
+        chunks.vectorWidth * type.getElementTypeBitWidth() != 128)
+      return "every 16-byte chunk of the tiles must lie wholly inside or "
+             "outside the view, and each thread must copy whole chunks";
+  }
+  return "";
+}
+
+/// The bytes of one stage of `loads`' ring, staged as `staging`.
+static int64_t stageBytes(ArrayRef<tile::LoadOp> loads,
+                          tile::StagingLayout staging) {
+  return layOutRingStage(loads, staging) *
+         tile::LoadOp(loads.front()).getType().getElementTypeBitWidth() / 8;
+}
+
+tile::MmaPipelineAttr tileopt::decideMmaPipeline(scf::ForOp loop, bool wgmma,
+                                                 bool swizzle,
+                                                 std::string &why) {
+  SmallVector<tile::LoadOp> loads = mmaMultiplicandLoads(loop);
+  int64_t latency = 1;
+  for (tile::LoadOp load : loads)
+    if (load.getLatency())
+      latency = std::max<int64_t>(latency, *load.getLatency());
+  if (latency < 2 || !mmaStagingObstacle(loop).empty() ||
+      !mmaRingObstacle(loop).empty())
+    return {};
+  MLIRContext *ctx = loop.getContext();
+  auto none = tile::MmaPipelineAttr::get(ctx, tile::MmaCopy::none, 0,
+                                         tile::StagingLayout::padded);
+  why = chunkObstacle(loads);
+  if (!why.empty())
+    return none;
+  tile::StagingLayout staging = wgmma     ? tile::StagingLayout::panels
+                                : swizzle ? tile::StagingLayout::swizzled
+                                          : tile::StagingLayout::padded;
+  int64_t bytes = stageBytes(loads, staging);
+  int64_t stages =
+      std::min({latency, kMaxMmaStages, kMaxSharedBytesPerBlock / bytes});
+  if (stages < 2) {
+    why = "two stages of " + std::to_string(bytes) +
+          " bytes do not fit in shared memory";
+    return none;
+  }
+  tile::MmaCopy copy = tmaLimit(loads, wgmma).empty() ? tile::MmaCopy::tma
+                                                      : tile::MmaCopy::cp_async;
+  return tile::MmaPipelineAttr::get(ctx, copy, stages, staging);
+}
+
+std::string tileopt::mmaPipelineObstacle(scf::ForOp loop,
+                                         tile::MmaPipelineAttr pipeline) {
+  if (std::string why = mmaStagingObstacle(loop); !why.empty())
+    return why;
+  if (std::string why = mmaRingObstacle(loop); !why.empty())
+    return why;
+  SmallVector<tile::LoadOp> loads = mmaMultiplicandLoads(loop);
+  if (std::string why = chunkObstacle(loads); !why.empty())
+    return why;
+  bool wgmma =
+      llvm::all_of(loop.getBody()->getOps<tile::MmaOp>(), [](tile::MmaOp mma) {
+        return isa_and_nonnull<tile::WgmmaAttr>(
+            tile::getLayout(mma.getAcc().getType()));
+      });
+  if (wgmma != (pipeline.getStaging() == tile::StagingLayout::panels))
+    return "wgmma reads its stages as panels, and only wgmma does";
+  int64_t bytes = stageBytes(loads, pipeline.getStaging());
+  if (pipeline.getStages() * bytes > kMaxSharedBytesPerBlock)
+    return std::to_string(pipeline.getStages()) + " stages of " +
+           std::to_string(bytes) + " bytes do not fit in shared memory";
+  if (pipeline.getCopy() == tile::MmaCopy::tma)
+    return tmaLimit(loads, wgmma);
+  return "";
+}
+
+tile::MmaPipelineAttr tileopt::mmaPipelineOf(scf::ForOp loop) {
+  return loop->getAttrOfType<tile::MmaPipelineAttr>(
+      tile::TileDialect::MmaPipelineAttrHelper::getNameStr());
+}
+
+tile::MmaPipelineAttr tileopt::stagedPipelineAround(Operation *op) {
+  auto loop = dyn_cast_or_null<scf::ForOp>(op->getParentOp());
+  if (!loop)
+    return {};
+  tile::MmaPipelineAttr pipeline = mmaPipelineOf(loop);
+  return pipeline && pipeline.isStaged() ? pipeline : nullptr;
+}
+
+int64_t tileopt::stagingRowStride(int64_t cols, tile::StagingLayout layout) {
+  return layout == tile::StagingLayout::padded ? cols + kStagingChunk : cols;
+}
+
+int64_t tileopt::layOutRingStage(ArrayRef<tile::LoadOp> loads,
+                                 tile::StagingLayout layout,
+                                 SmallVectorImpl<int64_t> *offsets) {
+  if (loads.empty())
+    return 0;
+  int64_t bits = tile::LoadOp(loads.front()).getType().getElementTypeBitWidth();
+  int64_t alignment =
+      (layout == tile::StagingLayout::panels ? 1024 : 16) * 8 / bits;
+  int64_t offset = 0;
+  for (tile::LoadOp load : loads) {
+    RankedTensorType type = load.getType();
+    if (offsets)
+      offsets->push_back(offset);
+    offset =
+        llvm::alignTo(offset + type.getDimSize(0) *
+                                   stagingRowStride(type.getDimSize(1), layout),
+                      alignment);
+  }
+  return offset;
+}
+
+bool tileopt::chunksAlignedIn(tile::TensorViewType view,
+                              const FragmentLayout &layout) {
+  return !layout.replicated &&
+         llvm::all_of(view.getShape().drop_front(), [&](int64_t d) {
+           return !ShapedType::isDynamic(d) && d % layout.vectorWidth == 0;
+         });
+}
+
+std::string tileopt::tmaLimit(ArrayRef<tile::LoadOp> loads, bool wgmma) {
+  if (!wgmma)
+    return "TMA feeds the operands of wgmma only (chip sm_90a and a shape "
+           "wgmma takes)";
+  for (tile::LoadOp load : loads) {
+    std::string which;
+    // The tile's shape and element type, as the user wrote them.
+    llvm::raw_string_ostream(which)
+        << "the " << load.getType().dropEncoding() << " load";
+    tile::TensorViewType view = load.getView().getType();
+    if (view.getRank() != 2)
+      return "TMA copies tiles of rank-2 views only; " + which +
+             " reads a view of rank " + std::to_string(view.getRank());
+    int64_t rowLength = view.getShape()[1];
+    int64_t elementBytes = view.getElementType().getIntOrFloatBitWidth() / 8;
+    if (ShapedType::isDynamic(rowLength) ||
+        rowLength * elementBytes % target::kTmaStrideBytes != 0)
+      return "a TMA tensor map needs rows of a static multiple of " +
+             std::to_string(target::kTmaStrideBytes) + " bytes; " + which +
+             " reads rows " +
+             (ShapedType::isDynamic(rowLength)
+                  ? std::string("of dynamic length")
+                  : "of " + std::to_string(rowLength * elementBytes) +
+                        " bytes");
+    int64_t rows = load.getType().getDimSize(0);
+    if (rows > target::kTmaMaxBoxDim)
+      return "a TMA box has at most " + std::to_string(target::kTmaMaxBoxDim) +
+             " rows; " + which + " has " + std::to_string(rows);
+    if (!load.getAllowTma())
+      return which + " has no allow_tma";
+  }
+  return "";
 }

@@ -85,9 +85,10 @@ int64_t registersPerThread(tile::LoadOp load, int64_t threads) {
 
 void pipelineLoop(scf::ForOp loop, int64_t numWarps, int64_t registerBudget) {
   // The code generator pipelines this loop's multiplicands through shared
-  // memory, and wants the loop as it is: one tile.mma per accumulator a
-  // step. Its other loads are not prefetched.
-  if (isStagedMmaLoop(loop)) {
+  // memory (or, with <none>, follows none of its hints), and wants the loop
+  // as it is: one tile.mma per accumulator a step. Its other loads are not
+  // prefetched.
+  if (mmaPipelineOf(loop)) {
     SmallVector<tile::LoadOp> staged = mmaMultiplicandLoads(loop);
     for (auto load : loop.getBody()->getOps<tile::LoadOp>())
       if (load.getLatency() && *load.getLatency() >= 2 &&

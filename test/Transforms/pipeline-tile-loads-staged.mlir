@@ -1,7 +1,8 @@
-// Loops whose tile.mma multiplicands tileopt-lower-tile pipelines through
-// shared memory are left as they are; a hint on another load of such a loop
-// is not followed, with a remark. A loop whose ring would not fit two
-// stages in shared memory is this pass's again.
+// Loops that have a tile.mma_pipeline (tileopt-assign-layouts decides which:
+// test/Transforms/assign-layouts.mlir) are the code generator's and left as
+// they are; a hint on another load of such a loop is not followed, with a
+// remark. A loop without one (here: its ring would not fit two stages in
+// shared memory) is this pass's.
 // RUN: tileopt-opt %s -split-input-file -verify-diagnostics --tileopt-pipeline-tile-loads \
 // RUN:   | FileCheck %s
 
@@ -27,7 +28,7 @@ tile.kernel @staged_with_bias(%x: !tile.view<8x1024xf16>, %w: !tile.view<1024x10
     %n = tile.mma %tx, %tw, %a : tensor<16x128xf16>, tensor<128x32xf16>, tensor<16x32xf32>
     %s2 = arith.addf %s, %tb : tensor<16x32xf32>
     scf.yield %n, %s2 : tensor<16x32xf32>, tensor<16x32xf32>
-  }
+  } {tile.mma_pipeline = #tile.mma_pipeline<cp_async, stages = 3, staging = swizzled>}
   %sum = arith.addf %acc#0, %acc#1 : tensor<16x32xf32>
   tile.store %sum, %o[%c0, %j] : tensor<16x32xf32>, !tile.view<8x1024xf32>
   tile.return

@@ -98,8 +98,9 @@ tile.kernel @computed_index(%a: !tile.view<256x256xf32>, %c: !tile.view<256x256x
 
 // -----
 
-// Loads that only feed tile.mma multiplicands stay in place, hint and all:
-// tileopt-lower-tile pipelines them through shared memory with cp.async.
+// Loads that only feed tile.mma multiplicands stay in place, hint and all,
+// in a loop with a tile.mma_pipeline: tileopt-lower-tile pipelines them
+// through shared memory with cp.async.
 // CHECK-LABEL: tile.kernel @mma_operands
 // CHECK:         scf.for %[[K:[^ ]*]] = {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<64x64xf32>)
 // CHECK-NEXT:      tile.load %{{.*}}[%{{.*}}, %[[K]]] latency 3
@@ -115,7 +116,7 @@ tile.kernel @mma_operands(%a: !tile.view<256x256xbf16>, %c: !tile.view<256x256xf
     %tb = tile.load %a[%k, %c0] latency 3 : !tile.view<256x256xbf16> -> tensor<32x64xbf16>
     %next = tile.mma %ta, %tb, %sum : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
     scf.yield %next : tensor<64x64xf32>
-  }
+  } {tile.mma_pipeline = #tile.mma_pipeline<cp_async, stages = 3, staging = swizzled>}
   tile.store %acc, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<256x256xf32>
   tile.return
 }
@@ -123,8 +124,8 @@ tile.kernel @mma_operands(%a: !tile.view<256x256xbf16>, %c: !tile.view<256x256xf
 // -----
 
 // Two mmas in one loop sharing a multiplicand (a gated MLP's X W1 and X W2):
-// the code generator stages all three tiles through its cp.async ring, so
-// the loop stays as it is.
+// the code generator stages all three tiles through its cp.async ring (the
+// loop's tile.mma_pipeline), so the loop stays as it is.
 // CHECK-LABEL: tile.kernel @two_mmas_shared_operand
 // CHECK:         scf.for %[[K:[^ ]*]] = {{.*}} -> (tensor<32x64xf32>, tensor<32x64xf32>)
 // CHECK-COUNT-3:   tile.load %{{.*}} latency 3
@@ -145,7 +146,7 @@ tile.kernel @two_mmas_shared_operand(%x: !tile.view<32x4096xf16>, %w1: !tile.vie
     %n1 = tile.mma %tx, %t1, %a1 : tensor<32x64xf16>, tensor<64x64xf16>, tensor<32x64xf32>
     %n2 = tile.mma %tx, %t2, %a2 : tensor<32x64xf16>, tensor<64x64xf16>, tensor<32x64xf32>
     scf.yield %n1, %n2 : tensor<32x64xf32>, tensor<32x64xf32>
-  }
+  } {tile.mma_pipeline = #tile.mma_pipeline<cp_async, stages = 3, staging = swizzled>}
   %sum = arith.addf %acc#0, %acc#1 : tensor<32x64xf32>
   tile.store %sum, %o[%c0, %j] : tensor<32x64xf32>, !tile.view<32x4096xf32>
   tile.return

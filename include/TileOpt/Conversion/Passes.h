@@ -73,7 +73,8 @@ constexpr StringLiteral kTensorMapsAttr =
 constexpr StringLiteral kGridSyncAttr =
     TileOptDialect::GridSyncAttrHelper::getNameStr();
 
-/// The tile-level half: tileopt-pipeline-tile-loads, tileopt-lower-tile.
+/// The tile-level half: tileopt-assign-layouts, tileopt-pipeline-tile-loads,
+/// tileopt-lower-tile.
 void buildTileLoweringPipeline(OpPassManager &pm,
                                const TileToCubinOptions &options);
 

@@ -131,8 +131,9 @@ def LowerTileToGPU : Pass<"tileopt-lower-tile", "::mlir::ModuleOp"> {
     Tile programs say what a whole thread block computes, on immutable tiles;
     a GPU runs threads. This pass makes that step: every `tile.kernel`
     becomes a `gpu.func` kernel in a `gpu.module`, every tile value becomes
-    the fragment of it each thread holds (FragmentLayout: row-major chunks of
-    up to 8 contiguous elements dealt round-robin to the threads), and every
+    the fragment of it each thread holds, as its layout says (which
+    `tileopt-assign-layouts` gives every tile before this pass, for as many
+    warps as `num-warps`: FragmentLayout, the layout's fragments), and every
     tile op becomes the per-thread code that computes its fragment:
 
     * `tile.load` / `tile.store`: coalesced loads and stores of whole chunks
@@ -147,36 +148,31 @@ def LowerTileToGPU : Pass<"tileopt-lower-tile", "::mlir::ModuleOp"> {
     * `tile.scan` (over the last dim, either direction): a scan inside each
       chunk, then a per-row Hillis-Steele scan of the chunk totals in shared
       memory;
-    * `tile.mma`: mma.sync m16n8k16 on operands staged in shared memory and
-      loaded with ldmatrix; accumulators live in the mma layout. When both
-      operands are `tile.load`s in the `scf.for` that carries the
-      accumulator and one has a `latency` hint L >= 2, the loads become a
-      cp.async pipeline: min(L, 4) shared-memory stages filled L - 1
-      iterations ahead (16-byte `cp.async.cg`, zero-filled outside the view),
-      one barrier per iteration, ldmatrix straight from the stage. A hint
-      that cannot be followed (other padding values, other ops in the loop,
-      chunks not whole) gets a warning. Staged operand tiles are XOR-swizzled
-      by 16-byte chunk (with `swizzle-staging=false`, and for operands from
-      registers, their rows are padded by 16 bytes instead); staging over
-      48 KiB goes to dynamic shared memory. With `chip=sm_90a`, tile.mma
-      ops whose shapes wgmma takes (K and N multiples of 64, N at most 256,
-      M a multiple of 64 per warpgroup) run on wgmma.mma_async m64nNk16
-      instead, both operands read by matrix descriptor from
-      128-byte-swizzled panels, the accumulator in the wgmma layout; any
-      other keeps mma.sync, with a remark naming the limit. When both
-      operand loads of a pipelined wgmma tile.mma carry `allow_tma`, one
-      thread copies the tiles with TMA (`cp.async.bulk.tensor`, one box of
-      up to 256 rows per 64-column panel, zero-filled past the view) into
-      the stages, each of which completes on an mbarrier
-      (`arrive.expect_tx`, `try_wait.parity`); the kernel then takes a
-      device pointer to a CUtensorMap per operand after its other
+    * `tile.mma`: on the tensor cores its accumulator's layout names.
+      `#tile.mma_sync`: mma.sync m16n8k16 on operands staged in shared
+      memory and loaded with ldmatrix, each row padded by 16 bytes or (rows
+      shorter than 128 bytes) XOR-swizzled by 16-byte chunk; a left operand
+      that the `tile.mma` before it staged (`tile.lhs_staged`) is not staged
+      again. `#tile.wgmma` (sm_90a): wgmma.mma_async m64nNk16, both operands
+      read by matrix descriptor from 128-byte-swizzled panels. An `scf.for`
+      whose `tile.mma_pipeline` describes a ring becomes that pipeline: its
+      `stages` shared-memory stages filled `stages - 1` iterations ahead,
+      laid out as its `staging` says, one barrier per iteration, the tensor
+      cores reading straight from the stage; copied by 16-byte
+      `cp.async.cg` (zero-filled outside the view), or with `tma` by one
+      thread with `cp.async.bulk.tensor` (one box of up to 256 rows per
+      64-column panel, zero-filled past the view), each stage completing on
+      an mbarrier (`arrive.expect_tx`, `try_wait.parity`); the kernel then
+      takes a device pointer to a CUtensorMap per operand after its other
       parameters, described by `tileopt.tensor_maps` on the `gpu.func`
       (view argument and box), and the host side creates them with
-      `nvgpu.tma.create.descriptor`. A hint that cannot be followed gets a
-      remark naming the op and the limit, and the loads keep cp.async;
-    * `tile.broadcast`, `tile.reshape`, `tile.permute`: the fragments are
-      re-dealt through shared memory (or nothing at all when the layouts
-      agree);
+      `nvgpu.tma.create.descriptor`. Staging over 48 KiB goes to dynamic
+      shared memory. A latency hint on the multiplicand of a loop that has
+      no `tile.mma_pipeline` and that `tileopt-pipeline-tile-loads` did not
+      take gets a warning that says why no ring was built;
+    * `tile.broadcast`, `tile.reshape`, `tile.permute`, `tile.convert_layout`:
+      the fragments are re-dealt through shared memory (or nothing at all
+      when the layouts agree);
     * `scf.for` over tiles: the loop carries fragments.
 
     Views become kernel parameters: a global pointer (`!llvm.ptr<1>`, 16-byte
@@ -184,17 +180,14 @@ def LowerTileToGPU : Pass<"tileopt-lower-tile", "::mlir::ModuleOp"> {
     scalars. All scratch shares one workgroup buffer sized for the largest
     use. What the code generator cannot take yet (mma other than f16/bf16
     into f32, reductions and scans over other than the last dim, 64-bit
-    data in shared memory, fragments over 256 elements per thread) is an
-    error naming the op, not wrong code.
+    data in shared memory, fragments over 256 elements per thread, a tile
+    without a layout, a recorded ring it cannot build) is an error naming
+    the op, not wrong code.
   }];
   let options = [
     Option<"numWarps", "num-warps", "int64_t", /*default=*/"4",
-           "Warps per thread block (each of 32 threads)">,
-    Option<"swizzleStaging", "swizzle-staging", "bool", /*default=*/"true",
-           "Lay out the cp.async stages of mma operands with XOR-swizzled "
-           "16-byte chunks instead of padded rows">,
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
-           "Target SM: sm_90a runs tile.mma on wgmma where it can">
+           "Warps per thread block (each of 32 threads): the number the "
+           "layouts were assigned for">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",

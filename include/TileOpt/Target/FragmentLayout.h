@@ -38,12 +38,24 @@ struct FragmentLayout {
   /// The largest chunk: 8 elements are 16 bytes of a 16-bit type.
   static constexpr int64_t kMaxVectorWidth = 8;
 
+  /// In chunks of the widest width up to kMaxVectorWidth that the last dim
+  /// and the elements per thread allow (defaultVectorWidth).
   static FragmentLayout blocked(ArrayRef<int64_t> shape, int64_t numThreads);
+  /// In chunks of `vectorWidth` elements, which divides the last dim; a
+  /// shape of fewer elements than threads is replicated (width 1).
+  static FragmentLayout blocked(ArrayRef<int64_t> shape, int64_t numThreads,
+                                int64_t vectorWidth);
+  /// The chunk width `blocked` takes for `shape` on `numThreads` threads.
+  static int64_t defaultVectorWidth(ArrayRef<int64_t> shape,
+                                    int64_t numThreads);
+
   /// Requires a 2-D shape (or one with leading unit dims, laid out as its
   /// last two) whose rows divide into 16 * warpsM and columns into
-  /// 8 * warpsN (see mmaWarpGrid).
+  /// 8 * warpsN; on the warp grid mmaWarpGrid picks, or on the one given.
   static FragmentLayout mmaAccumulator(ArrayRef<int64_t> shape,
                                        int64_t numThreads);
+  static FragmentLayout mmaAccumulator(ArrayRef<int64_t> shape, int64_t warpsM,
+                                       int64_t warpsN);
 
   /// Requires a 2-D shape whose rows divide into 64 * (numThreads / 128).
   static FragmentLayout wgmmaAccumulator(ArrayRef<int64_t> shape,
@@ -72,10 +84,10 @@ struct FragmentLayout {
   bool operator==(const FragmentLayout &other) const {
     return kind == other.kind &&
            (kind == Kind::Blocked || shape == other.shape) &&
-           numThreads == other.numThreads &&
-           vectorWidth == other.vectorWidth &&
+           numThreads == other.numThreads && vectorWidth == other.vectorWidth &&
            chunksPerThread == other.chunksPerThread &&
-           replicated == other.replicated;
+           replicated == other.replicated && warpsM == other.warpsM &&
+           warpsN == other.warpsN;
   }
 
   SmallVector<int64_t> shape;
@@ -84,6 +96,8 @@ struct FragmentLayout {
   int64_t vectorWidth = 1;
   int64_t chunksPerThread = 1;
   bool replicated = false;
+  /// The warp grid of an mma.sync accumulator (rows x columns of warps).
+  int64_t warpsM = 1, warpsN = 1;
   enum class Kind { Blocked, Mma, Wgmma };
   Kind kind = Kind::Blocked;
 };

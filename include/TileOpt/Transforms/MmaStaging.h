@@ -2,14 +2,19 @@
 //
 // tileopt-lower-tile pipelines the multiplicands of some tile.mma loops
 // through shared memory (a cp.async or TMA ring); tileopt-pipeline-tile-loads
-// pipelines the hinted loads of other loops in registers. Both ask these
-// questions, so that every hinted load is pipelined by exactly one of them.
+// pipelines the hinted loads of other loops in registers.
+// tileopt-assign-layouts decides which, once, and records it on the loop
+// (tile.mma_pipeline, mmaPipelineOf), with these questions; both passes read
+// the decision, so that every hinted load is pipelined by exactly one of
+// them. How a ring's stage is laid out is here too: the decision needs its
+// size, the code generator its offsets.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEOPT_TRANSFORMS_MMASTAGING_H
 #define TILEOPT_TRANSFORMS_MMASTAGING_H
 
 #include "TileOpt/Dialect/Tile/IR/TileOps.h"
+#include "TileOpt/Target/FragmentLayout.h"
 #include "TileOpt/Target/Target.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -57,11 +62,79 @@ constexpr int64_t kMaxSharedBytesPerBlock =
 /// generator alone.)
 std::string mmaRingObstacle(scf::ForOp loop);
 
-/// Whether the code generator pipelines `loop`'s multiplicand loads through
-/// shared memory: the loop has the structure (mmaStagingObstacle), the ring
-/// can hold its tiles (mmaRingObstacle), and one of those loads has a
-/// latency hint of 2 or more.
-bool isStagedMmaLoop(scf::ForOp loop);
+/// The deepest ring: each stage costs a copy of every multiplicand tile,
+/// and three copies in flight cover device memory latency.
+constexpr int64_t kMaxMmaStages = 4;
+
+/// Why `mma` cannot run on wgmma with `numThreads` threads, or "" if it can:
+/// each warpgroup multiplies its share of the rows in m64 slices by the
+/// whole of B in one instruction, and both operands are staged in
+/// 128-byte-swizzled panels (StagingLayout::panels), whose rows are whole
+/// 128-byte lines.
+std::string wgmmaLimit(tile::MmaOp mma, int64_t numThreads);
+
+/// How `loop`'s tile.mma multiplicands are pipelined, as
+/// tileopt-assign-layouts decides it, on tensor cores that are `wgmma` or
+/// mma.sync (whose rings are `swizzle`d or padded), after it has given the
+/// tiles their layouts. Null when no multiplicand load asks for it (a
+/// latency hint of 2 or more) or the loop cannot have a ring
+/// (mmaStagingObstacle, mmaRingObstacle): the loop is then
+/// tileopt-pipeline-tile-loads'. Otherwise the ring: min(latency, 4,
+/// what fits) stages, filled by TMA where tmaLimit allows it, else by
+/// cp.async; or `none`, with the reason in `why`, when a thread would not
+/// copy whole 16-byte chunks of every tile, or two stages do not fit.
+tile::MmaPipelineAttr decideMmaPipeline(scf::ForOp loop, bool wgmma,
+                                        bool swizzle, std::string &why);
+
+/// Why `loop` cannot be pipelined as `pipeline` (a ring) says, or "": what
+/// decideMmaPipeline checks, for a decision the code generator is handed.
+std::string mmaPipelineObstacle(scf::ForOp loop,
+                                tile::MmaPipelineAttr pipeline);
+
+/// The decision tileopt-assign-layouts recorded on `loop`
+/// (`tile.mma_pipeline`), or null: a loop that has one is the code
+/// generator's, pipelined through shared memory or (`none`) not at all; one
+/// without is tileopt-pipeline-tile-loads'.
+tile::MmaPipelineAttr mmaPipelineOf(scf::ForOp loop);
+
+/// The decision recorded on the scf.for around `op`, if it pipelines that
+/// loop through shared memory.
+tile::MmaPipelineAttr stagedPipelineAround(Operation *op);
+
+/// Elements of f16/bf16 in a 16-byte chunk: what a padded row adds, and
+/// what cp.async and ldmatrix move at once.
+constexpr int64_t kStagingChunk = 8;
+
+/// Elements of f16/bf16 in a 128-byte line: the width of a wgmma panel.
+constexpr int64_t kStagingPanel = 64;
+
+/// The elements from one row of a tile of `cols` columns staged as `layout`
+/// to the next: padded rows are a chunk longer.
+int64_t stagingRowStride(int64_t cols, tile::StagingLayout layout);
+
+/// One stage of the ring of `loads`' tiles (of one element type) staged as
+/// `layout`: the tiles one after the other, each starting aligned as what
+/// reads it needs (ldmatrix 16-byte rows; wgmma's panels a 1024-byte block),
+/// and the next stage too. Returns the elements of a stage and, with
+/// `offsets`, where each tile starts.
+int64_t layOutRingStage(ArrayRef<tile::LoadOp> loads,
+                        tile::StagingLayout layout,
+                        SmallVectorImpl<int64_t> *offsets = nullptr);
+
+/// Whether every chunk of a tile in `layout` is aligned to its width and
+/// wholly inside or outside `view`: when every row of the view is a whole
+/// number of chunks.
+bool chunksAlignedIn(tile::TensorViewType view, const FragmentLayout &layout);
+
+/// Why the multiplicand tiles `loads` of a staged loop cannot be copied by
+/// TMA (cp.async.bulk.tensor), or "" if they can. The rule: every
+/// multiplicand load allows it (`allow_tma`) and the tile.mma ops run on
+/// wgmma (`wgmma`, sm_90a). There a TMA box of 64 bf16/f16 columns with the
+/// 128-byte swizzle lands as one panel of the staging layout wgmma's
+/// descriptors read; so a tile of C columns is C / 64 boxes of its rows.
+/// mma.sync reads its stages with ldmatrix, in another layout, and keeps
+/// cp.async.
+std::string tmaLimit(ArrayRef<tile::LoadOp> loads, bool wgmma);
 
 } // namespace mlir::tileopt
 

@@ -29,6 +29,76 @@ def FuseThreadGraphs : Pass<"tileopt-fuse-thread-graphs"> {
                            "::mlir::math::MathDialect"];
 }
 
+def AssignLayouts : Pass<"tileopt-assign-layouts"> {
+  let summary = "Give every tile of a tile kernel its layout, and record how "
+                "its tile.mma loops are pipelined";
+  let description = [{
+    A tile program says what a whole block computes; the code generator
+    (`tileopt-lower-tile`) spreads each tile over the block's threads in a
+    layout, and which layout a tile has decides the code around it: the
+    accumulator of a `tile.mma` lives in the layout of the tensor cores that
+    compute it, every other tile in row-major chunks. Those choices, and how
+    a loop of `tile.mma` ops is pipelined, used to be made inside
+    `tileopt-lower-tile` by editing the IR in place (string encodings the
+    tile verifier rejects), and the pipelining decision was made again in
+    each of the three places that needed it. This pass makes them once,
+    ahead of every pass that reads them, and writes them into the IR as
+    attributes of the tile dialect, so that its output is verified, can be
+    printed, and is tested on its own (as Triton's
+    `tritongpu-accelerate-matmul` records its MMA choice):
+
+    * Tensor cores: on a chip with wgmma (`chip=sm_90a`), the `tile.mma` ops
+      of a kernel run on wgmma when every one of them can (one accumulator
+      layout serves the kernel); each that cannot gets a remark naming the
+      limit, and the kernel keeps mma.sync.
+    * Layouts: the accumulators and results of `tile.mma` ops, and what is
+      tied to them (values a loop carries, elementwise ops on them, splat
+      initial values), get `#tile.wgmma` or `#tile.mma_sync` (the warp grid
+      as square as the rows allow); every other tile gets `#tile.blocked`
+      with the widest chunk of at most 8 elements its shape allows. A
+      `tile.convert_layout` moves a wgmma accumulator into the blocked
+      layout where a `tile.reduce` or a `tile.mma` multiplicand takes it
+      (an mma.sync accumulator is reduced and staged where it lies), and a
+      loaded tile that joins an accumulator into the accumulator's layout.
+      What the layouts cannot serve (an accumulator that a `tile.scan`
+      takes, or that an `scf.if` gives) is an error at the op.
+    * `tile.mma_pipeline` on each `scf.for` whose `tile.mma` ops multiply
+      tiles loaded in its body with a latency hint of 2 or more, for mmas
+      alone, into accumulators it carries (MmaStaging.h says exactly which):
+      a ring of min(latency, 4) shared-memory stages, or as many as fit;
+      copied by TMA where the mmas run on wgmma and every multiplicand load
+      allows it (else a remark at each `allow_tma` load says why not), by
+      cp.async otherwise; staged as wgmma's panels, or for mma.sync in
+      swizzled rows (padded with `swizzle-staging=false`). Where no ring
+      can be built (a thread would not copy whole 16-byte chunks, or two
+      stages do not fit in shared memory) the loop gets
+      `#tile.mma_pipeline<none>` and its hint a warning. A loop with the
+      attribute is the code generator's: `tileopt-pipeline-tile-loads`
+      leaves it alone, and `tileopt-lower-tile` builds the ring it
+      describes.
+    * `tile.lhs_staged` on a `tile.mma` that multiplies the left operand the
+      `tile.mma` just before it staged in shared memory, with only loads,
+      elementwise ops and scalar ops between them: the code generator
+      stages it once (a gated MLP's X W1 and X W2).
+
+    It runs before `tileopt-pipeline-tile-loads`, which keeps the layouts
+    of the tiles it moves, and `tileopt-lower-tile` takes only kernels that
+    have them, on as many warps. A kernel whose tiles have layouts already
+    is left as it is. Errors name the op: tensor cores take rank-2 f16 or
+    bf16 operands into f32 accumulators whose shapes the warp grid divides.
+  }];
+  let options = [
+    Option<"numWarps", "num-warps", "int64_t", /*default=*/"4",
+           "Warps per thread block (each of 32 threads): the layouts spread "
+           "tiles over them">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "Target SM: sm_90a runs tile.mma on wgmma where it can">,
+    Option<"swizzleStaging", "swizzle-staging", "bool", /*default=*/"true",
+           "Lay out the shared-memory stages of mma.sync operands with "
+           "XOR-swizzled 16-byte chunks instead of padded rows">
+  ];
+}
+
 def PipelineTileLoads : Pass<"tileopt-pipeline-tile-loads"> {
   let summary = "Issue tile loads in loops ahead of their use, as deep as "
                 "their latency hint asks";
@@ -56,16 +126,16 @@ def PipelineTileLoads : Pass<"tileopt-pipeline-tile-loads"> {
     Only loads whose view is defined outside the loop and whose indices are
     computed from the induction variable by side-effect-free ops are
     pipelined; others are left alone. Loads with latency 1 (or none) are
-    left alone, and so are the loops whose `tile.mma` multiplicands
-    `tileopt-lower-tile` pipelines through shared memory with cp.async (or
-    TMA), without holding the tiles in registers: loops where every mma
-    multiplies tiles loaded in the body for mmas alone into an accumulator
-    the loop carries for it alone, with nothing but loads and pure ops
-    beside them (one activation tile may feed several mmas, as a gated
-    MLP's X feeds X W1 and X W2). The code generator wants such a loop as
+    left alone, and so are the loops that have a `tile.mma_pipeline`
+    (`tileopt-assign-layouts` decides which): their `tile.mma`
+    multiplicands are the code generator's, which pipelines them through
+    shared memory with cp.async (or TMA) without holding the tiles in
+    registers, or follows no hint of the loop where it cannot
+    (`#tile.mma_pipeline<none>`). The code generator wants such a loop as
     it is, so its other loads are not prefetched either. A multiplicand
-    that other ops read too (rmsnorm_linear's X, also squared) keeps its
-    loop here, in registers.
+    that other ops read too (rmsnorm_linear's X, also squared) has no
+    attribute and keeps its loop here, in registers. The tiles this pass
+    moves keep their layouts.
 
     Tiles in flight live in registers, and a thread has at most 255: a
     lowered µGraph whose loop streams two 1024x16 weight tiles and an

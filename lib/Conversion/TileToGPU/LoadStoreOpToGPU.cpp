@@ -311,7 +311,7 @@ void tiletogpu::copyTileAsync(OpBuilder &b, Location loc, tile::LoadOp load,
                               Value shared, Value tid, Value base,
                               const IRMapping &mapping) {
   RankedTensorType type = load.getType();
-  FragmentLayout chunks = layoutOf(type, numThreads);
+  FragmentLayout chunks = layoutOf(type);
   SmallVector<Value> indices = llvm::map_to_vector(
       load.getIndices(), [&](Value v) { return mapping.lookupOrDefault(v); });
   FailureOr<TileAccess> access =

@@ -38,20 +38,22 @@ namespace mlir::tileopt::tiletogpu {
 /// panel after the other, each swizzled like the mma.sync layout of a
 /// 64-column tile; the stages start 1024-byte aligned, so that the key of
 /// a line is its row modulo 8, as the hardware computes it.
-enum class StagingLayout { Padded, Swizzled, Panels };
+///
+/// The three are tile::StagingLayout: a ring's is recorded in its
+/// tile.mma_pipeline (tileopt-assign-layouts); an operand from registers is
+/// staged as registerStagingLayout says.
+using tile::StagingLayout;
 
 struct StagedOperand {
   /// Elements of a 16-byte chunk (and of the row padding).
-  static constexpr int64_t kChunk = 8;
-  /// Elements of a 128-byte line: the width of a Panels panel.
-  static constexpr int64_t kPanel = 64;
+  static constexpr int64_t kChunk = kStagingChunk;
+  /// Elements of a 128-byte line: the width of a panels panel.
+  static constexpr int64_t kPanel = kStagingPanel;
 
   StagedOperand(RankedTensorType type, StagingLayout layout)
       : rows(type.getDimSize(0)), cols(type.getDimSize(1)), layout(layout) {}
 
-  int64_t rowStride() const {
-    return layout == StagingLayout::Padded ? cols + kChunk : cols;
-  }
+  int64_t rowStride() const { return stagingRowStride(cols, layout); }
   int64_t numElements() const { return rows * rowStride(); }
 
   /// The offset of element (`row`, `col`) from the start of the tile.
@@ -76,9 +78,6 @@ struct StagedOperand {
 /// wavefronts, ncu), and the swizzle keeps them apart.
 StagingLayout registerStagingLayout(tile::MmaOp mma, RankedTensorType operand);
 
-/// How the cp.async stages of `mma` are laid out.
-StagingLayout pipelineStagingLayout(tile::MmaOp mma, bool swizzle);
-
 /// The f16/bf16 elements of shared memory `mma` stages its operands in when
 /// they come from registers.
 int64_t stagingElements(tile::MmaOp mma);
@@ -91,8 +90,8 @@ int64_t stagingElements(tile::MmaOp mma);
 SmallVector<Value> fragmentElements(OpBuilder &b, Location loc, Value fragment);
 
 /// Multiplies staged operands into `acc` on the tensor cores `mma` was
-/// given (assignMmaLayouts). mma.sync is done on return; wgmma may leave
-/// `pendingWgmmaGroups` groups in flight (multiplyStagedWgmma).
+/// given (the layout of its accumulator). mma.sync is done on return; wgmma may
+/// leave `pendingWgmmaGroups` groups in flight (multiplyStagedWgmma).
 void multiplyStaged(OpBuilder &b, Location loc, tile::MmaOp mma, Value staging,
                     const StagedOperand &lhs, Value lhsBase,
                     const StagedOperand &rhs, Value rhsBase, int64_t numThreads,
@@ -100,22 +99,15 @@ void multiplyStaged(OpBuilder &b, Location loc, tile::MmaOp mma, Value staging,
 
 /// Multiplies the operands staged in `staging` at element offsets `lhsBase`
 /// and `rhsBase` (laid out as `lhs` and `rhs` say) into `acc`, the scalars
-/// of an mma accumulator fragment: each warp loads its parts with ldmatrix
-/// (B transposed on the way, unless `rhsTransposed` says it is staged as
-/// [N, K] already) and runs mma.sync m16n8k16 on the accumulator tiles it
-/// holds.
+/// of an mma.sync accumulator fragment on `warpsM` x `warpsN` warps: each
+/// warp loads its parts with ldmatrix (B transposed on the way, unless
+/// `rhsTransposed` says it is staged as [N, K] already) and runs mma.sync
+/// m16n8k16 on the accumulator tiles it holds.
 void multiplyStagedMmaSync(OpBuilder &b, Location loc, Value staging,
                            const StagedOperand &lhs, Value lhsBase,
                            const StagedOperand &rhs, Value rhsBase,
-                           bool rhsTransposed, int64_t numThreads,
+                           bool rhsTransposed, int64_t warpsM, int64_t warpsN,
                            MutableArrayRef<Value> acc);
-
-/// Why `mma` cannot run on wgmma with `numThreads` threads, or "" if it can:
-/// each warpgroup multiplies its share of the rows in m64 slices by the
-/// whole of B in one instruction, and both operands are staged in
-/// 128-byte-swizzled panels (StagingLayout::Panels), whose rows are whole
-/// 128-byte lines.
-std::string wgmmaLimit(tile::MmaOp mma, int64_t numThreads);
 
 /// Multiplies, as multiplyStaged does, operands staged in panels into the
 /// scalars `acc` of a wgmma accumulator fragment: for every k16 step, each

@@ -2,7 +2,7 @@
 //
 // A tile.mma whose operands are fragments in registers stages them in shared
 // memory and multiplies them from there, on mma.sync (MmaSync.cpp) or wgmma
-// (Wgmma.cpp), whichever assignMmaLayouts gave it. Also how operands are
+// (Wgmma.cpp), whichever its accumulator's layout says. Also how operands are
 // laid out in shared memory, which the staged loops share (Mma.h).
 //
 //===----------------------------------------------------------------------===//
@@ -21,10 +21,10 @@ using namespace mlir::tileopt::tiletogpu;
 
 Value StagedOperand::offset(OpBuilder &b, Location loc, Value row,
                             Value col) const {
-  if (layout == StagingLayout::Padded)
+  if (layout == StagingLayout::padded)
     return addIndex(b, loc, mulIndex(b, loc, row, rowStride()), col);
   auto constant = [&](int64_t v) { return indexConstant(b, loc, v); };
-  if (layout == StagingLayout::Panels && cols > kPanel) {
+  if (layout == StagingLayout::panels && cols > kPanel) {
     Value panel = arith::DivUIOp::create(b, loc, col, constant(kPanel));
     Value inPanel = arith::RemUIOp::create(b, loc, col, constant(kPanel));
     return addIndex(b, loc, mulIndex(b, loc, panel, rows * kPanel),
@@ -52,18 +52,12 @@ Value StagedOperand::swizzledOffset(OpBuilder &b, Location loc, Value row,
 StagingLayout tiletogpu::registerStagingLayout(tile::MmaOp mma,
                                                RankedTensorType operand) {
   if (isWgmma(mma))
-    return StagingLayout::Panels;
+    return StagingLayout::panels;
   int64_t rowBytes =
       operand.getDimSize(1) * operand.getElementTypeBitWidth() / 8;
   return rowBytes < target::kSm90.sharedMemoryLineBytes()
-             ? StagingLayout::Swizzled
-             : StagingLayout::Padded;
-}
-
-StagingLayout tiletogpu::pipelineStagingLayout(tile::MmaOp mma, bool swizzle) {
-  if (isWgmma(mma))
-    return StagingLayout::Panels;
-  return swizzle ? StagingLayout::Swizzled : StagingLayout::Padded;
+             ? StagingLayout::swizzled
+             : StagingLayout::padded;
 }
 
 int64_t tiletogpu::stagingElements(tile::MmaOp mma) {
@@ -94,8 +88,10 @@ void tiletogpu::multiplyStaged(OpBuilder &b, Location loc, tile::MmaOp mma,
   if (isWgmma(mma))
     return multiplyStagedWgmma(b, loc, staging, lhs, lhsBase, rhs, rhsBase,
                                numThreads, acc, pendingWgmmaGroups);
+  FragmentLayout accumulator = layoutOf(mma.getAcc().getType());
   multiplyStagedMmaSync(b, loc, staging, lhs, lhsBase, rhs, rhsBase,
-                        mma.getRhsTransposed(), numThreads, acc);
+                        mma.getRhsTransposed(), accumulator.warpsM,
+                        accumulator.warpsN, acc);
 }
 
 //===----------------------------------------------------------------------===//
@@ -112,7 +108,7 @@ void forEachStagedChunk(
     OpBuilder &b, Location loc, RankedTensorType type, int64_t numThreads,
     const StagedOperand &staged, Value base,
     function_ref<void(int64_t first, int64_t width, Value at)> fn) {
-  FragmentLayout in = layoutOf(type, numThreads);
+  FragmentLayout in = layoutOf(type);
   Value tid = threadIdOf(b, loc);
   for (int64_t first = 0; first < in.fragmentSize(); first += in.vectorWidth) {
     SmallVector<Value> coords = delinearize(
@@ -126,7 +122,7 @@ void forEachStagedChunk(
 /// shared memory (padded or swizzled rows, or panels for wgmma:
 /// registerStagingLayout) between two barriers and multiplied from there
 /// (multiplyStaged). The left operand is not staged again when the mma
-/// before it left it there (markRestagedLhs).
+/// before it left it there (tile.lhs_staged).
 struct MmaLowering : public TilePattern<tile::MmaOp> {
   using TilePattern::TilePattern;
 
@@ -153,7 +149,7 @@ struct MmaLowering : public TilePattern<tile::MmaOp> {
                                                    staging, ValueRange{at});
                          });
     };
-    if (!op->hasAttr(kLhsStagedAttr))
+    if (!op->hasAttr(tile::TileDialect::LhsStagedAttrHelper::getNameStr()))
       stage(adaptor.getLhs(), lhsType, lhs, 0);
     stage(adaptor.getRhs(), rhsType, rhs, lhs.numElements());
     fenceForWgmma(rewriter, loc, op);

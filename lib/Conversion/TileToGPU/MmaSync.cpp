@@ -43,12 +43,12 @@ static SmallVector<Value> loadMatrix(OpBuilder &b, Location loc, Value staging,
 void tiletogpu::multiplyStagedMmaSync(OpBuilder &b, Location loc, Value staging,
                                       const StagedOperand &lhs, Value lhsBase,
                                       const StagedOperand &rhs, Value rhsBase,
-                                      bool rhsTransposed, int64_t numThreads,
+                                      bool rhsTransposed, int64_t warpsM,
+                                      int64_t warpsN,
                                       MutableArrayRef<Value> acc) {
   int64_t m = lhs.rows, k = lhs.cols, n = rhsTransposed ? rhs.rows : rhs.cols;
   auto constant = [&](int64_t v) { return indexConstant(b, loc, v); };
   auto add = [&](Value x, Value y) { return addIndex(b, loc, x, y); };
-  auto [warpsM, warpsN] = FragmentLayout::mmaWarpGrid({m, n}, numThreads);
   int64_t tileRows = m / warpsM / 16, tileCols = n / warpsN / 8;
   Value tid = threadIdOf(b, loc);
   Value warp = arith::DivUIOp::create(b, loc, tid, constant(32));

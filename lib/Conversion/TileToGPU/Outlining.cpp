@@ -84,14 +84,14 @@ DictionaryAttr tensorMapOf(tile::LoadOp load) {
 /// Moves `kernel` into `gpuModule` as a gpu.func with the kernel ABI.
 FailureOr<gpu::GPUFuncOp> outlineKernel(tile::KernelOp kernel,
                                         gpu::GPUModuleOp gpuModule,
-                                        int64_t numThreads, bool swizzle) {
+                                        int64_t numThreads) {
   MLIRContext *ctx = kernel.getContext();
   Location loc = kernel.getLoc();
   int64_t words = 0, staging = 0, tmaStages = 0;
   SmallVector<tile::LoadOp> tmaLoads;
   Type stagingType;
   // ldmatrix reads 16-byte rows; wgmma's 128-byte swizzle is computed from
-  // the address, which must start a 1024-byte block (StagingLayout::Panels).
+  // the address, which must start a 1024-byte block (StagingLayout::panels).
   int64_t stagingAlignment = 16;
   kernel.walk([&](Operation *op) {
     words = std::max(words, scratchWords(op, numThreads));
@@ -103,8 +103,7 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(tile::KernelOp kernel,
     stagingType = type;
     if (isWgmma(mma))
       stagingAlignment = 1024;
-    std::optional<StagedMmaLoop> pipeline =
-        stagedMmaLoopAround(mma, numThreads, swizzle);
+    std::optional<StagedMmaLoop> pipeline = stagedMmaLoopAround(mma);
     staging = std::max(staging,
                        pipeline ? pipeline->stages * pipeline->stageElements()
                                 : stagingElements(mma));
@@ -346,8 +345,7 @@ void lowerLaunch(tile::LaunchOp launch, ArrayRef<Type> kernelParams,
 } // namespace
 
 FailureOr<gpu::GPUModuleOp> tileopt::outlineTileKernels(ModuleOp module,
-                                                        int64_t numThreads,
-                                                        bool swizzleStaging) {
+                                                        int64_t numThreads) {
   MLIRContext *ctx = module.getContext();
   SmallVector<tile::KernelOp> kernels(module.getOps<tile::KernelOp>());
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
@@ -366,7 +364,7 @@ FailureOr<gpu::GPUModuleOp> tileopt::outlineTileKernels(ModuleOp module,
       return failure();
     bool gridSync = !kernel.getOps<tile::ReduceAcrossBlocksOp>().empty();
     FailureOr<gpu::GPUFuncOp> func =
-        outlineKernel(kernel, gpuModule, numThreads, swizzleStaging);
+        outlineKernel(kernel, gpuModule, numThreads);
     if (failed(func))
       return failure();
     if (gridSync)

@@ -105,7 +105,7 @@ struct ReduceLowering : public TilePattern<tile::ReduceOp> {
 
     gpu::BarrierOp::create(rewriter, loc);
     if (in.kind == FragmentLayout::Kind::Mma) {
-      auto [warpsM, warpsN] = FragmentLayout::mmaWarpGrid(in.shape, numThreads);
+      int64_t warpsM = in.warpsM, warpsN = in.warpsN;
       int64_t rowsPerWarp = in.shape[0] / warpsM;
       int64_t tilesN = in.shape[1] / warpsN / 8;
       Value warp = arith::DivUIOp::create(rewriter, loc, tid, index(32));

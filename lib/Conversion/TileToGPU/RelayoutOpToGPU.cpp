@@ -1,4 +1,4 @@
-//===- RelayoutOpToGPU.cpp - tile.broadcast, reshape and permute ----------===//
+//===- RelayoutOpToGPU.cpp - broadcast, reshape, permute, convert_layout --===//
 //
 // A tile moves from the layout of its source to that of its result: not at
 // all, by warp shuffles, or through shared memory (relayoutOf).
@@ -37,7 +37,7 @@ template <typename OpT> struct RelayoutLowering : public TilePattern<OpT> {
     FragmentLayout out = this->layout(op.getType());
     Value fragment = adaptor.getInput();
     Type resultType = this->getTypeConverter()->convertType(op.getType());
-    Relayout how = relayoutOf(op, this->numThreads);
+    Relayout how = relayoutOf(op);
     if (how == Relayout::Splat) {
       rewriter.replaceOpWithNewOp<vector::BroadcastOp>(
           op, resultType, extractElement(rewriter, loc, fragment, 0));
@@ -89,6 +89,15 @@ struct ReshapeLowering : public RelayoutLowering<tile::ReshapeOp> {
   }
 };
 
+/// The same tile in another layout: each element goes where it is.
+struct ConvertLayoutLowering : public RelayoutLowering<tile::ConvertLayoutOp> {
+  using RelayoutLowering::RelayoutLowering;
+  Value sourceOf(OpBuilder &, Location, tile::ConvertLayoutOp,
+                 Value position) const override {
+    return position;
+  }
+};
+
 struct BroadcastLowering : public RelayoutLowering<tile::BroadcastOp> {
   using RelayoutLowering::RelayoutLowering;
   Value sourceOf(OpBuilder &b, Location loc, tile::BroadcastOp op,
@@ -121,6 +130,6 @@ struct PermuteLowering : public RelayoutLowering<tile::PermuteOp> {
 void tileopt::populateRelayoutOpToGPUPatterns(const TypeConverter &converter,
                                               RewritePatternSet &patterns,
                                               int64_t numThreads) {
-  patterns.add<ReshapeLowering, BroadcastLowering, PermuteLowering>(
-      converter, patterns.getContext(), numThreads);
+  patterns.add<ReshapeLowering, ConvertLayoutLowering, BroadcastLowering,
+               PermuteLowering>(converter, patterns.getContext(), numThreads);
 }

@@ -20,59 +20,22 @@ using namespace mlir::tileopt::tiletogpu;
 // The plan
 //===----------------------------------------------------------------------===//
 
-/// The deepest shared-memory pipeline: each stage costs a copy of both
-/// operand tiles, and three copies in flight cover device memory latency.
-static constexpr int64_t kMaxStages = 4;
-
-std::optional<StagedMmaLoop> tiletogpu::stagedMmaLoop(scf::ForOp loop,
-                                                      int64_t numThreads,
-                                                      bool swizzle, bool warn) {
-  SmallVector<tile::LoadOp> loads = mmaMultiplicandLoads(loop);
-  tile::LoadOp hinted;
-  int64_t latency = 1;
-  for (tile::LoadOp load : loads)
-    if (load.getLatency() && *load.getLatency() > latency) {
-      hinted = load;
-      latency = *load.getLatency();
-    }
-  if (!hinted)
+std::optional<StagedMmaLoop> tiletogpu::stagedMmaLoop(scf::ForOp loop) {
+  tile::MmaPipelineAttr pipeline = mmaPipelineOf(loop);
+  if (!pipeline || !pipeline.isStaged())
     return std::nullopt;
-  auto reject = [&](const Twine &why) -> std::optional<StagedMmaLoop> {
-    if (warn)
-      hinted.emitWarning("latency hint not followed: ") << why;
-    return std::nullopt;
-  };
-
-  if (std::string why = mmaStagingObstacle(loop); !why.empty())
-    return reject(why);
   StagedMmaLoop plan;
   plan.loop = loop;
   plan.inductionVar = loop.getInductionVar();
   plan.mmas = llvm::to_vector(loop.getBody()->getOps<tile::MmaOp>());
-  StagingLayout layout = pipelineStagingLayout(plan.mmas.front(), swizzle);
-  Type elementType = loads.front().getType().getElementType();
-  // ldmatrix reads 16-byte rows; each wgmma panel starts a 1024-byte block.
-  int64_t alignment = (plan.wgmma() ? 1024 : 16) * 8 /
-                      static_cast<int64_t>(elementType.getIntOrFloatBitWidth());
-  if (std::string why = mmaRingObstacle(loop); !why.empty())
-    return reject(why);
-  int64_t offset = 0;
-  for (tile::LoadOp load : loads) {
-    RankedTensorType type = load.getType();
-    FragmentLayout chunks = layoutOf(type, numThreads);
-    if (!chunksAlignedIn(load.getView().getType(), chunks) ||
-        chunks.vectorWidth * type.getElementTypeBitWidth() != 128)
-      return reject("every 16-byte chunk of the tiles must lie wholly inside "
-                    "or outside the view, and each thread must copy whole "
-                    "chunks");
-    plan.loads.push_back(load);
-    plan.tiles.emplace_back(type, layout);
-    plan.offsets.push_back(offset);
-    offset = llvm::alignTo(offset + plan.tiles.back().numElements(), alignment);
-  }
+  plan.loads = mmaMultiplicandLoads(loop);
+  plan.stageSize =
+      layOutRingStage(plan.loads, pipeline.getStaging(), &plan.offsets);
+  for (tile::LoadOp load : plan.loads)
+    plan.tiles.emplace_back(load.getType(), pipeline.getStaging());
   llvm::SmallPtrSet<Operation *, 16> needed;
   SmallVector<Value> worklist;
-  for (tile::LoadOp load : loads)
+  for (tile::LoadOp load : plan.loads)
     llvm::append_range(worklist, load.getIndices());
   while (!worklist.empty()) {
     Operation *producer = worklist.pop_back_val().getDefiningOp();
@@ -83,24 +46,16 @@ std::optional<StagedMmaLoop> tiletogpu::stagedMmaLoop(scf::ForOp loop,
   for (Operation &op : loop.getBody()->without_terminator())
     if (needed.contains(&op))
       plan.indexArithmetic.push_back(&op);
-  plan.stageSize = offset;
-  int64_t stageBytes = offset * elementType.getIntOrFloatBitWidth() / 8;
-  plan.stages =
-      std::min({latency, kMaxStages, kMaxSharedBytesPerBlock / stageBytes});
-  if (plan.stages < 2)
-    return reject(Twine("two stages of ") + Twine(stageBytes) +
-                  " bytes do not fit in shared memory");
-  plan.tma = tmaLimit(plan).empty();
+  plan.stages = pipeline.getStages();
+  plan.tma = pipeline.getCopy() == tile::MmaCopy::tma;
   return plan;
 }
 
-std::optional<StagedMmaLoop> tiletogpu::stagedMmaLoopAround(Operation *op,
-                                                            int64_t numThreads,
-                                                            bool swizzle) {
+std::optional<StagedMmaLoop> tiletogpu::stagedMmaLoopAround(Operation *op) {
   auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
   if (!loop)
     return std::nullopt;
-  return stagedMmaLoop(loop, numThreads, swizzle, /*warn=*/false);
+  return stagedMmaLoop(loop);
 }
 
 //===----------------------------------------------------------------------===//
@@ -210,17 +165,18 @@ void tiletogpu::copyStage(OpBuilder &b, Location loc, const StagedMmaLoop &plan,
 
 namespace {
 
-/// An scf.for whose tile.mma ops multiply tiles it loads with a latency hint
-/// (StagedMmaLoop), as a cp.async pipeline over a ring of shared-memory
-/// stages, each holding every multiplicand tile of one iteration. Before the
-/// loop, the copies for the first `stages - 1` iterations are issued, one
-/// commit group each. Iteration k waits for its own group (cp.async.wait_group
-/// stages - 2), then meets the other threads at the one barrier of the step:
-/// after it, every copy into the stage of k has landed and every thread is done
-/// reading the stage of k - 1. Into that stage go the copies for iteration k +
-/// stages - 1, then the operands of k are multiplied straight from their stage.
-/// Chunks outside the view are zero-filled (a source size of 0); copies for
-/// iterations past the loop are skipped, but their (empty) groups still count.
+/// An scf.for whose tile.mma ops multiply tiles it loads, as its
+/// tile.mma_pipeline says (StagedMmaLoop): a cp.async pipeline over a ring of
+/// shared-memory stages, each holding every multiplicand tile of one iteration.
+/// Before the loop, the copies for the first `stages - 1` iterations are
+/// issued, one commit group each. Iteration k waits for its own group
+/// (cp.async.wait_group stages - 2), then meets the other threads at the one
+/// barrier of the step: after it, every copy into the stage of k has landed and
+/// every thread is done reading the stage of k - 1. Into that stage go the
+/// copies for iteration k + stages - 1, then the operands of k are multiplied
+/// straight from their stage. Chunks outside the view are zero-filled (a source
+/// size of 0); copies for iterations past the loop are skipped, but their
+/// (empty) groups still count.
 ///
 /// For wgmma, each thread fences its landed copies for the async proxy
 /// before the barrier, and the wgmma ops of k stay in flight while the next
@@ -244,18 +200,17 @@ namespace {
 /// loop.
 struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
   StagedMmaLoopLowering(const TypeConverter &converter, MLIRContext *ctx,
-                        int64_t numThreads, bool swizzle)
+                        int64_t numThreads)
       // Ahead of the structural conversion of scf.for.
-      : TilePattern(converter, ctx, numThreads, /*benefit=*/2),
-        swizzle(swizzle) {}
+      : TilePattern(converter, ctx, numThreads, /*benefit=*/2) {}
 
   LogicalResult
   matchAndRewrite(scf::ForOp loop, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    std::optional<StagedMmaLoop> plan =
-        stagedMmaLoop(loop, numThreads, swizzle, /*warn=*/false);
+    std::optional<StagedMmaLoop> plan = stagedMmaLoop(loop);
     if (!plan)
-      return rewriter.notifyMatchFailure(loop, "not a staged mma loop");
+      return rewriter.notifyMatchFailure(
+          loop, "no tile.mma_pipeline pipelines it through shared memory");
     for (tile::LoadOp load : plan->loads)
       if (!load.getView().getDefiningOp<UnrealizedConversionCastOp>())
         return rewriter.notifyMatchFailure(load,
@@ -328,16 +283,13 @@ struct StagedMmaLoopLowering : public TilePattern<scf::ForOp> {
                        staged.getResults().take_front(loop.getNumResults()));
     return success();
   }
-
-  bool swizzle;
 };
 
 } // namespace
 
 void tileopt::populateStagedMmaLoopToGPUPatterns(const TypeConverter &converter,
                                                  RewritePatternSet &patterns,
-                                                 int64_t numThreads,
-                                                 bool swizzleStaging) {
+                                                 int64_t numThreads) {
   patterns.add<StagedMmaLoopLowering>(converter, patterns.getContext(),
-                                      numThreads, swizzleStaging);
+                                      numThreads);
 }

@@ -25,8 +25,8 @@ namespace mlir::tileopt::tiletogpu {
 // The plan
 //===----------------------------------------------------------------------===//
 
-/// An scf.for whose tile.mma ops multiply tiles loaded in its body with a
-/// latency hint (isStagedMmaLoop): those tiles are copied with cp.async (or
+/// An scf.for whose tile.mma ops multiply tiles loaded in its body, which
+/// its tile.mma_pipeline pipelines: those tiles are copied with cp.async (or
 /// TMA) into a ring of `stages` shared-memory buffers, `stages - 1`
 /// iterations ahead; ldmatrix (or wgmma) reads the multiplicands from there.
 struct StagedMmaLoop {
@@ -44,7 +44,7 @@ struct StagedMmaLoop {
   /// a later iteration repeat them.
   SmallVector<Operation *> indexArithmetic;
   int64_t stages = 0;
-  /// Whether the tiles come by TMA (tmaLimit) rather than cp.async.
+  /// Whether the tiles come by TMA rather than cp.async.
   bool tma = false;
 
   /// The elements of one stage: the tiles one after the other, each
@@ -70,16 +70,13 @@ struct StagedMmaLoop {
   }
 };
 
-/// The shared-memory pipeline of `loop`, if a latency hint of 2 or more on
-/// its multiplicand loads asks for one (isStagedMmaLoop) and the lowering
-/// can build it. With `warn`, a hint that cannot be followed gets a warning
-/// that says why; those loads are then lowered without any prefetching.
-std::optional<StagedMmaLoop> stagedMmaLoop(scf::ForOp loop, int64_t numThreads,
-                                           bool swizzle, bool warn);
+/// The shared-memory pipeline of `loop`, if its tile.mma_pipeline (which
+/// tileopt-assign-layouts decided and the support checks validated) asks
+/// for one.
+std::optional<StagedMmaLoop> stagedMmaLoop(scf::ForOp loop);
 
 /// The pipeline of the scf.for around `op`, if it has one.
-std::optional<StagedMmaLoop>
-stagedMmaLoopAround(Operation *op, int64_t numThreads, bool swizzle);
+std::optional<StagedMmaLoop> stagedMmaLoopAround(Operation *op);
 
 //===----------------------------------------------------------------------===//
 // The pipelined loop
@@ -130,15 +127,6 @@ void copyTileAsync(OpBuilder &b, Location loc, tile::LoadOp load,
                    const StagedOperand &staged, int64_t numThreads,
                    Value shared, Value tid, Value base,
                    const IRMapping &mapping);
-
-/// Why the tiles of `plan` cannot be copied by TMA (cp.async.bulk.tensor),
-/// or "" if they can. The rule: every multiplicand load allows it
-/// (`allow_tma`) and the tile.mma ops run on wgmma (sm_90a). There a TMA box
-/// of 64 bf16/f16 columns with the 128-byte swizzle lands as one panel of
-/// StagingLayout::Panels, the layout wgmma's descriptors read; so a tile of
-/// C columns is C / 64 boxes of its rows. mma.sync reads its stages with
-/// ldmatrix, in another layout, and keeps cp.async.
-std::string tmaLimit(const StagedMmaLoop &plan);
 
 /// Issues the TMA copies of the staged tiles, at the indices `mapping`
 /// gives, into the stage at element `stageBase` after `shared`, after

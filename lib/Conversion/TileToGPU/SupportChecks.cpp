@@ -28,51 +28,118 @@ LogicalResult checkLastDimCombine(Operation *op, RankedTensorType input,
     return op->emitOpError()
            << verb << "s dim " << dim << "; the code generator " << verb
            << "s the last dim only (permute first)";
-  if (isa<tile::ScanOp>(op) && layoutOf(input, numThreads).replicated)
+  if (isa<tile::ScanOp>(op) && layoutOf(input).replicated)
     return op->emitOpError("input has ")
            << input.getNumElements() << " elements, fewer than the "
            << numThreads << " threads of a block";
   return success();
 }
 
+/// Checks that every tile of `kernel` has a layout (tileopt-assign-layouts),
+/// for the `numThreads` threads of the block.
+LogicalResult checkLayouts(tile::KernelOp kernel, int64_t numThreads) {
+  WalkResult walk = kernel.getBody().walk([&](Operation *op) -> WalkResult {
+    for (Type type : op->getResultTypes()) {
+      if (!isa<RankedTensorType>(type))
+        continue;
+      tile::LayoutAttrInterface layout = tile::getLayout(type);
+      if (!layout)
+        return op->emitOpError("gives a tile without a layout: "
+                               "tileopt-assign-layouts gives every tile "
+                               "one, before tileopt-lower-tile");
+      if (32 * layout.getNumWarps() != numThreads)
+        return op->emitOpError("gives a tile laid out over ")
+               << layout.getNumWarps() << " warps; tileopt-lower-tile runs "
+               << "blocks of " << numThreads / 32 << " (num-warps)";
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+/// Checks what the code generator needs of `mma` beyond its layout: the
+/// operand types, K, and on wgmma the shapes wgmma takes.
+LogicalResult checkMma(tile::MmaOp mma, int64_t numThreads) {
+  RankedTensorType lhs = mma.getLhs().getType();
+  Type operand = lhs.getElementType();
+  if (lhs.getRank() != 2 || !(operand.isF16() || operand.isBF16()) ||
+      !mma.getAcc().getType().getElementType().isF32())
+    return mma.emitOpError("on tensor cores takes rank-2 f16 or bf16 "
+                           "operands and an f32 accumulator for now");
+  if (isWgmma(mma)) {
+    if (std::string limit = wgmmaLimit(mma, numThreads); !limit.empty())
+      return mma.emitOpError("accumulates in the wgmma layout, but ") << limit;
+    return success();
+  }
+  // The layout's verifier checked M and N.
+  FragmentLayout acc = layoutOf(mma.getAcc().getType());
+  if (lhs.getDimSize(1) % 16 != 0)
+    return mma.emitOpError("needs M a multiple of ")
+           << 16 * acc.warpsM << ", N of " << 8 * acc.warpsN
+           << " and K of 16 for mma.sync m16n8k16 on " << acc.warpsM << "x"
+           << acc.warpsN << " warps";
+  return success();
+}
+
+/// Checks that the ring `loop`'s tile.mma_pipeline records can be built;
+/// warns at the hint of a loop without one whose multiplicand loads still
+/// ask for a ring (tileopt-pipeline-tile-loads took none of them).
+LogicalResult checkMmaPipeline(scf::ForOp loop) {
+  if (tile::MmaPipelineAttr pipeline = mmaPipelineOf(loop)) {
+    if (!pipeline.isStaged())
+      return success();
+    if (std::string why = mmaPipelineObstacle(loop, pipeline); !why.empty())
+      return loop.emitOpError("cannot be pipelined as its ")
+             << pipeline << " says: " << why;
+    return success();
+  }
+  tile::LoadOp hinted;
+  int64_t latency = 1;
+  for (tile::LoadOp load : mmaMultiplicandLoads(loop))
+    if (load.getLatency() && *load.getLatency() > latency) {
+      hinted = load;
+      latency = *load.getLatency();
+    }
+  if (!hinted)
+    return success();
+  std::string why = mmaStagingObstacle(loop);
+  if (why.empty())
+    why = mmaRingObstacle(loop);
+  if (why.empty())
+    why = "the loop has no tile.mma_pipeline (tileopt-assign-layouts)";
+  hinted.emitWarning("latency hint not followed: ") << why;
+  return success();
+}
+
 } // namespace
 
 LogicalResult tileopt::checkTileKernel(tile::KernelOp kernel,
-                                       int64_t numThreads, bool swizzle) {
+                                       int64_t numThreads) {
+  if (failed(checkLayouts(kernel, numThreads)))
+    return failure();
   WalkResult walk = kernel.walk([&](Operation *op) -> WalkResult {
     for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
                                               op->getResultTypes())) {
       if (auto tensor = dyn_cast<RankedTensorType>(type)) {
-        FragmentLayout layout = layoutOf(tensor, numThreads);
+        FragmentLayout layout = layoutOf(tensor);
         if (layout.fragmentSize() > kMaxFragmentSize)
           return op->emitOpError("tile ")
-                 << tensor << " gives each of " << numThreads << " threads "
-                 << layout.fragmentSize() << " elements, over the limit of "
-                 << kMaxFragmentSize << ": use a smaller tile or more warps";
+                 << tensor.dropEncoding() << " gives each of " << numThreads
+                 << " threads " << layout.fragmentSize()
+                 << " elements, over the limit of " << kMaxFragmentSize
+                 << ": use a smaller tile or more warps";
       }
       if (auto view = dyn_cast<tile::TensorViewType>(type))
         if (view.getElementType().isInteger(1))
           return op->emitOpError("views of i1 are not supported: store "
                                  "booleans as i8");
     }
-    if (auto mma = dyn_cast<tile::MmaOp>(op)) {
-      RankedTensorType lhs = mma.getLhs().getType();
-      Type operand = lhs.getElementType();
-      if (lhs.getRank() != 2 || !(operand.isF16() || operand.isBF16()) ||
-          !mma.getAcc().getType().getElementType().isF32())
-        return op->emitOpError("on tensor cores takes rank-2 f16 or bf16 "
-                               "operands and an f32 accumulator for now");
-      ArrayRef<int64_t> acc = mma.getAcc().getType().getShape();
-      auto [warpsM, warpsN] = FragmentLayout::mmaWarpGrid(acc, numThreads);
-      if (acc[0] % (16 * warpsM) != 0 || acc[1] % (8 * warpsN) != 0 ||
-          lhs.getDimSize(1) % 16 != 0)
-        return op->emitOpError("needs M a multiple of ")
-               << 16 * warpsM << ", N of " << 8 * warpsN
-               << " and K of 16 for mma.sync m16n8k16 on " << warpsM << "x"
-               << warpsN << " warps";
-    }
+    if (auto mma = dyn_cast<tile::MmaOp>(op))
+      if (failed(checkMma(mma, numThreads)))
+        return WalkResult::interrupt();
     if (auto loop = dyn_cast<scf::ForOp>(op))
-      stagedMmaLoop(loop, numThreads, swizzle, /*warn=*/true);
+      if (failed(checkMmaPipeline(loop)))
+        return WalkResult::interrupt();
     if (auto scan = dyn_cast<tile::ScanOp>(op))
       if (failed(checkLastDimCombine(op, scan.getInput().getType(),
                                      scan.getDimAttr().getInt(), "scan",

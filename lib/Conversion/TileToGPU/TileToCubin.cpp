@@ -124,14 +124,19 @@ void tileopt::buildTileLoweringPipeline(OpPassManager &pm,
   // rhs_transposed) instead of being permuted through shared memory.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Layouts, and which tile.mma loops the code generator pipelines, before
+  // the passes that read them.
+  AssignLayoutsOptions layouts;
+  layouts.numWarps = options.numWarps;
+  layouts.chip = options.chip;
+  layouts.swizzleStaging = options.swizzleStaging;
+  pm.addPass(createAssignLayouts(layouts));
   PipelineTileLoadsOptions pipelining;
   pipelining.numWarps = options.numWarps;
   pipelining.registerBudget = options.registerBudget;
   pm.addPass(createPipelineTileLoads(pipelining));
   LowerTileToGPUOptions lowering;
   lowering.numWarps = options.numWarps;
-  lowering.swizzleStaging = options.swizzleStaging;
-  lowering.chip = options.chip;
   pm.addPass(createLowerTileToGPU(lowering));
 }
 

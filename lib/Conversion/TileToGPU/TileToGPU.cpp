@@ -1,6 +1,7 @@
 //===- TileToGPU.cpp - Tile kernels to gpu.func with fragments ------------===//
 //
-// The pass tileopt-lower-tile: its steps (TileToGPU.h) over a module.
+// The pass tileopt-lower-tile: its steps (TileToGPU.h) over a module whose
+// tiles tileopt-assign-layouts has given their layouts.
 // Outlining moves every tile.kernel into a gpu.func of a gpu.module; then a
 // dialect conversion turns tile tensors into per-thread fragments
 // (FragmentLayout) and tile ops into the code that computes them, with the
@@ -23,11 +24,10 @@ namespace mlir::tileopt {
 using namespace mlir;
 using namespace mlir::tileopt;
 
-FragmentTypeConverter::FragmentTypeConverter(int64_t numThreads) {
+FragmentTypeConverter::FragmentTypeConverter() {
   addConversion([](Type type) { return type; });
-  addConversion([numThreads](RankedTensorType type) -> Type {
-    return tiletogpu::layoutOf(type, numThreads)
-        .fragmentType(type.getElementType());
+  addConversion([](RankedTensorType type) -> Type {
+    return tiletogpu::layoutOf(type).fragmentType(type.getElementType());
   });
 }
 
@@ -58,20 +58,16 @@ struct LowerTileToGPUPass
     SmallVector<tile::KernelOp> kernels(module.getOps<tile::KernelOp>());
     if (kernels.empty())
       return;
-    for (tile::KernelOp kernel : kernels) {
-      if (failed(checkTileKernel(kernel, numThreads, swizzleStaging)) ||
-          failed(assignMmaLayouts(kernel, useWgmma(kernel, chip, numThreads))))
+    for (tile::KernelOp kernel : kernels)
+      if (failed(checkTileKernel(kernel, numThreads)))
         return signalPassFailure();
-      remarkUnusedTma(kernel, numThreads, swizzleStaging);
-      markRestagedLhs(kernel);
-    }
 
     FailureOr<gpu::GPUModuleOp> gpuModule =
-        outlineTileKernels(module, numThreads, swizzleStaging);
+        outlineTileKernels(module, numThreads);
     if (failed(gpuModule))
       return signalPassFailure();
 
-    FragmentTypeConverter converter(numThreads);
+    FragmentTypeConverter converter;
     ConversionTarget target(*ctx);
     configureTileToGPULegality(target);
     RewritePatternSet patterns(ctx);
@@ -82,8 +78,7 @@ struct LowerTileToGPUPass
     populateMmaOpToGPUPatterns(converter, patterns, numThreads);
     populateRelayoutOpToGPUPatterns(converter, patterns, numThreads);
     populateReduceAcrossBlocksOpToGPUPatterns(converter, patterns, numThreads);
-    populateStagedMmaLoopToGPUPatterns(converter, patterns, numThreads,
-                                       swizzleStaging);
+    populateStagedMmaLoopToGPUPatterns(converter, patterns, numThreads);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     if (failed(applyPartialConversion(*gpuModule, target, std::move(patterns))))

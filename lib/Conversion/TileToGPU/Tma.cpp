@@ -2,8 +2,9 @@
 //
 // When every multiplicand load of a pipelined loop of wgmma tile.mma ops
 // allows it, the first thread alone copies the tiles with
-// cp.async.bulk.tensor, which complete on an mbarrier per stage: which
-// loops can (tmaLimit), the copies, and the TMA form of the pipelined loop.
+// cp.async.bulk.tensor, which complete on an mbarrier per stage (which
+// loops do is tileopt-assign-layouts' decision, with tmaLimit): the copies,
+// and the TMA form of the pipelined loop.
 // The kernel takes a tensor map per operand (outlineTileKernels).
 //
 //===----------------------------------------------------------------------===//
@@ -22,61 +23,11 @@ using namespace mlir::tileopt::tiletogpu;
 /// nvgpu tests use).
 static constexpr int64_t kTryWaitTicks = 10000000;
 
-std::string tiletogpu::tmaLimit(const StagedMmaLoop &plan) {
-  if (!plan.wgmma())
-    return "TMA feeds the operands of wgmma only (chip sm_90a and a shape "
-           "wgmma takes)";
-  for (tile::LoadOp load : plan.loads) {
-    std::string which;
-    llvm::raw_string_ostream(which) << "the " << load.getType() << " load";
-    tile::TensorViewType view = load.getView().getType();
-    if (view.getRank() != 2)
-      return "TMA copies tiles of rank-2 views only; " + which +
-             " reads a view of rank " + std::to_string(view.getRank());
-    int64_t rowLength = view.getShape()[1];
-    int64_t elementBytes = view.getElementType().getIntOrFloatBitWidth() / 8;
-    if (ShapedType::isDynamic(rowLength) ||
-        rowLength * elementBytes % target::kTmaStrideBytes != 0)
-      return "a TMA tensor map needs rows of a static multiple of " +
-             std::to_string(target::kTmaStrideBytes) + " bytes; " + which +
-             " reads rows " +
-             (ShapedType::isDynamic(rowLength)
-                  ? std::string("of dynamic length")
-                  : "of " + std::to_string(rowLength * elementBytes) +
-                        " bytes");
-    int64_t rows = load.getType().getDimSize(0);
-    if (rows > target::kTmaMaxBoxDim)
-      return "a TMA box has at most " + std::to_string(target::kTmaMaxBoxDim) +
-             " rows; " + which + " has " + std::to_string(rows);
-    if (!load.getAllowTma())
-      return which + " has no allow_tma";
-  }
-  return "";
-}
-
-void tileopt::remarkUnusedTma(tile::KernelOp kernel, int64_t numThreads,
-                              bool swizzle) {
-  kernel.walk([&](tile::LoadOp load) {
-    if (!load.getAllowTma())
-      return;
-    std::string why = "TMA copies only the operands of tile.mma ops "
-                      "pipelined in an scf.for (a latency hint of 2 or more)";
-    if (std::optional<StagedMmaLoop> plan =
-            stagedMmaLoopAround(load, numThreads, swizzle);
-        plan && llvm::is_contained(plan->loads, load)) {
-      if (plan->tma)
-        return;
-      why = tmaLimit(*plan);
-    }
-    load.emitRemark("allow_tma not followed, no TMA: ") << why;
-  });
-}
-
 namespace {
 
 /// The TMA copies of the tile `load` reads, at the indices `mapping`
 /// gives, into shared memory at element `base` after `shared`: one box of
-/// all its rows per 64-column panel (StagingLayout::Panels), completing
+/// all its rows per 64-column panel (StagingLayout::panels), completing
 /// on the mbarrier at `barrier`. Coordinates are innermost first.
 void copyTileByTma(OpBuilder &b, Location loc, tile::LoadOp load, Value shared,
                    Value base, Value barrier, const IRMapping &mapping) {

@@ -106,29 +106,13 @@ void tiletogpu::inFirstThread(OpBuilder &b, Location loc,
 // Layouts during the conversion
 //===----------------------------------------------------------------------===//
 
-FragmentLayout tiletogpu::layoutOf(Type type, int64_t numThreads) {
-  auto tensor = cast<RankedTensorType>(type);
-  if (auto encoding = dyn_cast_or_null<StringAttr>(tensor.getEncoding())) {
-    if (encoding.getValue() == kMmaAccumulator)
-      return FragmentLayout::mmaAccumulator(tensor.getShape(), numThreads);
-    if (encoding.getValue() == kWgmmaAccumulator)
-      return FragmentLayout::wgmmaAccumulator(tensor.getShape(), numThreads);
-  }
-  return FragmentLayout::blocked(tensor.getShape(), numThreads);
+FragmentLayout tiletogpu::layoutOf(Type type) {
+  return tile::getFragmentLayout(cast<RankedTensorType>(type));
 }
 
 bool tiletogpu::isWgmma(tile::MmaOp mma) {
-  auto encoding =
-      dyn_cast_or_null<StringAttr>(mma.getAcc().getType().getEncoding());
-  return encoding && encoding.getValue() == kWgmmaAccumulator;
-}
-
-bool tiletogpu::chunksAlignedIn(tile::TensorViewType view,
-                                const FragmentLayout &layout) {
-  return !layout.replicated &&
-         llvm::all_of(view.getShape().drop_front(), [&](int64_t d) {
-           return !ShapedType::isDynamic(d) && d % layout.vectorWidth == 0;
-         });
+  return isa_and_nonnull<tile::WgmmaAttr>(
+      tile::getLayout(mma.getAcc().getType()));
 }
 
 //===----------------------------------------------------------------------===//
@@ -169,13 +153,12 @@ Type tiletogpu::exchangeWordType(Type type) {
                               : type;
 }
 
-Relayout tiletogpu::relayoutOf(Operation *op, int64_t numThreads) {
+Relayout tiletogpu::relayoutOf(Operation *op) {
   Type source = op->getOperand(0).getType();
-  FragmentLayout in = layoutOf(source, numThreads);
+  FragmentLayout in = layoutOf(source);
   if (in.numElements == 1)
     return Relayout::Splat;
-  if (isa<tile::ReshapeOp>(op) &&
-      in == layoutOf(op->getResult(0).getType(), numThreads))
+  if (isa<tile::ReshapeOp>(op) && in == layoutOf(op->getResult(0).getType()))
     return Relayout::InPlace;
   if (in.replicated && 32 % in.numElements == 0 &&
       fitsScratchWord(getElementTypeOrSelf(source)))
@@ -186,7 +169,7 @@ Relayout tiletogpu::relayoutOf(Operation *op, int64_t numThreads) {
 int64_t tiletogpu::reduceWarpsPerRow(const FragmentLayout &in,
                                      int64_t numThreads) {
   if (in.kind == FragmentLayout::Kind::Mma)
-    return FragmentLayout::mmaWarpGrid(in.shape, numThreads).second;
+    return in.warpsN;
   int64_t threads = in.replicated ? in.numElements : numThreads;
   int64_t chunksPerRow = in.shape.back() / in.vectorWidth;
   int64_t lanes = std::min<int64_t>(chunksPerRow, 32);
@@ -195,21 +178,22 @@ int64_t tiletogpu::reduceWarpsPerRow(const FragmentLayout &in,
 
 int64_t tiletogpu::scratchWords(Operation *op, int64_t numThreads) {
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
-    FragmentLayout in = layoutOf(reduce.getInput().getType(), numThreads);
+    FragmentLayout in = layoutOf(reduce.getInput().getType());
     int64_t rows = in.numElements / in.shape.back();
     return rows * reduceWarpsPerRow(in, numThreads);
   }
   if (auto scan = dyn_cast<tile::ScanOp>(op)) {
-    FragmentLayout in = layoutOf(scan.getInput().getType(), numThreads);
+    FragmentLayout in = layoutOf(scan.getInput().getType());
     return in.numElements / in.vectorWidth;
   }
   // The tile, or the slices of its combination (ReduceAcrossBlocksLowering).
   if (auto combine = dyn_cast<tile::ReduceAcrossBlocksOp>(op))
     return std::max<int64_t>(combine.getType().getNumElements(), numThreads);
-  if (isa<tile::BroadcastOp, tile::ReshapeOp, tile::PermuteOp>(op)) {
-    if (relayoutOf(op, numThreads) != Relayout::Scratch)
+  if (isa<tile::BroadcastOp, tile::ReshapeOp, tile::PermuteOp,
+          tile::ConvertLayoutOp>(op)) {
+    if (relayoutOf(op) != Relayout::Scratch)
       return 0;
-    return layoutOf(op->getOperand(0).getType(), numThreads).numElements;
+    return layoutOf(op->getOperand(0).getType()).numElements;
   }
   return 0;
 }

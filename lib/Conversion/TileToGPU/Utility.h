@@ -57,14 +57,11 @@ void inFirstThread(OpBuilder &b, Location loc, function_ref<void()> body);
 // Markers within the pass
 //===----------------------------------------------------------------------===//
 //
-// What the steps before the conversion leave on tile ops and types for the
-// patterns. They are set and consumed within tileopt-lower-tile and never
-// appear in IR that users see, so no dialect declares them (the artifact's
-// attributes, which do leave the pass, are the tileopt dialect's).
-
-/// Marks a tile.mma whose left operand the tile.mma before it left staged
-/// (markRestagedLhs).
-constexpr StringLiteral kLhsStagedAttr = "tileopt.lhs_staged";
+// What outlining leaves on tile ops for the patterns. They are set and
+// consumed within tileopt-lower-tile and never appear in IR that users see,
+// so no dialect declares them (the artifact's attributes, which do leave the
+// pass, are the tileopt dialect's; the layouts and the decisions of
+// tileopt-assign-layouts, which come into it, are the tile dialect's).
 
 /// Marks a tile.load copied by TMA with the index of the kernel parameter
 /// that holds its tensor map (outlineTileKernels, read by copyStageByTma).
@@ -81,21 +78,13 @@ constexpr StringLiteral kLaunchGridAttr = "tileopt.launch_grid";
 // Layouts during the conversion
 //===----------------------------------------------------------------------===//
 
-/// The encodings that mark, during the pass, the tile values that live in
-/// the mma.sync or the wgmma accumulator layout (assignMmaLayouts).
-constexpr StringLiteral kMmaAccumulator = "tileopt.mma_accumulator";
-constexpr StringLiteral kWgmmaAccumulator = "tileopt.wgmma_accumulator";
+/// How a tile is spread over the threads: its layout (the encoding of its
+/// type, which tileopt-assign-layouts gives every tile) as a FragmentLayout.
+FragmentLayout layoutOf(Type type);
 
-/// The layout of a tile type with `numThreads` threads.
-FragmentLayout layoutOf(Type type, int64_t numThreads);
-
-/// Whether `mma` was given the wgmma accumulator layout (assignMmaLayouts).
+/// Whether `mma` accumulates in the wgmma layout (#tile.wgmma), and so runs
+/// on wgmma; else on mma.sync (#tile.mma_sync).
 bool isWgmma(tile::MmaOp mma);
-
-/// Whether every chunk of a tile in `layout` is aligned to its width and
-/// wholly inside or outside `view`: when every row of the view is a whole
-/// number of chunks.
-bool chunksAlignedIn(tile::TensorViewType view, const FragmentLayout &layout);
 
 /// The patterns of one tile op, which know the block's thread count.
 template <typename OpT> struct TilePattern : public OpConversionPattern<OpT> {
@@ -104,7 +93,7 @@ template <typename OpT> struct TilePattern : public OpConversionPattern<OpT> {
       : OpConversionPattern<OpT>(converter, ctx, benefit),
         numThreads(numThreads) {}
 
-  FragmentLayout layout(Type type) const { return layoutOf(type, numThreads); }
+  FragmentLayout layout(Type type) const { return layoutOf(type); }
 
   int64_t numThreads;
 };
@@ -131,7 +120,8 @@ Value fromScratchWord(OpBuilder &b, Location loc, Value word, Type type);
 /// (tile.reduce_across_blocks): f32 for floats, i32 itself.
 Type exchangeWordType(Type type);
 
-/// How a tile.broadcast, reshape or permute moves its elements.
+/// How a tile.broadcast, reshape, permute or convert_layout moves its
+/// elements.
 enum class Relayout {
   /// A one-element source: every thread holds it.
   Splat,
@@ -145,7 +135,7 @@ enum class Relayout {
   Scratch,
 };
 
-Relayout relayoutOf(Operation *op, int64_t numThreads);
+Relayout relayoutOf(Operation *op);
 
 /// The warps that hold parts of one row of a tile.reduce's input `in`,
 /// each writing a scratch word for it (ReduceLowering): those side by side

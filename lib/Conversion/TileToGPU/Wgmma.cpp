@@ -2,7 +2,7 @@
 //
 // Each warpgroup multiplies its rows in m64 slices with wgmma.mma_async,
 // both operands read through matrix descriptors from 128-byte-swizzled
-// panels (StagingLayout::Panels), the accumulator in the wgmma layout
+// panels (StagingLayout::panels), the accumulator in the wgmma layout
 // (FragmentLayout::wgmmaAccumulator).
 //
 //===----------------------------------------------------------------------===//
@@ -17,31 +17,8 @@ using namespace mlir;
 using namespace mlir::tileopt;
 using namespace mlir::tileopt::tiletogpu;
 
-std::string tiletogpu::wgmmaLimit(tile::MmaOp mma, int64_t numThreads) {
-  int64_t m = mma.getLhs().getType().getDimSize(0);
-  int64_t k = mma.getLhs().getType().getDimSize(1);
-  int64_t n = mma.getRhs().getType().getDimSize(1);
-  if (mma.getRhsTransposed())
-    return "the wgmma lowering reads the rhs N-major only, and this one is "
-           "given transposed";
-  if (numThreads % 128 != 0)
-    return "wgmma needs whole warpgroups (a multiple of 4 warps)";
-  int64_t groups = numThreads / 128;
-  if (m % (64 * groups) != 0)
-    return "wgmma needs M (" + std::to_string(m) + ") a multiple of " +
-           std::to_string(64 * groups) + " (64 rows per warpgroup slice)";
-  if (k % StagedOperand::kPanel != 0 || n % StagedOperand::kPanel != 0)
-    return "wgmma needs K (" + std::to_string(k) + ") and N (" +
-           std::to_string(n) +
-           ") multiples of 64 (128-byte swizzled rows of bf16/f16)";
-  if (n > target::kWgmmaMaxN)
-    return "wgmma needs N (" + std::to_string(n) + ") of at most " +
-           std::to_string(target::kWgmmaMaxN);
-  return "";
-}
-
 /// A wgmma matrix descriptor for an operand at shared-memory byte address
-/// `address` (i64) staged in 128-byte-swizzled panels (StagingLayout::Panels):
+/// `address` (i64) staged in 128-byte-swizzled panels (StagingLayout::panels):
 /// the start address, the leading and the stride byte offsets, each in
 /// 16-byte units, and swizzle mode 1 (128 bytes) in bits 62-63. The stride
 /// offset is always 1024 bytes, from one group of 8 rows (lines) to the

@@ -1,4 +1,4 @@
-// RUN: tileopt-opt %s -split-input-file --tileopt-lower-tile | FileCheck %s
+// RUN: tileopt-opt %s -split-input-file --tileopt-assign-layouts --tileopt-lower-tile | FileCheck %s
 
 // The kernel ABI: a global pointer per view plus an i64 per dynamic dim;
 // 128 threads; chunks of 8 bf16 loaded as one 16-byte vector under a bounds

@@ -1,4 +1,4 @@
-// RUN: tileopt-opt %s -split-input-file --tileopt-lower-tile | FileCheck %s
+// RUN: tileopt-opt %s -split-input-file --tileopt-assign-layouts --tileopt-lower-tile | FileCheck %s
 
 // Both multiplicands loaded in the loop with latency 3: three shared-memory
 // stages of 64 x 32 + 32 x 64 bf16 (12288 elements), filled by 16-byte

@@ -1,4 +1,4 @@
-// RUN: tileopt-opt %s -split-input-file --tileopt-lower-tile | FileCheck %s
+// RUN: tileopt-opt %s -split-input-file --tileopt-assign-layouts --tileopt-lower-tile | FileCheck %s
 
 // tile.mma on tensor cores: the accumulator carried by the loop is in the
 // mma layout (4 warps as 2 x 2, each with a 64 x 64 part: 4 x 8 tiles of

@@ -1,4 +1,4 @@
-// RUN: tileopt-opt %s -split-input-file --tileopt-lower-tile | FileCheck %s
+// RUN: tileopt-opt %s -split-input-file --tileopt-assign-layouts --tileopt-lower-tile | FileCheck %s
 
 // Row sums of 16 rows combined over the 8 blocks of the launch grid along
 // x: the kernel gets a zeroed partials array of 8 x 16 f32 words and a grid

@@ -1,4 +1,4 @@
-// RUN: tileopt-opt %s -split-input-file --tileopt-lower-tile | FileCheck %s
+// RUN: tileopt-opt %s -split-input-file --tileopt-assign-layouts --tileopt-lower-tile | FileCheck %s
 
 // A row cumsum of 1024 f32 over 128 threads (8 per chunk, 128 chunks per
 // row): in-chunk scans, the chunk totals in shared memory (128 words),

@@ -1,5 +1,5 @@
-// RUN: tileopt-opt %s --tileopt-lower-tile --cse | FileCheck %s
-// RUN: tileopt-opt %s --tileopt-lower-tile="swizzle-staging=false" \
+// RUN: tileopt-opt %s --tileopt-assign-layouts --tileopt-lower-tile --cse | FileCheck %s
+// RUN: tileopt-opt %s --tileopt-assign-layouts="swizzle-staging=false" --tileopt-lower-tile \
 // RUN:   | FileCheck %s --check-prefix=PAD
 
 // The cp.async stages keep the rows of mma operands packed (two stages of

@@ -1,4 +1,4 @@
-// RUN: tileopt-opt %s --tileopt-lower-tile="chip=sm_90a num-warps=16" \
+// RUN: tileopt-opt %s --tileopt-assign-layouts="chip=sm_90a num-warps=16" --tileopt-lower-tile="num-warps=16" \
 // RUN:   -verify-diagnostics | FileCheck %s
 
 // A tile TMA cannot copy in one box per panel (over 256 rows) keeps the

@@ -1,6 +1,6 @@
-// RUN: tileopt-opt %s -split-input-file --tileopt-lower-tile="chip=sm_90a" \
+// RUN: tileopt-opt %s -split-input-file --tileopt-assign-layouts="chip=sm_90a" --tileopt-lower-tile \
 // RUN:   -verify-diagnostics | FileCheck %s
-// RUN: tileopt-opt %s -split-input-file --tileopt-lower-tile="chip=sm_90" 2>&1 \
+// RUN: tileopt-opt %s -split-input-file --tileopt-assign-layouts="chip=sm_90" --tileopt-lower-tile 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=SM90
 
 // On sm_90a, the operands of a pipelined wgmma tile.mma whose loads allow

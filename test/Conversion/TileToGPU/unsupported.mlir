@@ -1,4 +1,4 @@
-// RUN: tileopt-opt %s -split-input-file --tileopt-lower-tile -verify-diagnostics
+// RUN: tileopt-opt %s -split-input-file --tileopt-assign-layouts --tileopt-lower-tile -verify-diagnostics
 
 tile.kernel @scan_first_dim(%a: !tile.view<?x?xf32>) {
   %i = tile.block_id x

@@ -1,6 +1,6 @@
-// RUN: tileopt-opt %s -split-input-file --tileopt-lower-tile="chip=sm_90a" \
+// RUN: tileopt-opt %s -split-input-file --tileopt-assign-layouts="chip=sm_90a" --tileopt-lower-tile \
 // RUN:   -verify-diagnostics | FileCheck %s
-// RUN: tileopt-opt %s -split-input-file --tileopt-lower-tile="chip=sm_90" \
+// RUN: tileopt-opt %s -split-input-file --tileopt-assign-layouts="chip=sm_90" --tileopt-lower-tile \
 // RUN:   | FileCheck %s --check-prefix=SM90
 
 // On sm_90a, a pipelined tile.mma whose K and N are multiples of 64 runs on

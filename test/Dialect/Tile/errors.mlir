@@ -224,7 +224,7 @@ tile.kernel @tile_dim_of_arith_op(%v: !tile.view<?x?xf32>, %w: !tile.view<?xf32>
 // -----
 
 tile.kernel @tile_with_encoding(%w: !tile.view<?xf32>, %i: index) {
-  // expected-error @+1 {{'tile.load' op tile result #0 carries an encoding}}
+  // expected-error @+1 {{'tile.load' op tile result #0 carries the encoding "enc", which is not a tile layout (#tile.blocked, #tile.mma_sync, #tile.wgmma)}}
   %t = tile.load %w[%i] : !tile.view<?xf32> -> tensor<4xf32, "enc">
   tile.return
 }
@@ -685,3 +685,240 @@ tile.kernel @combine_in_loop(%v: !tile.view<16xf32>) {
   }
   tile.return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Layouts
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{#tile.blocked needs 1-32 warps, got 0}}
+#bad = #tile.blocked<chunk = 8, warps = 0>
+
+// -----
+
+// expected-error @+1 {{#tile.blocked chunks have 1, 2, 4 or 8 elements, got 16}}
+#bad = #tile.blocked<chunk = 16, warps = 4>
+
+// -----
+
+tile.kernel @chunk_across_rows(%w: !tile.view<?x?xf32>, %i: index) {
+  // expected-error @+1 {{#tile.blocked chunks of 8 elements do not divide the last dim (4)}}
+  %t = tile.load %w[%i, %i] : !tile.view<?x?xf32> -> tensor<512x4xf32, #tile.blocked<chunk = 8, warps = 4>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @replicated_chunk(%w: !tile.view<?xf32>, %i: index) {
+  // expected-error @+1 {{a tile of 64 elements, fewer than the 128 threads, is replicated: its #tile.blocked chunk is 1, got 2}}
+  %t = tile.load %w[%i] : !tile.view<?xf32> -> tensor<64xf32, #tile.blocked<chunk = 2, warps = 4>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @partial_chunks(%w: !tile.view<?xf32>, %i: index) {
+  // expected-error @+1 {{a tile of 256 elements does not deal whole chunks of 4 to 128 threads}}
+  %t = tile.load %w[%i] : !tile.view<?xf32> -> tensor<256xf32, #tile.blocked<chunk = 4, warps = 4>>
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{#tile.mma_sync needs a grid of [rows, columns] warps, powers of two and 32 in all at most, got [3, 1]}}
+#bad = #tile.mma_sync<warps = [3, 1]>
+
+// -----
+
+// expected-error @+1 {{#tile.mma_sync needs a grid of [rows, columns] warps, powers of two and 32 in all at most, got [4]}}
+#bad = #tile.mma_sync<warps = [4]>
+
+// -----
+
+tile.kernel @mma_sync_rows(%w: !tile.view<?x?xf32>, %i: index) {
+  // expected-error @+1 {{#tile.mma_sync needs rows a multiple of 32 and columns of 16, got 16x64}}
+  %t = tile.load %w[%i, %i] : !tile.view<?x?xf32> -> tensor<16x64xf32, #tile.mma_sync<warps = [2, 2]>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @mma_sync_batch(%w: !tile.view<?x?x?xf32>, %i: index) {
+  // expected-error @+1 {{#tile.mma_sync lays out a matrix (with leading dims of 1 at most), got 2x32x32}}
+  %t = tile.load %w[%i, %i, %i] : !tile.view<?x?x?xf32> -> tensor<2x32x32xf32, #tile.mma_sync<warps = [2, 2]>>
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{#tile.wgmma needs 1-8 warpgroups, got 0}}
+#bad = #tile.wgmma<warpgroups = 0>
+
+// -----
+
+tile.kernel @wgmma_rows(%w: !tile.view<?x?xf32>, %i: index) {
+  // expected-error @+1 {{#tile.wgmma needs rows a multiple of 128 and columns of 8, got 64x64}}
+  %t = tile.load %w[%i, %i] : !tile.view<?x?xf32> -> tensor<64x64xf32, #tile.wgmma<warpgroups = 2>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @mixed_warps(%v: !tile.view<?xf32>, %w: !tile.view<?xf32>, %i: index) {
+  %a = tile.load %v[%i] : !tile.view<?xf32> -> tensor<1024xf32, #tile.blocked<chunk = 8, warps = 4>>
+  // expected-error @+1 {{'tile.load' op has a tile 'tensor<1024xf32, #tile.blocked<chunk = 4, warps = 8>>' laid out over 8 warps, where the kernel's tile 'tensor<1024xf32, #tile.blocked<chunk = 8, warps = 4>>' has 4}}
+  %b = tile.load %w[%i] : !tile.view<?xf32> -> tensor<1024xf32, #tile.blocked<chunk = 4, warps = 8>>
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op has tiles with and without layouts ('tensor<1024xf32, #tile.blocked<chunk = 8, warps = 4>>' and 'tensor<1024xf32>'): tileopt-assign-layouts gives every tile one}}
+tile.kernel @some_without_layout(%v: !tile.view<?xf32>, %w: !tile.view<?xf32>, %i: index) {
+  %a = tile.load %v[%i] : !tile.view<?xf32> -> tensor<1024xf32, #tile.blocked<chunk = 8, warps = 4>>
+  %b = tile.load %w[%i] : !tile.view<?xf32> -> tensor<1024xf32>
+  tile.return
+}
+
+// -----
+
+#blocked = #tile.blocked<chunk = 8, warps = 4>
+tile.kernel @blocked_accumulator(%v: !tile.view<64x64xf16>, %w: !tile.view<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %v[%c0, %c0] : !tile.view<64x64xf16> -> tensor<64x64xf16, #blocked>
+  %acc = tile.load %w[%c0, %c0] : !tile.view<64x64xf32> -> tensor<64x64xf32, #blocked>
+  // expected-error @+1 {{'tile.mma' op accumulates in #tile.blocked<chunk = 8, warps = 4>; an accumulator has the layout of the tensor cores (#tile.mma_sync or #tile.wgmma)}}
+  %r = tile.mma %a, %a, %acc : tensor<64x64xf16, #blocked>, tensor<64x64xf16, #blocked>, tensor<64x64xf32, #blocked>
+  tile.return
+}
+
+// -----
+
+#blocked = #tile.blocked<chunk = 8, warps = 4>
+#mma = #tile.mma_sync<warps = [2, 2]>
+tile.kernel @convert_shape(%v: !tile.view<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %v[%c0, %c0] : !tile.view<64x64xf32> -> tensor<64x64xf32, #mma>
+  // expected-error @+1 {{'tile.convert_layout' op keeps the shape and element type of the tile, got 'tensor<64x64xf32, #tile.mma_sync<warps = [2, 2]>>' -> 'tensor<32x128xf32, #tile.blocked<chunk = 8, warps = 4>>'}}
+  %r = tile.convert_layout %t : tensor<64x64xf32, #mma> -> tensor<32x128xf32, #blocked>
+  tile.return
+}
+
+// -----
+
+// (Outside a kernel: within one, tiles with and without layouts do not mix.)
+func.func @convert_without_layout(%t: tensor<64x64xf32>) {
+  // expected-error @+1 {{'tile.convert_layout' op converts between layouts: its input and result need one each}}
+  %r = tile.convert_layout %t : tensor<64x64xf32> -> tensor<64x64xf32, #tile.blocked<chunk = 8, warps = 4>>
+  return
+}
+
+// -----
+
+#blocked = #tile.blocked<chunk = 8, warps = 4>
+tile.kernel @convert_to_itself(%v: !tile.view<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %v[%c0, %c0] : !tile.view<64x64xf32> -> tensor<64x64xf32, #blocked>
+  // expected-error @+1 {{'tile.convert_layout' op input and result have the same layout #tile.blocked<chunk = 8, warps = 4>; there is nothing to convert}}
+  %r = tile.convert_layout %t : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #blocked>
+  tile.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Decisions recorded for the code generator
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{a ring of 1 stages prefetches nothing; it needs 2 or more}}
+#bad = #tile.mma_pipeline<cp_async, stages = 1, staging = padded>
+
+// -----
+
+// expected-error @+1 {{TMA lands its boxes as 128-byte swizzled panels: staging = panels, got swizzled}}
+#bad = #tile.mma_pipeline<tma, stages = 3, staging = swizzled>
+
+// -----
+
+tile.kernel @pipeline_on_kernel() attributes {tile.mma_pipeline = #tile.mma_pipeline<none>} {
+  tile.return
+}
+// expected-error @-3 {{'tile.mma_pipeline' belongs on an scf.for, not on 'tile.kernel'}}
+
+// -----
+
+tile.kernel @pipeline_not_an_attr(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.mma_pipeline' must be a #tile.mma_pipeline, got 3 : i64}}
+  scf.for %k = %c0 to %n step %c1 {
+  } {tile.mma_pipeline = 3}
+  tile.return
+}
+
+// -----
+
+tile.kernel @pipeline_without_mma(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.mma_pipeline' needs tile.mma ops in the loop it pipelines}}
+  scf.for %k = %c0 to %n step %c1 {
+  } {tile.mma_pipeline = #tile.mma_pipeline<none>}
+  tile.return
+}
+
+// -----
+
+tile.kernel @staged_lhs_not_on_mma(%v: !tile.view<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %v[%c0, %c0] : !tile.view<64x64xf32> -> tensor<64x64xf32>
+  // expected-error @+1 {{'tile.lhs_staged' belongs on a tile.mma, not on 'arith.negf'}}
+  %r = arith.negf %t {tile.lhs_staged} : tensor<64x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @staged_lhs_not_unit(%v: !tile.view<64x64xf16>) {
+  %c0 = arith.constant 0 : index
+  %acc = arith.constant dense<0.0> : tensor<64x64xf32>
+  %a = tile.load %v[%c0, %c0] : !tile.view<64x64xf16> -> tensor<64x64xf16>
+  // expected-error @+1 {{'tile.lhs_staged' is a unit attribute, got 1 : i64}}
+  %r = tile.mma %a, %a, %acc {tile.lhs_staged = 1} : tensor<64x64xf16>, tensor<64x64xf16>, tensor<64x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @staged_lhs_of_another(%v: !tile.view<64x64xf16>, %w: !tile.view<64x64xf16>) {
+  %c0 = arith.constant 0 : index
+  %acc = arith.constant dense<0.0> : tensor<64x64xf32>
+  %a = tile.load %v[%c0, %c0] : !tile.view<64x64xf16> -> tensor<64x64xf16>
+  %b = tile.load %w[%c0, %c0] : !tile.view<64x64xf16> -> tensor<64x64xf16>
+  %p = tile.mma %a, %b, %acc : tensor<64x64xf16>, tensor<64x64xf16>, tensor<64x64xf32>
+  // expected-error @+1 {{'tile.lhs_staged' needs the tile.mma just before it in its block to multiply the same left operand on the same tensor cores, with only loads, elementwise ops and scalar ops between them}}
+  %q = tile.mma %b, %a, %acc {tile.lhs_staged} : tensor<64x64xf16>, tensor<64x64xf16>, tensor<64x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @staged_lhs_across_reduce(%v: !tile.view<64x64xf16>, %w: !tile.view<64x64xf16>) {
+  %c0 = arith.constant 0 : index
+  %acc = arith.constant dense<0.0> : tensor<64x64xf32>
+  %a = tile.load %v[%c0, %c0] : !tile.view<64x64xf16> -> tensor<64x64xf16>
+  %b = tile.load %w[%c0, %c0] : !tile.view<64x64xf16> -> tensor<64x64xf16>
+  %p = tile.mma %a, %b, %acc : tensor<64x64xf16>, tensor<64x64xf16>, tensor<64x64xf32>
+  %s = tile.reduce sum %p dim 1 : tensor<64x64xf32> -> tensor<64xf32>
+  // expected-error @+1 {{'tile.lhs_staged' needs the tile.mma just before it}}
+  %q = tile.mma %a, %b, %acc {tile.lhs_staged} : tensor<64x64xf16>, tensor<64x64xf16>, tensor<64x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @unknown_tile_attr() attributes {tile.pipelined} {
+  tile.return
+}
+// expected-error @-3 {{'tile.pipelined' is not an attribute of the tile dialect}}

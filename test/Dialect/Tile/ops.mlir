@@ -385,3 +385,74 @@ tile.kernel @row_sums_across_blocks(%v: !tile.view<16x64xf32>, %w: !tile.view<16
   %m = tile.reduce_across_blocks max %i along x : tensor<16xi32>
   tile.return
 }
+
+// -----
+
+// Layouts, as tileopt-assign-layouts gives them to every tile of a kernel
+// (printed as aliases), tile.convert_layout, and the decision recorded on a
+// loop whose multiplicands the code generator pipelines.
+
+// CHECK-DAG: #[[BLOCKED:.*]] = #tile.blocked<chunk = 8, warps = 4>
+// CHECK-DAG: #[[MMA:.*]] = #tile.mma_sync<warps = [2, 2]>
+// CHECK-LABEL: tile.kernel @layouts
+// CHECK: arith.constant dense<0.000000e+00> : tensor<64x64xf32, #[[MMA]]>
+// CHECK: scf.for
+// CHECK: tile.load {{.*}} -> tensor<64x32xf16, #[[BLOCKED]]>
+// CHECK: tile.mma {{.*}} : tensor<64x32xf16, #[[BLOCKED]]>, tensor<32x64xf16, #[[BLOCKED]]>, tensor<64x64xf32, #[[MMA]]>
+// CHECK: } {tile.mma_pipeline = #tile.mma_pipeline<cp_async, stages = 3, staging = swizzled>}
+// CHECK: tile.convert_layout %{{.*}} : tensor<64x64xf32, #[[MMA]]> -> tensor<64x64xf32, #[[BLOCKED]]>
+#blocked = #tile.blocked<chunk = 8, warps = 4>
+#mma = #tile.mma_sync<warps = [2, 2]>
+tile.kernel @layouts(%a: !tile.view<?x?xf16>, %b: !tile.view<?x?xf16>,
+                     %c: !tile.view<?x?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %res = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #mma>) {
+    %ta = tile.load %a[%c0, %k] latency 3 : !tile.view<?x?xf16> -> tensor<64x32xf16, #blocked>
+    %tb = tile.load %b[%k, %c0] latency 3 : !tile.view<?x?xf16> -> tensor<32x64xf16, #blocked>
+    %next = tile.mma %ta, %tb, %acc : tensor<64x32xf16, #blocked>, tensor<32x64xf16, #blocked>, tensor<64x64xf32, #mma>
+    scf.yield %next : tensor<64x64xf32, #mma>
+  } {tile.mma_pipeline = #tile.mma_pipeline<cp_async, stages = 3, staging = swizzled>}
+  %out = tile.convert_layout %res : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+  tile.store %out, %c[%c0, %c0] : tensor<64x64xf32, #blocked>, !tile.view<?x?xf32>
+  tile.return
+}
+
+// -----
+
+// The wgmma accumulator, a replicated tile (fewer elements than threads),
+// a tile.mma that leaves its left operand where the one before it staged
+// it, and a loop whose hinted multiplicands cannot be staged.
+
+// CHECK-DAG: #[[BLOCKED:.*]] = #tile.blocked<chunk = 8, warps = 4>
+// CHECK-DAG: #[[REPLICATED:.*]] = #tile.blocked<chunk = 1, warps = 4>
+// CHECK-DAG: #[[WGMMA:.*]] = #tile.wgmma<warpgroups = 1>
+// CHECK-LABEL: tile.kernel @wgmma_layouts
+// CHECK: tile.mma %[[X:.*]], %{{.*}}, %{{.*}} : {{.*}}, tensor<64x64xf32, #[[WGMMA]]>
+// CHECK-NEXT: tile.mma %[[X]], %{{.*}}, %{{.*}} {tile.lhs_staged}
+// CHECK: tile.reduce sum %{{.*}} dim 1 : tensor<64x64xf32, #[[BLOCKED]]> -> tensor<64xf32, #[[REPLICATED]]>
+// CHECK: } {tile.mma_pipeline = #tile.mma_pipeline<none>}
+#blocked = #tile.blocked<chunk = 8, warps = 4>
+#replicated = #tile.blocked<chunk = 1, warps = 4>
+#wgmma = #tile.wgmma<warpgroups = 1>
+tile.kernel @wgmma_layouts(%x: !tile.view<64x64xbf16>, %w: !tile.view<64x64xbf16>,
+                           %o: !tile.view<64xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #wgmma>
+  %tx = tile.load %x[%c0, %c0] : !tile.view<64x64xbf16> -> tensor<64x64xbf16, #blocked>
+  %tw = tile.load %w[%c0, %c0] : !tile.view<64x64xbf16> -> tensor<64x64xbf16, #blocked>
+  %p = tile.mma %tx, %tw, %zero : tensor<64x64xbf16, #blocked>, tensor<64x64xbf16, #blocked>, tensor<64x64xf32, #wgmma>
+  %q = tile.mma %tx, %tw, %zero {tile.lhs_staged} : tensor<64x64xbf16, #blocked>, tensor<64x64xbf16, #blocked>, tensor<64x64xf32, #wgmma>
+  %s = arith.addf %p, %q : tensor<64x64xf32, #wgmma>
+  %sb = tile.convert_layout %s : tensor<64x64xf32, #wgmma> -> tensor<64x64xf32, #blocked>
+  %r = tile.reduce sum %sb dim 1 : tensor<64x64xf32, #blocked> -> tensor<64xf32, #replicated>
+  tile.store %r, %o[%c0] : tensor<64xf32, #replicated>, !tile.view<64xf32>
+  %t = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #wgmma>) {
+    %ta = tile.load %x[%c0, %k] latency 2 : !tile.view<64x64xbf16> -> tensor<64x64xbf16, #blocked>
+    %next = tile.mma %ta, %tw, %acc : tensor<64x64xbf16, #blocked>, tensor<64x64xbf16, #blocked>, tensor<64x64xf32, #wgmma>
+    scf.yield %next : tensor<64x64xf32, #wgmma>
+  } {tile.mma_pipeline = #tile.mma_pipeline<none>}
+  tile.return
+}

@@ -1,11 +1,11 @@
 //===- TileToGPU.h - Tile kernels to gpu.func with fragments ----*- C++ -*-===//
 //
-// The steps of tileopt-lower-tile, which the pass runs in this order:
+// The steps of tileopt-lower-tile, which the pass runs in this order on the
+// output of tileopt-assign-layouts (every tile has a layout, the pipelined
+// loops and the restaged operands are recorded as tile dialect attributes):
 //
 // 1. On each tile.kernel: checkTileKernel reports, at the op, what the code
-//    generator cannot take; assignMmaLayouts gives the accumulators of its
-//    tile.mma ops their layout (wgmma's where useWgmma says so);
-//    remarkUnusedTma and markRestagedLhs annotate what the patterns read.
+//    generator cannot take (and a tile without a layout).
 // 2. outlineTileKernels moves every tile.kernel into a gpu.func of a
 //    gpu.module, with the kernel ABI (a pointer and the dynamic sizes per
 //    view) and one workgroup buffer for all scratch, and rewrites each
@@ -13,13 +13,13 @@
 //    parameters by an unrealized_conversion_cast that the memory patterns
 //    read.
 // 3. A dialect conversion of that gpu.module turns tile tensors into
-//    per-thread fragments (FragmentTypeConverter, FragmentLayout) and tile
-//    ops into the code that computes them: configureTileToGPULegality and
-//    the populate...Patterns of each family of ops below, as upstream's
-//    GPU-to-NVVM conversion exports its own.
+//    per-thread fragments (FragmentTypeConverter: the FragmentLayout of each
+//    tile's layout) and tile ops into the code that computes them:
+//    configureTileToGPULegality and the populate...Patterns of each family
+//    of ops below, as upstream's GPU-to-NVVM conversion exports its own.
 //
-// Every pattern takes the block's thread count: the layout of a tile
-// depends on it.
+// Every pattern takes the block's thread count, which the layouts were
+// assigned for.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEOPT_CONVERSION_TILETOGPU_TILETOGPU_H
@@ -37,36 +37,11 @@ namespace mlir::tileopt {
 //===----------------------------------------------------------------------===//
 
 /// Reports, at the op, the first thing in `kernel` the lowering cannot take
-/// with `numThreads` threads; warns at a latency hint of a tile.mma loop
-/// that it cannot follow.
-LogicalResult checkTileKernel(tile::KernelOp kernel, int64_t numThreads,
-                              bool swizzleStaging);
-
-/// Whether the tile.mma ops of `kernel` run on wgmma: on a chip that has
-/// it, when every one of them can (one accumulator layout serves the whole
-/// kernel). Each that cannot gets a remark naming the limit; the kernel
-/// then keeps mma.sync.
-bool useWgmma(tile::KernelOp kernel, StringRef chip, int64_t numThreads);
-
-/// Gives the accumulators and results of the tile.mma ops in `kernel`, and
-/// everything tied to them (loop-carried values, elementwise ops on them,
-/// splat initial values), the mma.sync accumulator layout, or the wgmma one
-/// with `wgmma`: their types get an encoding that names it. A wgmma
-/// accumulator that a tile.reduce or a tile.mma multiplicand takes is
-/// re-dealt into the blocked layout for them by a tile.reshape to its own
-/// shape, through shared memory; a tile.load that gives an accumulator (a
-/// partial result added to an mma's) loads in the blocked layout and is
-/// re-dealt the other way. Reports a use that would need another layout.
-LogicalResult assignMmaLayouts(tile::KernelOp kernel, bool wgmma);
-
-/// Remarks at each load of `kernel` whose `allow_tma` hint the lowering does
-/// not follow, saying why (after assignMmaLayouts: TMA needs wgmma).
-void remarkUnusedTma(tile::KernelOp kernel, int64_t numThreads,
-                     bool swizzleStaging);
-
-/// Marks each tile.mma of `kernel` whose left operand the tile.mma just
-/// before it already staged in shared memory, so that it is staged once.
-void markRestagedLhs(tile::KernelOp kernel);
+/// with `numThreads` threads: a tile without a layout or with one for
+/// another thread count, a ring its tile.mma_pipeline records that cannot
+/// be built, and the limits of the code generator; warns at a latency hint
+/// of a tile.mma loop that nothing follows.
+LogicalResult checkTileKernel(tile::KernelOp kernel, int64_t numThreads);
 
 //===----------------------------------------------------------------------===//
 // Outlining
@@ -77,18 +52,18 @@ void markRestagedLhs(tile::KernelOp kernel);
 /// and rewrites every tile.launch of it into a gpu.launch_func. Fails with
 /// a diagnostic when a kernel needs more shared memory than a block has, or
 /// its tile.reduce_across_blocks cannot size its device memory.
-FailureOr<gpu::GPUModuleOp>
-outlineTileKernels(ModuleOp module, int64_t numThreads, bool swizzleStaging);
+FailureOr<gpu::GPUModuleOp> outlineTileKernels(ModuleOp module,
+                                               int64_t numThreads);
 
 //===----------------------------------------------------------------------===//
 // The conversion
 //===----------------------------------------------------------------------===//
 
-/// Converts every tile (a ranked tensor) to the fragment of it one of
-/// `numThreads` threads holds: a vector in the tile's FragmentLayout.
+/// Converts every tile (a ranked tensor) to the fragment of it one thread
+/// holds: a vector in the FragmentLayout of the tile's layout.
 class FragmentTypeConverter : public TypeConverter {
 public:
-  explicit FragmentTypeConverter(int64_t numThreads);
+  FragmentTypeConverter();
 };
 
 /// The tile dialect is illegal, arith and math are legal on scalars and
@@ -128,8 +103,9 @@ void populateReduceAcrossBlocksOpToGPUPatterns(const TypeConverter &converter,
                                                RewritePatternSet &patterns,
                                                int64_t numThreads);
 
-/// tile.broadcast, tile.reshape and tile.permute: a tile dealt from one
-/// layout into another, by shuffles or through shared memory
+/// tile.broadcast, tile.reshape, tile.permute and tile.convert_layout: a
+/// tile dealt from one layout into another, by shuffles or through shared
+/// memory
 /// (RelayoutOpToGPU.cpp).
 void populateRelayoutOpToGPUPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns,
@@ -141,14 +117,12 @@ void populateMmaOpToGPUPatterns(const TypeConverter &converter,
                                 RewritePatternSet &patterns,
                                 int64_t numThreads);
 
-/// scf.for loops whose tile.mma operands are loaded with a latency hint: a
-/// ring of shared-memory stages filled by cp.async (StagedMmaLoop.cpp) or
-/// TMA (Tma.cpp). Takes precedence over the structural conversion of
-/// scf.for.
+/// scf.for loops that a tile.mma_pipeline pipelines: a ring of
+/// shared-memory stages filled by cp.async (StagedMmaLoop.cpp) or TMA
+/// (Tma.cpp). Takes precedence over the structural conversion of scf.for.
 void populateStagedMmaLoopToGPUPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns,
-                                        int64_t numThreads,
-                                        bool swizzleStaging);
+                                        int64_t numThreads);
 
 } // namespace mlir::tileopt
 

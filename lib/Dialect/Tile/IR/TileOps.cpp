@@ -59,7 +59,47 @@ LogicalResult KernelOp::verify() {
     return failed(verifyPowerOfTwoTiles(op)) ? WalkResult::interrupt()
                                              : WalkResult::advance();
   });
-  return failure(walk.wasInterrupted());
+  if (walk.wasInterrupted())
+    return failure();
+  return verifyLayouts();
+}
+
+LogicalResult KernelOp::verifyLayouts() {
+  // Every tile of the body is an op result or a block argument.
+  Type plain, laidOut;
+  LayoutAttrInterface first;
+  WalkResult walk = getBody().walk([&](Operation *op) -> WalkResult {
+    SmallVector<Type> types(op->getResultTypes());
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        llvm::append_range(types, block.getArgumentTypes());
+    for (Type type : types) {
+      if (!isa<RankedTensorType>(type))
+        continue;
+      LayoutAttrInterface layout = getLayout(type);
+      if (!layout) {
+        plain = plain ? plain : type;
+        continue;
+      }
+      if (!first) {
+        first = layout;
+        laidOut = type;
+      } else if (layout.getNumWarps() != first.getNumWarps()) {
+        return op->emitOpError("has a tile ")
+               << type << " laid out over " << layout.getNumWarps()
+               << " warps, where the kernel's tile " << laidOut << " has "
+               << first.getNumWarps();
+      }
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  if (plain && first)
+    return emitOpError("has tiles with and without layouts (")
+           << laidOut << " and " << plain
+           << "): tileopt-assign-layouts gives every tile one";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -232,6 +272,11 @@ LogicalResult MmaOp::verify() {
     return emitOpError("tensor cores do not multiply ")
            << lhsElement << " into a " << acc.getElementType()
            << " accumulator";
+  if (LayoutAttrInterface layout = getLayout(acc);
+      layout && !isa<MmaSyncAttr, WgmmaAttr>(layout))
+    return emitOpError("accumulates in ")
+           << layout << "; an accumulator has the layout of the tensor cores "
+           << "(#tile.mma_sync or #tile.wgmma)";
   return success();
 }
 
@@ -311,6 +356,22 @@ LogicalResult ReshapeOp::verify() {
     return emitOpError("cannot reshape ")
            << input.getNumElements() << " elements into "
            << result.getNumElements();
+  return success();
+}
+
+LogicalResult ConvertLayoutOp::verify() {
+  RankedTensorType input = getInput().getType(), result = getResult().getType();
+  if (input.getShape() != result.getShape() ||
+      input.getElementType() != result.getElementType())
+    return emitOpError("keeps the shape and element type of the tile, got ")
+           << input << " -> " << result;
+  LayoutAttrInterface from = getLayout(input), to = getLayout(result);
+  if (!from || !to)
+    return emitOpError("converts between layouts: its input and result "
+                       "need one each");
+  if (from == to)
+    return emitOpError("input and result have the same layout ")
+           << from << "; there is nothing to convert";
   return success();
 }
 

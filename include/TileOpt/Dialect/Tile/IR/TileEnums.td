@@ -34,4 +34,23 @@ def Tile_GridDim : I32Enum<"GridDim", "a dimension of the grid", [
   let cppNamespace = "::mlir::tileopt::tile";
 }
 
+def Tile_MmaCopy : I32Enum<"MmaCopy",
+    "how a pipelined tile.mma loop copies its multiplicands into shared "
+    "memory", [
+      I32EnumCase<"none", 0>,
+      I32EnumCase<"cp_async", 1>,
+      I32EnumCase<"tma", 2>
+    ]> {
+  let cppNamespace = "::mlir::tileopt::tile";
+}
+
+def Tile_StagingLayout : I32Enum<"StagingLayout",
+    "how a tile.mma multiplicand is laid out in shared memory", [
+      I32EnumCase<"padded", 0>,
+      I32EnumCase<"swizzled", 1>,
+      I32EnumCase<"panels", 2>
+    ]> {
+  let cppNamespace = "::mlir::tileopt::tile";
+}
+
 #endif // TILEOPT_DIALECT_TILE_TILEENUMS_TD

@@ -33,9 +33,29 @@ def Tile_Dialect : Dialect {
 
     The same programs are the target of the superoptimizer (block graphs
     lower to them) and the input of the GPU code generator.
+
+    Ahead of the code generator, `tileopt-assign-layouts` gives every tile
+    of a kernel a layout, the encoding of its tensor type: `#tile.blocked`,
+    or the accumulator layout of the tensor cores that compute it
+    (`#tile.mma_sync`, `#tile.wgmma`); `tile.convert_layout` moves a tile
+    from one layout into another. It also records two decisions as
+    discardable attributes of this dialect:
+
+    * `tile.mma_pipeline` (`#tile.mma_pipeline`) on an `scf.for`: how the
+      multiplicands of its `tile.mma` ops are pipelined through shared
+      memory;
+    * `tile.lhs_staged` (unit) on a `tile.mma`: its left operand is the
+      one the `tile.mma` just before it in the block staged in shared
+      memory, with nothing between them that uses shared memory, so it is
+      not staged again.
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
+  let discardableAttrs = (ins
+    "::mlir::tileopt::tile::MmaPipelineAttr":$mma_pipeline,
+    "::mlir::UnitAttr":$lhs_staged
+  );
+  let hasOperationAttrVerify = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::scf::SCFDialect",
@@ -50,6 +70,8 @@ class Tile_EnumAttr<EnumInfo info, string name>
 def Tile_PaddingModeAttr : Tile_EnumAttr<Tile_PaddingMode, "padding">;
 def Tile_CombineKindAttr : Tile_EnumAttr<Tile_CombineKind, "combine">;
 def Tile_GridDimAttr : Tile_EnumAttr<Tile_GridDim, "grid_dim">;
+
+include "TileOpt/Dialect/Tile/IR/TileAttrs.td"
 
 //===----------------------------------------------------------------------===//
 // Types
@@ -105,7 +127,8 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     Arguments are tensor views and scalars (integers, floats, index). The
     body returns nothing: outputs are written with `tile.store`. Every
     tensor in the body, including those arith, math and scf ops produce, is
-    a tile: power-of-two dims, no encoding.
+    a tile: power-of-two dims, and either no encoding or a layout (after
+    `tileopt-assign-layouts`: every tile has one, all for the same warps).
 
     Hints: `occupancy` (1-32) is the number of blocks the program should fit
     on one SM at a time; `num_ctas` (1, 2, 4, 8 or 16) groups blocks into a
@@ -134,6 +157,8 @@ def Tile_KernelOp : Tile_Op<"kernel", [
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let extraClassDeclaration = [{
+    /// Every tile has a layout, all for one number of warps, or none has.
+    LogicalResult verifyLayouts();
     ArrayRef<Type> getArgumentTypes() { return getFunctionType().getInputs(); }
     ArrayRef<Type> getResultTypes() { return getFunctionType().getResults(); }
     Region *getCallableRegion() { return &getBody(); }
@@ -365,6 +390,27 @@ def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
 
 def Tile_ReshapeOp : Tile_Op<"reshape", [Pure]> {
   let summary = "reinterprets a tile, in row-major order, with another shape";
+  let arguments = (ins Tile_Tile:$input);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure]> {
+  let summary = "moves a tile from one layout into another";
+  let description = [{
+    The same tile, dealt over the threads in another layout (both input and
+    result have one, and they differ); the code generator moves the
+    elements through shared memory. `tileopt-assign-layouts` inserts it
+    where a value leaves the layout it was computed in: a wgmma accumulator
+    that a `tile.reduce` combines or a `tile.mma` multiplies, a loaded tile
+    that joins an accumulator.
+
+    ```mlir
+    %b = tile.convert_layout %acc : tensor<64x64xf32, #tile.wgmma<warpgroups = 1>>
+                                 -> tensor<64x64xf32, #tile.blocked<chunk = 8, warps = 4>>
+    ```
+  }];
   let arguments = (ins Tile_Tile:$input);
   let results = (outs Tile_Tile:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
