@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""Random TOSA programs through TileOpt, against upstream MLIR (issue 28).
+
+    test/random/run.py --seed=S --count=N [--start=I] [--jobs=J] [--compile-args='...']
+
+For programs I..I+N-1 of seed S (test/random/generate.py), exactly as
+test/corpus/check.py does for a corpus program:
+
+1. inputs: reference.draw_inputs (the program's `// input` headers);
+2. the reference: reference.run_reference, upstream mlir-opt + mlir-runner;
+3. "ours": check.ours_tile, tileopt-compile --emit=tile then tileopt-interp;
+4. check.compare with check.tolerance (2e-2 with f16/bf16, else 1e-4).
+
+Each program ends in one of these, the last four being failures:
+
+  match       ours equals the reference within the tolerance
+  rounding    ours differs from the reference of an f16/bf16 program but
+              equals that of its f32 twin (generate.py --f32-twin): TileOpt's
+              interpreter computes in f32 (docs/interpreter.md), upstream
+              rounds every op to f16/bf16; the difference is the rounding's
+  refused     tileopt-compile stopped with a diagnostic (classified by its
+              reason: the importer's first warning, else the error)
+  unchecked   compiled, but tileopt-interp refused the tile program with a
+              diagnostic
+  MISMATCH    values that differ from both references
+  CRASH       a tool died: a signal, an assertion, an LLVM fatal error
+  TIMEOUT     a tool ran longer than --timeout seconds
+  REFERENCE   upstream could not run the program: a generator bug
+
+Each failing program is written to --failures (default
+/tmp/tileopt-random/seed-S) with its symptom and a command that reproduces
+it, ready to become a regression test (test/random/regressions/). Exit
+status 1 if any program failed.
+
+TILEOPT_BUILD_DIR, MLIR_TOOLS_DIR and TILEOPT_CORPUS_COMPILE_ARGS mean what
+they mean for check.py.
+"""
+
+import argparse
+import concurrent.futures
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "corpus"))
+import check  # noqa: E402
+import generate  # noqa: E402
+import reference  # noqa: E402
+
+FAILURES = ("MISMATCH", "CRASH", "TIMEOUT", "REFERENCE")
+STATUSES = ("match", "rounding", "refused", "unchecked") + FAILURES
+
+
+@dataclass
+class Outcome:
+    index: int
+    name: str
+    dtypes: str = ""
+    ops: int = 0
+    status: str = ""
+    err: float = float("nan")
+    detail: str = ""        # the reason of a refusal, the symptom of a failure
+    log: str = ""           # what the tools said, for a failure's .log
+    compiled: bool = False
+    seconds: float = 0.0
+
+    @property
+    def failed(self):
+        return self.status in FAILURES
+
+
+def refusal_reason(ours):
+    """The cause of a refusal, with sizes and numbers elided so that programs
+    refused for the same reason group together."""
+    msg = ours.warnings[0][1] if ours.warnings else ours.error
+    msg = re.sub(r"tensor<[^>]*>", "tensor<...>", msg)
+    msg = re.sub(r"(?<![\w.])-?\d+(\.\d+)?(e[-+]?\d+)?\b", "N", msg)
+    return msg
+
+
+def check_random(seed, index, work_root):
+    start = time.monotonic()
+    name = generate.file_name(seed, index)[: -len(".mlir")]
+    out = Outcome(index, name)
+    work = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=work_root))
+    path = work / f"{name}.mlir"
+    path.write_text(generate.build(seed, index))
+    program = reference.Program(path)
+    out.dtypes = ",".join(sorted(program.dtypes()))
+    out.ops = len(re.findall(r"^\s+%\S+ = tosa\.(?!const)", program.text, re.M))
+    inputs = reference.draw_inputs(program, check.SEED)
+    inputs_file = work / "inputs.txt"
+    inputs_file.write_text(reference.format_tensors(inputs, [f"%{a[0]}" for a in program.args]))
+    try:
+        ref = reference.run_reference(program, inputs, timeout=check.TIMEOUT)
+    except (reference.ReferenceError, subprocess.TimeoutExpired) as e:
+        out.status, out.detail, out.log = "REFERENCE", reference_failure(e), str(e)
+        out.seconds = time.monotonic() - start
+        return out
+    try:
+        ours = check.ours_tile(program, inputs_file, work)
+    except subprocess.TimeoutExpired as e:
+        out.status, out.detail = "TIMEOUT", f"{Path(e.cmd[0]).name} ran over {e.timeout:g} s"
+        out.seconds = time.monotonic() - start
+        return out
+    out.compiled = ours.stage_ok
+    tol = check.tolerance(program)
+    if ours.crash:
+        out.status, out.detail, out.log = "CRASH", ours.crash.splitlines()[0], ours.crash
+    elif ours.outputs is None:
+        out.status = "unchecked" if ours.stage_ok else "refused"
+        out.detail = refusal_reason(ours) if not ours.stage_ok else ours.error
+    else:
+        ok, out.err, why = check.compare(ref, ours.outputs, tol)
+        if ok:
+            out.status = "match"
+        elif program.dtypes() & {"f16", "bf16"} and matches_f32_twin(seed, index, work, inputs, ours.outputs):
+            out.status, out.detail = "rounding", why
+        else:
+            out.status, out.detail = "MISMATCH", why
+            out.log = "\n".join([why, "reference:", reference.format_tensors(ref),
+                                 "tileopt-interp:", reference.format_tensors(ours.outputs)])
+    out.seconds = time.monotonic() - start
+    return out
+
+
+def reference_failure(e):
+    """The line of upstream's error that says what went wrong."""
+    lines = str(e).splitlines()
+    return next((line for line in lines if "error:" in line), lines[0])
+
+
+def matches_f32_twin(seed, index, work, inputs, outputs):
+    twin_path = work / "f32_twin.mlir"
+    twin_path.write_text(generate.build(seed, index, f32_twin=True))
+    twin = reference.Program(twin_path)
+    ref32 = reference.run_reference(twin, inputs, timeout=check.TIMEOUT)
+    return check.compare(ref32, outputs, check.tolerance(twin))[0]
+
+
+def save_failure(out, seed, failures_dir):
+    """The program with its symptom and a command reproducing it on top."""
+    failures_dir.mkdir(parents=True, exist_ok=True)
+    compile_args = shlex.join(check.COMPILE_ARGS)
+    header = [f"// {out.status}: {out.detail}",
+              f"// reproduce: test/random/run.py --seed={seed} --start={out.index} --count=1"
+              + (f" --compile-args={shlex.quote(compile_args)}" if compile_args else "")]
+    (failures_dir / f"{out.name}.mlir").write_text("\n".join(header) + "\n" + generate.build(seed, out.index))
+    (failures_dir / f"{out.name}.log").write_text(out.log + "\n")
+
+
+def row(out):
+    err = "" if np.isnan(out.err) else f"{out.err:.1e}"
+    return (out.name, out.dtypes, str(out.ops), out.status, err, f"{out.seconds:.1f}", out.detail[:110])
+
+
+WIDTHS = (16, 13, 3, 9, 7, 5, 0)
+
+
+def print_row(cells):
+    print("  ".join(c.ljust(w) for c, w in zip(cells, WIDTHS)).rstrip(), flush=True)
+
+
+def summary(outcomes, seconds):
+    n = len(outcomes)
+    by = Counter(o.status for o in outcomes)
+    lines = [f"{n} programs: compiled {sum(o.compiled for o in outcomes)}, "
+             f"refused {by['refused']}, matched {by['match'] + by['rounding']} "
+             f"({by['rounding']} only up to f16/bf16 rounding), unchecked {by['unchecked']}, "
+             f"mismatched {by['MISMATCH']}, crashed {by['CRASH']}, timed out {by['TIMEOUT']}, "
+             f"reference failed {by['REFERENCE']}"]
+    for status, title in (("refused", "Refused, by reason"), ("unchecked", "Unchecked, by reason")):
+        reasons = Counter(o.detail for o in outcomes if o.status == status)
+        if reasons:
+            lines.append(f"\n{title} (count: reason):")
+            lines += [f"  {k:4d}  {r}" for r, k in reasons.most_common()]
+    failed = [o for o in outcomes if o.failed]
+    if failed:
+        lines.append("\nFailures:")
+        lines += [f"  {o.name}: {o.status}: {o.detail}" for o in failed]
+    times = sorted(o.seconds for o in outcomes)
+    if times:
+        lines.append(f"\n{seconds:.0f} s in all; per program: median {times[n // 2]:.1f} s, "
+                     f"mean {sum(times) / n:.1f} s, max {times[-1]:.1f} s")
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("--count", type=int, default=20)
+    ap.add_argument("--start", type=int, default=0, help="index of the first program (default 0)")
+    ap.add_argument("--jobs", type=int, default=1, help="programs checked at once (default 1)")
+    ap.add_argument("--timeout", type=float, default=180, help="seconds a tool may run (default 180)")
+    ap.add_argument("--failures", help="where failing programs go (default /tmp/tileopt-random/seed-S)")
+    ap.add_argument("--compile-args", default=None,
+                    help="extra tileopt-compile options, e.g. '--search-threads=1 --time-budget=5' "
+                         "(default: $TILEOPT_CORPUS_COMPILE_ARGS)")
+    args = ap.parse_args()
+    if args.compile_args is not None:
+        check.COMPILE_ARGS[:] = shlex.split(args.compile_args)
+    check.TIMEOUT = args.timeout
+    failures_dir = Path(args.failures or f"/tmp/tileopt-random/seed-{args.seed}")
+    start = time.monotonic()
+    print_row(("program", "dtypes", "ops", "status", "error", "s", "reason / symptom"))
+    outcomes = []
+    with tempfile.TemporaryDirectory(prefix="tileopt-random-") as work_root, \
+            concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = [pool.submit(check_random, args.seed, i, work_root)
+                   for i in range(args.start, args.start + args.count)]
+        for future in concurrent.futures.as_completed(futures):
+            out = future.result()
+            outcomes.append(out)
+            print_row(row(out))
+            if out.failed:
+                save_failure(out, args.seed, failures_dir)
+    outcomes.sort(key=lambda o: o.index)
+    print("\n" + summary(outcomes, time.monotonic() - start))
+    if any(o.failed for o in outcomes):
+        print(f"\nFailing programs written to {failures_dir}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
