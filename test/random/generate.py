@@ -29,8 +29,11 @@ a few it refuses, spelled as test/corpus/gen.py's `Fn` builder spells them
   tanh-approximated gelu;
 - transpose, reshape (merge or split dims, add or drop unit dims, flatten).
 
-Shapes are small (at most MAX_ELEMENTS elements) with odd, prime and unit
-dims; the program's element type is f32, f16 or bf16 and casts mix them.
+Shapes have odd, prime and unit dims. Most programs are small (SMALL: dims
+up to 37, at most 2048 elements a tensor); some are larger (LARGE: dims up
+to 257, at most 2^16 elements), so that a dim spans several tiles and ends
+in a partial one. The program's element type is f32, f16 or bf16 and casts
+mix them.
 
 Every value carries an interval that bounds it on the inputs' ranges; ops
 that could overflow, divide by ~0 or leave a function's domain are given
@@ -61,9 +64,17 @@ sys.path.insert(0, str(HERE.parent / "corpus"))
 import gen as corpus_gen  # noqa: E402  (the TOSA text builder)
 import reference  # noqa: E402  (rounding to an element type)
 
-MAX_ELEMENTS = 2048
-DIMS = [1, 2, 3, 4, 5, 7, 8, 11, 13, 16, 17, 23, 32, 37]
-DIM_WEIGHTS = [4, 3, 3, 2, 3, 3, 2, 3, 3, 2, 2, 1, 1, 1]
+
+
+@dataclass
+class Sizes:
+    dims: list
+    weights: list
+    max_elements: int
+
+
+SMALL = Sizes([1, 2, 3, 4, 5, 7, 8, 11, 13, 16, 17, 23, 32, 37], [4, 3, 3, 2, 3, 3, 2, 3, 3, 2, 2, 1, 1, 1], 2048)
+LARGE = Sizes([1, 3, 7, 31, 64, 67, 96, 127, 128, 129, 200, 257], [4, 2, 2, 2, 2, 2, 1, 2, 2, 2, 1, 1], 1 << 16)
 FLOAT_TYPES = ["f32", "f16", "bf16"]
 # Constants exact in f16 and bf16, so that a program means the same in each.
 DYADIC = [0.125, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0]
@@ -98,6 +109,7 @@ class Builder:
 
     def __init__(self, rng, name, f32_twin):
         self.rng, self.f32_twin = rng, f32_twin
+        self.sizes = self.choice([SMALL, LARGE], [3, 1])
         self.f = corpus_gen.Fn(name, "")
         self.input_specs = {}
         self.ops = []          # what was built, for the header
@@ -121,12 +133,12 @@ class Builder:
         return self.rng.random() < p
 
     def dim(self):
-        return int(self.choice(DIMS, DIM_WEIGHTS))
+        return int(self.choice(self.sizes.dims, self.sizes.weights))
 
     def shape(self, rank):
         while True:
             s = tuple(self.dim() for _ in range(rank))
-            if math.prod(s) <= MAX_ELEMENTS:
+            if math.prod(s) <= self.sizes.max_elements:
                 return s
 
     def arg(self, name, shape, dtype, spec=None):
@@ -224,11 +236,16 @@ class Builder:
     def partner(self, x):
         """A second operand for an elementwise op on x, broadcasting with it."""
         rank = len(x.shape)
-        kind = self.choice(["earlier", "arg", "splat", "dense"], [4, 3, 3, 1])
+        kind = self.choice(["earlier", "arg", "outer", "splat", "dense"], [4, 3, 1 if 1 in x.shape else 0, 3, 1])
+        if kind == "outer":  # grows x's unit dims: 5x1 + 1x7 -> 5x7
+            shape = tuple(self.dim() if d == 1 else self.choice([1, d]) for d in x.shape)
+            if math.prod(corpus_gen.broadcast(x.shape, shape)) <= self.sizes.max_elements:
+                return self.arg("b", shape, x.dtype)
+            kind = "arg"
         if kind == "earlier":
             fits = [v for v in self.pool if v is not x and len(v.shape) == rank
                     and all(a == b or a == 1 or b == 1 for a, b in zip(x.shape, v.shape))
-                    and math.prod(corpus_gen.broadcast(x.shape, v.shape)) <= MAX_ELEMENTS]
+                    and math.prod(corpus_gen.broadcast(x.shape, v.shape)) <= self.sizes.max_elements]
             if fits:
                 return self.choice(fits)
             kind = "arg"
@@ -332,14 +349,24 @@ class Builder:
         else:
             m, k = (shape[-2], shape[-1]) if len(shape) >= 2 else (1, shape[0])
             lhs = self.reshape_to(x, (math.prod(shape[:-2]) if len(shape) > 2 else 1, m, k))
+        lhs_t = self.chance(0.2)
+        if lhs_t:  # x holds A^T: (b, k, m)
+            lhs = self.transpose_by(lhs, (0, 2, 1))
         b, m, k = lhs.shape
-        rhs_kind = self.choice(["weight", "weight_t", "self_t"], [3, 2, 1])
+        earlier = [v for v in self.pool if v.shape[-2:] == (k,) + v.shape[-1:] and len(v.shape) in (2, 3)
+                   and (len(v.shape) == 3 and v.shape[0] == b or len(v.shape) == 2 and b == 1)
+                   and b * m * v.shape[-1] <= self.sizes.max_elements and v.bound <= TAME_ABOVE]
+        rhs_kind = self.choice(["weight", "weight_t", "self_t", "earlier"], [3, 2, 1, 2 if earlier else 0])
         if rhs_kind == "self_t":
             rhs = self.transpose_by(lhs, (0, 2, 1))
             n = m
+        elif rhs_kind == "earlier":  # P @ V
+            rhs = self.choice(earlier)
+            n = rhs.shape[-1]
+            rhs = self.cast(rhs if len(rhs.shape) == 3 else self.reshape_to(rhs, (1, k, n)), lhs.dtype)
         else:
             n = self.dim()
-            while b * m * n > MAX_ELEMENTS:
+            while b * m * n > self.sizes.max_elements:
                 n = self.dim()
             dtype = lhs.dtype
             if rhs_kind == "weight":
@@ -347,10 +374,10 @@ class Builder:
             else:
                 rhs = self.transpose_by(self.arg("w", (b, n, k), dtype), (0, 2, 1))
         out_dtype = "f32" if lhs.dtype != "f32" and self.chance(0.3) else lhs.dtype
-        self.ops.append(f"matmul {b}x{m}x{k} @ {b}x{k}x{n} -> {out_dtype} ({rhs_kind})")
+        self.ops.append(f"matmul {b}x{m}x{k} @ {b}x{k}x{n} -> {out_dtype} ({'lhs transposed, ' * lhs_t}{rhs_kind})")
         bound = k * lhs.bound * rhs.bound
         y = self.value(self.f.matmul(lhs.val, rhs.val, out_dtype=self.emitted(out_dtype)), out_dtype, -bound, bound)
-        if len(shape) != 3 and self.chance(0.6):
+        if len(shape) != 3 and not lhs_t and self.chance(0.6):
             y = self.reshape_to(y, shape[:-1] + (n,))
         if self.chance(0.4):
             y = self.scale(y, 1.0 / math.sqrt(k))
@@ -493,7 +520,7 @@ def build(seed, index, f32_twin=False):
         b.step()
     results = [b.pool[-1]]
     others = [v for v in b.pool[:-1] if v.val not in b.f.args and v.val is not results[0].val]
-    if others and b.chance(0.2):
+    if others and b.chance(0.3):
         results.append(b.choice(others))
     b.f.doc = "\n".join([f"Random program {index} of seed {seed} (test/random/generate.py"
                          f"{' --f32-twin' if f32_twin else ''}), {dtype}:"]
