@@ -11,7 +11,7 @@
 - test_regression[NAME]: each program of regressions/, a bug the runner
   found. `// status: open` (the bug is not fixed) is an expected failure,
   and strict: once it passes, the header must say `fixed`, and from then on
-  it must pass.
+  it must pass. `// timeout: S` limits each tool to S seconds (a hang).
 
 TILEOPT_CORPUS_COMPILE_ARGS adds tileopt-compile options (a search budget).
 """
@@ -145,7 +145,8 @@ def test_a_crash_is_a_failure_and_a_diagnostic_a_refusal(monkeypatch, tmp_path):
 def test_f16_rounding_is_told_from_a_wrong_value(monkeypatch, tmp_path):
     """The program's reference 3 tolerances away from the twin's (as f16
     rounding may leave it): the twin's values are rounding, values 3
-    tolerances off both are a mismatch."""
+    tolerances off both (the twin's reference, the other way) are a
+    mismatch."""
     seed = 3
     i = first_low_precision_program(seed)
     skew = 1 + 3 * 2e-2
@@ -169,9 +170,15 @@ def test_batch(index, tmp_path):
 
 
 @pytest.mark.parametrize("path", REGRESSIONS, ids=[p.stem for p in REGRESSIONS])
-def test_regression(path, tmp_path):
-    status = re.search(r"^// status: (open|fixed)\b", path.read_text(), re.M)
+def test_regression(path, tmp_path, monkeypatch):
+    text = path.read_text()
+    status = re.search(r"^// status: (open|fixed)\b", text, re.M)
     assert status, f"{path.name}: needs a `// status: open` or `// status: fixed` line"
+    # A hang's reproducer says how long a tool may run, so that it costs
+    # ctest seconds rather than check.TIMEOUT.
+    timeout = re.search(r"^// timeout: (\d+)", text, re.M)
+    if timeout:
+        monkeypatch.setattr(check, "TIMEOUT", int(timeout.group(1)))
     out = run.check_file(path, tmp_path)
     if status.group(1) == "open":
         assert out.failed, f"{path.name} passes ({out.status}): the bug is fixed, make it `// status: fixed`"
