@@ -2,6 +2,7 @@
 """Random TOSA programs through TileOpt, against upstream MLIR (issue 28).
 
     test/random/run.py --seed=S --count=N [--start=I] [--jobs=J] [--compile-args='...']
+    test/random/run.py FILE.mlir...        # programs of your own, e.g. regressions/
 
 For programs I..I+N-1 of seed S (test/random/generate.py), exactly as
 test/corpus/check.py does for a corpus program:
@@ -75,6 +76,7 @@ class Outcome:
     err: float = float("nan")
     detail: str = ""        # the reason of a refusal, the symptom of a failure
     log: str = ""           # what the tools said, for a failure's .log
+    source: str = ""        # the program's text
     compiled: bool = False
     seconds: float = 0.0
 
@@ -108,7 +110,7 @@ def check_file(path, work, index=0, f32_twin=None):
     the tolerance is a MISMATCH."""
     start = time.monotonic()
     program = reference.Program(path)
-    out = Outcome(index, path.stem)
+    out = Outcome(index, path.stem, source=program.text)
     out.dtypes = ",".join(sorted(program.dtypes()))
     out.ops = len(re.findall(r"^\s+%\S+ = tosa\.(?!const)", program.text, re.M))
     inputs = reference.draw_inputs(program, check.SEED)
@@ -162,14 +164,18 @@ def twin_reference(twin_text, work, inputs):
     return reference.run_reference(reference.Program(twin_path), inputs, timeout=check.TIMEOUT)
 
 
-def save_failure(out, seed, failures_dir):
-    """The program with its symptom and a command reproducing it on top."""
-    failures_dir.mkdir(parents=True, exist_ok=True)
+def reproducer(program_args):
+    """The run.py command that checks the same program(s) the same way."""
     compile_args = shlex.join(check.COMPILE_ARGS)
-    header = [f"// {out.status}: {out.detail}",
-              f"// reproduce: test/random/run.py --seed={seed} --start={out.index} --count=1"
-              + (f" --compile-args={shlex.quote(compile_args)}" if compile_args else "")]
-    (failures_dir / f"{out.name}.mlir").write_text("\n".join(header) + "\n" + generate.build(seed, out.index))
+    return f"test/random/run.py {program_args}" + (f" --compile-args={shlex.quote(compile_args)}" if compile_args else "")
+
+
+def save_failure(out, reproduce, failures_dir):
+    """The program with its symptom and the command `reproduce` on top, and
+    what the tools said beside it."""
+    failures_dir.mkdir(parents=True, exist_ok=True)
+    header = [f"// {out.status}: {out.detail}", f"// reproduce: {reproduce}"]
+    (failures_dir / f"{out.name}.mlir").write_text("\n".join(header) + "\n" + out.source)
     (failures_dir / f"{out.name}.log").write_text(out.log + "\n")
 
 
@@ -211,7 +217,8 @@ def summary(outcomes, seconds):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("programs", nargs="*", help="check these .mlir files instead of generated programs")
+    ap.add_argument("--seed", type=int, help="seed of the generated programs (required without files)")
     ap.add_argument("--count", type=int, default=20)
     ap.add_argument("--start", type=int, default=0, help="index of the first program (default 0)")
     ap.add_argument("--jobs", type=int, default=1, help="programs checked at once (default 1)")
@@ -221,23 +228,30 @@ def main():
                     help="extra tileopt-compile options, e.g. '--search-threads=1 --time-budget=5' "
                          "(default: $TILEOPT_CORPUS_COMPILE_ARGS)")
     args = ap.parse_args()
+    if args.seed is None and not args.programs:
+        ap.error("give --seed S (generated programs) or .mlir files")
     if args.compile_args is not None:
         check.COMPILE_ARGS[:] = shlex.split(args.compile_args)
     check.TIMEOUT = args.timeout
-    failures_dir = Path(args.failures or f"/tmp/tileopt-random/seed-{args.seed}")
+    failures_dir = Path(args.failures or ("/tmp/tileopt-random/files" if args.programs
+                                          else f"/tmp/tileopt-random/seed-{args.seed}"))
     start = time.monotonic()
     print_row(("program", "dtypes", "ops", "status", "error", "s", "reason / symptom"))
     outcomes = []
     with tempfile.TemporaryDirectory(prefix="tileopt-random-") as work_root, \
             concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(check_random, args.seed, i, work_root)
-                   for i in range(args.start, args.start + args.count)]
+        if args.programs:
+            futures = {pool.submit(check_file, Path(p), Path(tempfile.mkdtemp(dir=work_root)), i): p
+                       for i, p in enumerate(args.programs)}
+        else:
+            futures = {pool.submit(check_random, args.seed, i, work_root): f"--seed={args.seed} --start={i} --count=1"
+                       for i in range(args.start, args.start + args.count)}
         for future in concurrent.futures.as_completed(futures):
             out = future.result()
             outcomes.append(out)
             print_row(row(out))
             if out.failed:
-                save_failure(out, args.seed, failures_dir)
+                save_failure(out, reproducer(futures[future]), failures_dir)
     outcomes.sort(key=lambda o: o.index)
     print("\n" + summary(outcomes, time.monotonic() - start))
     if any(o.failed for o in outcomes):
