@@ -239,27 +239,30 @@ class Builder:
         c = self.choice([0.25, 0.5, 1.0])
         return self.binary("add", self.square(x), self.scalar("c", c, len(x.shape), x.dtype))
 
-    def partner(self, x):
-        """A second operand for an elementwise op on x, broadcasting with it."""
-        rank = len(x.shape)
-        kind = self.choice(["earlier", "arg", "outer", "splat", "dense"], [4, 3, 1 if 1 in x.shape else 0, 3, 1])
-        if kind == "outer":  # grows x's unit dims: 5x1 + 1x7 -> 5x7
-            shape = tuple(self.dim() if d == 1 else self.choice([1, d]) for d in x.shape)
-            if math.prod(corpus_gen.broadcast(x.shape, shape)) <= self.sizes.max_elements:
+    def partner(self, x, with_shape=None):
+        """A second operand for an elementwise op on x, broadcasting with
+        with_shape (default x's: a select's other operand must also
+        broadcast with its mask)."""
+        own = with_shape or x.shape
+        rank = len(own)
+        kind = self.choice(["earlier", "arg", "outer", "splat", "dense"], [4, 3, 1 if 1 in own else 0, 3, 1])
+        if kind == "outer":  # grows unit dims: 5x1 + 1x7 -> 5x7
+            shape = tuple(self.dim() if d == 1 else self.choice([1, d]) for d in own)
+            if math.prod(corpus_gen.broadcast(own, shape)) <= self.sizes.max_elements:
                 return self.arg("b", shape, x.dtype)
             kind = "arg"
         if kind == "earlier":
             fits = [v for v in self.pool if v is not x and len(v.shape) == rank
-                    and all(a == b or a == 1 or b == 1 for a, b in zip(x.shape, v.shape))
-                    and math.prod(corpus_gen.broadcast(x.shape, v.shape)) <= self.sizes.max_elements]
+                    and all(a == b or a == 1 or b == 1 for a, b in zip(own, v.shape))
+                    and math.prod(corpus_gen.broadcast(own, v.shape)) <= self.sizes.max_elements]
             if fits:
                 return self.choice(fits)
             kind = "arg"
         if kind == "arg":
-            return self.arg("b", self.broadcast_shape(x.shape), x.dtype)
+            return self.arg("b", self.broadcast_shape(own), x.dtype)
         if kind == "splat":
             return self.scalar("c", self.choice(DYADIC) * self.choice([1, -1]), rank, x.dtype)
-        shape = self.broadcast_shape(x.shape)
+        shape = self.broadcast_shape(own)
         values = self.rng.choice(DYADIC, size=shape) * self.rng.choice([1, -1], size=shape)
         val, values = self.const("w", values, shape, x.dtype)
         return self.value(val, x.dtype, values.min(), values.max())
@@ -276,7 +279,7 @@ class Builder:
         if op == "tanh":
             return self.value(self.f.tanh(x.val), x.dtype, math.tanh(x.lo), math.tanh(x.hi))
         if op == "sigmoid":
-            sig = lambda t: 1.0 / (1.0 + math.exp(-t))  # noqa: E731
+            sig = lambda t: 0.5 * (1.0 + math.tanh(0.5 * t))  # noqa: E731  (exp(-t) overflows)
             return self.value(self.f.sigmoid(x.val), x.dtype, sig(x.lo), sig(x.hi))
         if op == "negate":
             return self.value(self.f.negate(x.val), x.dtype, -x.hi, -x.lo)
@@ -319,7 +322,7 @@ class Builder:
 
     def op_select(self, x):
         cond = self.mask(x)
-        other = self.partner(x) if self.chance(0.6) else self.scalar("fill", self.choice([0.0, -1.0, -8.0]),
+        other = self.partner(x, corpus_gen.broadcast(x.shape, cond.shape)) if self.chance(0.6) else self.scalar("fill", self.choice([0.0, -1.0, -8.0]),
                                                                        len(x.shape), x.dtype)
         other = self.cast(other, x.dtype)
         a, b = (x, other) if self.chance(0.5) else (other, x)
@@ -374,7 +377,7 @@ class Builder:
             rhs = self.cast(rhs if len(rhs.shape) == 3 else self.reshape_to(rhs, (1, k, n)), lhs.dtype)
         else:
             n = self.dim()
-            while b * m * n > self.sizes.max_elements:
+            while n > 1 and b * m * n > self.sizes.max_elements:  # x itself may be larger
                 n = self.dim()
             dtype = lhs.dtype
             if rhs_kind == "weight":

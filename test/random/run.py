@@ -30,7 +30,8 @@ Each program ends in one of these, the last four being failures:
   MISMATCH    values that differ from both references
   CRASH       a tool died: a signal, an assertion, an LLVM fatal error
   TIMEOUT     a tool ran longer than --timeout seconds
-  REFERENCE   upstream could not run the program: a generator bug
+  INVALID     the generator failed, or upstream could not run what it wrote:
+              a generator bug
 
 Each failing program is written to --failures (default
 /tmp/tileopt-random/seed-S) with its symptom and a command that reproduces
@@ -49,6 +50,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,7 +64,7 @@ import check  # noqa: E402
 import generate  # noqa: E402
 import reference  # noqa: E402
 
-FAILURES = ("MISMATCH", "CRASH", "TIMEOUT", "REFERENCE")
+FAILURES = ("MISMATCH", "CRASH", "TIMEOUT", "INVALID")
 STATUSES = ("match", "rounding", "refused", "unchecked") + FAILURES
 
 
@@ -99,7 +101,10 @@ def check_random(seed, index, work_root):
     name = generate.file_name(seed, index)
     work = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=work_root))
     path = work / name
-    path.write_text(generate.build(seed, index))
+    try:
+        path.write_text(generate.build(seed, index))
+    except Exception as e:  # noqa: BLE001  (any generator bug is a finding, not the end of the run)
+        return Outcome(index, path.stem, status="INVALID", detail=f"generator: {e!r}", log=traceback.format_exc())
     return check_file(path, work, index, lambda: generate.build(seed, index, f32_twin=True))
 
 
@@ -119,7 +124,7 @@ def check_file(path, work, index=0, f32_twin=None):
     try:
         ref = reference.run_reference(program, inputs, timeout=check.TIMEOUT)
     except (reference.ReferenceError, subprocess.TimeoutExpired) as e:
-        out.status, out.detail, out.log = "REFERENCE", reference_failure(e), str(e)
+        out.status, out.detail, out.log = "INVALID", reference_failure(e), str(e)
         out.seconds = time.monotonic() - start
         return out
     try:
@@ -143,7 +148,7 @@ def check_file(path, work, index=0, f32_twin=None):
                 if check.compare(twin_reference(f32_twin(), work, inputs), ours.outputs, tol)[0]:
                     out.status = "rounding"
             except (reference.ReferenceError, subprocess.TimeoutExpired) as e:
-                out.status, out.detail, out.log = "REFERENCE", "f32 twin: " + reference_failure(e), str(e)
+                out.status, out.detail, out.log = "INVALID", "f32 twin: " + reference_failure(e), str(e)
         if out.status == "MISMATCH":
             out.log = "\n".join([why, "reference:", reference.format_tensors(ref),
                                  "tileopt-interp:", reference.format_tensors(ours.outputs)])
@@ -198,7 +203,7 @@ def summary(outcomes, seconds):
              f"refused {by['refused']}, matched {by['match'] + by['rounding']} "
              f"({by['rounding']} only up to f16/bf16 rounding), unchecked {by['unchecked']}, "
              f"mismatched {by['MISMATCH']}, crashed {by['CRASH']}, timed out {by['TIMEOUT']}, "
-             f"reference failed {by['REFERENCE']}"]
+             f"invalid {by['INVALID']}"]
     for status, title in (("refused", "Refused, by reason"), ("unchecked", "Unchecked, by reason")):
         reasons = Counter(o.detail for o in outcomes if o.status == status)
         if reasons:

@@ -67,6 +67,14 @@ def test_programs_cover_the_claimed_ops_types_and_shapes():
     assert "// input %mask: choice(0, 1)" in headers and ": uniform(-4, 4)" in headers
 
 
+def test_generator_writes_every_program_of_a_seed():
+    """Seed 5 holds programs that once overflowed a bound (968: a sigmoid of
+    the lowest float) and looped (1586: a matmul of a value larger than the
+    size class)."""
+    for i in range(2000):
+        assert generate.build(5, i, f32_twin=bool(i % 2)), i
+
+
 def test_upstream_runs_generated_programs(tmp_path):
     for i in range(5):
         path = tmp_path / generate.file_name(1, i)
