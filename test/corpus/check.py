@@ -37,6 +37,7 @@ import argparse
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import tempfile
@@ -114,6 +115,7 @@ class Ours:
     stage_ok: bool = False                         # compiled (tile) / imported whole (import)
     warnings: list = field(default_factory=list)   # (line, message)
     error: str = ""                                # why there are no values
+    crash: str = ""                                # a tool died: crash_report's text
 
 
 def _run(cmd, **kw):
@@ -141,6 +143,24 @@ def _warnings(stderr):
     return warnings
 
 
+# What LLVM prints when a tool dies rather than refuses its input with a
+# diagnostic (an assertion, llvm_unreachable, report_fatal_error, a signal).
+CRASH_MARKERS = ("Assertion", "LLVM ERROR:", "UNREACHABLE executed", "PLEASE submit a bug report", "Stack dump:")
+
+
+def crash_report(tool_name, run):
+    """"" when `run` exited on its own without LLVM's crash output (a clean
+    diagnostic is a refusal, not a crash); else a headline (the signal, the
+    assertion or fatal error) and then the end of what the tool printed."""
+    lines = run.stderr.splitlines()
+    marked = [line for line in lines if any(m in line for m in CRASH_MARKERS[:3])]
+    if run.returncode >= 0 and not any(m in run.stderr for m in CRASH_MARKERS):
+        return ""
+    how = f"killed by {signal.Signals(-run.returncode).name}" if run.returncode < 0 else f"exit {run.returncode}"
+    headline = f"{tool_name} {how}: {marked[0].strip() if marked else _first_error(run.stderr)}"
+    return "\n".join([headline, *lines[-40:]])
+
+
 def _first_error(stderr):
     for line in stderr.splitlines():
         if "error" in line:
@@ -154,11 +174,11 @@ def _interp(graph_file, inputs_file, function=None):
         cmd.append(f"--function={function}")
     run = _run(cmd)
     if run.returncode:
-        return None, "tileopt-interp: " + _first_error(run.stderr)
+        return None, "tileopt-interp: " + _first_error(run.stderr), crash_report("tileopt-interp", run)
     try:
-        return reference.parse_tensors(run.stdout), ""
+        return reference.parse_tensors(run.stdout), "", ""
     except ValueError as e:
-        return None, f"cannot read tileopt-interp's output: {e}"
+        return None, f"cannot read tileopt-interp's output: {e}", ""
 
 
 def _host_output_names(tile_text, name):
@@ -193,13 +213,14 @@ def ours_tile(program, inputs_file, work):
     compiled = _run([tool("tileopt-compile"), str(program.path), "--emit=tile", "-o", "-", *COMPILE_ARGS])
     warnings = _warnings(compiled.stderr)
     if compiled.returncode:
-        return Ours(warnings=warnings, error="tileopt-compile: " + _first_error(compiled.stderr))
+        return Ours(warnings=warnings, error="tileopt-compile: " + _first_error(compiled.stderr),
+                    crash=crash_report("tileopt-compile", compiled))
     tile_file = work / "tile.mlir"
     tile_file.write_text(compiled.stdout)
-    outputs, error = _interp(tile_file, inputs_file)
+    outputs, error, crash = _interp(tile_file, inputs_file)
     if outputs is not None:
         outputs = _select_results(outputs, _host_output_names(compiled.stdout, program.name), program)
-    return Ours(outputs=outputs, stage_ok=True, warnings=warnings, error=error)
+    return Ours(outputs=outputs, stage_ok=True, warnings=warnings, error=error, crash=crash)
 
 
 def ours_import(program, inputs_file, work):
@@ -213,9 +234,10 @@ def ours_import(program, inputs_file, work):
     imported = _run([tool("tileopt-opt"), "--tileopt-import-linalg", "-", "-o", str(graph)], input=lowered.stdout)
     warnings = _warnings(imported.stderr)
     if imported.returncode:
-        return Ours(warnings=warnings, error="tileopt-opt: " + _first_error(imported.stderr))
-    outputs, error = _interp(graph, inputs_file, program.name)
-    return Ours(outputs=outputs, stage_ok=not warnings, warnings=warnings, error=error)
+        return Ours(warnings=warnings, error="tileopt-opt: " + _first_error(imported.stderr),
+                    crash=crash_report("tileopt-opt", imported))
+    outputs, error, crash = _interp(graph, inputs_file, program.name)
+    return Ours(outputs=outputs, stage_ok=not warnings, warnings=warnings, error=error, crash=crash)
 
 
 OURS = {"tile": ours_tile, "import": ours_import}
