@@ -2,9 +2,10 @@
 
 A CompiledGraph is a directory: the artifact `tileopt-compile` wrote
 (manifest.json, kernels.cubin, ...; docs/artifact-format.md), so
-`tileopt-run DIR` runs it too, plus `graph.mlir` (the kernel graph the
-builder emitted) and `ugraph.mlir` (the µGraph the search chose, whose
-sha256 is the manifest's source_hash)::
+`tileopt-run DIR` runs it too, plus the stages it was compiled from:
+`graph.mlir` (the kernel graph the builder emitted), `ugraph.mlir` (the
+µGraph the search chose) and `tile.mlir` (its tile program, whose sha256 is
+the manifest's source_hash)::
 
     compiled = graph.superoptimize(time_budget=30)
     outputs = compiled(inputs=[q, k, v])    # CUDA tensors; outputs allocated
@@ -36,6 +37,7 @@ __all__ = ["CompiledGraph", "TensorSpec", "load"]
 
 KERNEL_GRAPH_FILE = "graph.mlir"
 UGRAPH_FILE = "ugraph.mlir"
+TILE_FILE = "tile.mlir"
 _OUTPUT_NAME = re.compile(r"out([0-9]+)\Z")
 
 
@@ -47,11 +49,11 @@ class TensorSpec:
     dtype: object  # a tileopt DType
 
 
-def write_sources(directory, kernel_graph, ugraph):
-    """Adds the kernel graph and the µGraph an artifact was compiled from
-    to its directory."""
-    Path(directory, KERNEL_GRAPH_FILE).write_text(kernel_graph)
-    Path(directory, UGRAPH_FILE).write_text(ugraph)
+def write_sources(directory, kernel_graph, ugraph, tile_program):
+    """Adds the stages an artifact was compiled from to its directory."""
+    for name, text in ((KERNEL_GRAPH_FILE, kernel_graph), (UGRAPH_FILE, ugraph),
+                       (TILE_FILE, tile_program)):
+        Path(directory, name).write_text(text)
 
 
 def _torch_dtype(dtype):
@@ -70,15 +72,15 @@ class CompiledGraph:
         except (OSError, ValueError) as e:
             raise ValueError(f"{self.directory} is not a compiled TileOpt graph: "
                              f"cannot read {manifest_file.name} ({e})") from None
-        for name in (KERNEL_GRAPH_FILE, UGRAPH_FILE):
+        for name in (KERNEL_GRAPH_FILE, UGRAPH_FILE, TILE_FILE):
             if not (self.directory / name).is_file():
                 raise ValueError(f"{self.directory} is not a compiled TileOpt graph: "
                                  f"it has no {name} (an artifact alone runs with "
                                  "tileopt.runtime.Artifact)")
-        digest = hashlib.sha256((self.directory / UGRAPH_FILE).read_bytes()).hexdigest()
+        digest = hashlib.sha256((self.directory / TILE_FILE).read_bytes()).hexdigest()
         if manifest.get("source_hash") != digest:
             raise ValueError(f"{self.directory}: the artifact was not compiled from its "
-                             f"{UGRAPH_FILE} (source_hash differs)")
+                             f"{TILE_FILE} (source_hash differs)")
         by_mlir = {d.mlir: d for d in DTYPES}
         self.inputs, outputs, self._intermediates = [], {}, []
         for b in manifest["buffers"]:
@@ -113,8 +115,14 @@ class CompiledGraph:
 
     @property
     def ugraph(self):
-        """The µGraph the search chose, which the artifact runs (MLIR text)."""
+        """The µGraph the search chose (MLIR text)."""
         return (self.directory / UGRAPH_FILE).read_text()
+
+    @property
+    def tile_program(self):
+        """The µGraph's tile kernels and host function, which the artifact
+        was generated from (MLIR text)."""
+        return (self.directory / TILE_FILE).read_text()
 
     def save(self, directory):
         """Copies the compiled graph to `directory`, which must not exist;
@@ -158,7 +166,7 @@ class CompiledGraph:
         return out
 
     def run_on_cpu(self, inputs):
-        """Runs the µGraph's tile program with the tile interpreter
+        """Runs the artifact's tile program with the tile interpreter
         (`tileopt-interp --domain=f64`) on torch tensors of any device;
         returns CPU tensors of the outputs' dtypes. Slow (the interpreter
         walks every op of every block): for small shapes, to check results
@@ -168,16 +176,13 @@ class CompiledGraph:
         for i, (spec, t) in enumerate(zip(self.inputs, inputs)):
             self._check_tensor(f"input {i}", spec, t, None)
         with tempfile.TemporaryDirectory(prefix="tileopt-cpu-") as work:
-            tile_program = Path(work) / "tile.mlir"
-            run_tool("tileopt-compile", [self.directory / UGRAPH_FILE, "--emit=tile",
-                                         "-o", tile_program],
-                     "lowering the µGraph to a tile program")
             inputs_file = Path(work) / "inputs.txt"
             inputs_file.write_text("".join(
                 f"tensor {'x'.join(map(str, t.shape))}\n"
                 + " ".join(map(repr, t.detach().double().cpu().flatten().tolist())) + "\n"
                 for t in inputs))
-            printed = run_tool("tileopt-interp", [tile_program, f"--inputs={inputs_file}",
+            printed = run_tool("tileopt-interp", [self.directory / TILE_FILE,
+                                                  f"--inputs={inputs_file}",
                                                   "--domain=f64", "--precision=17"],
                                "interpreting the tile program")
         tensors = _parse_tensors(printed)

@@ -7,12 +7,15 @@ $XDG_CACHE_HOME/tileopt, else ~/.cache/tileopt), shared with the command
 line; `cache_dir=` overrides it as --cache-dir does.
 """
 
+import inspect
 import os
 import shutil
 import subprocess
 import tempfile
 import warnings
 from pathlib import Path
+
+from .graph import user_frame
 
 __all__ = ["CompileError", "ToolNotFoundError", "find_tool", "run_tool", "superoptimize"]
 
@@ -52,31 +55,41 @@ def find_tool(name):
                             "directory, or put its bin/ on PATH")
 
 
-def run_tool(name, args, what):
+def run_tool(name, args, what, remarks_as_warnings=False):
     """Runs tool `name` with `args`; returns its stdout, or raises
-    CompileError with its diagnostics. Remarks that the search left the
-    graph as it was become Python warnings."""
+    CompileError with its diagnostics. With remarks_as_warnings, remarks
+    that the search left the function as it was (an op it cannot model, a
+    program its verifier cannot check) become Python warnings at the
+    user's line."""
     command = [find_tool(name), *map(str, args)]
     run = subprocess.run(command, capture_output=True, text=True)
     if run.returncode:
         raise CompileError(f"{what} failed ({name} exited with {run.returncode})",
                            run.stderr, command)
-    for line in run.stderr.splitlines():
-        if "remark: the superoptimizer cannot model" in line:
-            warnings.warn(line.split("remark: ", 1)[1], RuntimeWarning, stacklevel=4)
+    if remarks_as_warnings:
+        for line in run.stderr.splitlines():
+            if "remark: " in line and "the function is left as it is" in line:
+                warnings.warn(line.split("remark: ", 1)[1], RuntimeWarning,
+                              stacklevel=_user_stacklevel())
     return run.stdout
 
 
+def _user_stacklevel():
+    """warnings.warn's stacklevel, called from run_tool, of the user's line."""
+    target, frame, level = user_frame(), inspect.currentframe().f_back, 1
+    while frame is not None and frame is not target:
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def _options(time_budget, search_threads, graph_budget, max_kernel_ops, max_block_ops,
-             seed, chip, num_warps, cache_dir, use_cache, extra_args):
+             seed, chip, num_warps, cache_dir, extra_args):
     chosen = {"time-budget": time_budget, "search-threads": search_threads,
               "graph-budget": graph_budget, "max-kernel-ops": max_kernel_ops,
               "max-block-ops": max_block_ops, "seed": seed, "chip": chip,
               "num-warps": num_warps, "cache-dir": cache_dir}
-    args = [f"--{flag}={value}" for flag, value in chosen.items() if value is not None]
-    if not use_cache:
-        args.append("--no-cache")
-    return args + list(extra_args)
+    return [f"--{flag}={value}" for flag, value in chosen.items()
+            if value is not None] + list(extra_args)
 
 
 def superoptimize(graph, *, time_budget=None, search_threads=None, graph_budget=None,
@@ -90,19 +103,20 @@ def superoptimize(graph, *, time_budget=None, search_threads=None, graph_budget=
     default: time_budget (seconds, default 60), search_threads (0: one per
     hardware thread), graph_budget, max_kernel_ops, max_block_ops, seed,
     chip ("sm_90" or "sm_90a"), num_warps, cache_dir (default
-    $TILEOPT_CACHE_DIR ...), use_cache=False for --no-cache, extra_args (more
-    flags). `directory`, a path that does not exist yet, keeps the result;
-    by default it lives in a temporary directory removed with the object
+    $TILEOPT_CACHE_DIR, ...), use_cache=False to search without reading or
+    writing that cache, extra_args (more tileopt-compile flags).
+    `directory`, a path that does not exist yet, keeps the result; by
+    default it lives in a temporary directory removed with the object
     (CompiledGraph.save copies it).
 
-    Two runs of tileopt-compile: the search (--emit=ugraph) into
-    ugraph.mlir, then the code generation of that µGraph, so the directory
-    holds the µGraph the artifact was compiled from, which
-    CompiledGraph.run_on_cpu interprets."""
+    Three runs of tileopt-compile, each stage written to the directory: the
+    search (--emit=ugraph) into ugraph.mlir, its lowering (--emit=tile)
+    into tile.mlir, and the code generation of that tile program into the
+    artifact, so CompiledGraph.run_on_cpu interprets exactly what the GPU
+    runs. A µGraph with no fused kernel is a kernel graph, which the second
+    run would search again: it shares the first run's cache (a private one
+    under use_cache=False), so it gets the same answer."""
     from .compiled import CompiledGraph, write_sources
-    options = _options(time_budget, search_threads, graph_budget, max_kernel_ops,
-                       max_block_ops, seed, chip, num_warps, cache_dir, use_cache,
-                       extra_args)
     kernel_graph = graph.to_mlir()
     temporary = None
     if directory is None:
@@ -112,17 +126,24 @@ def superoptimize(graph, *, time_budget=None, search_threads=None, graph_budget=
     if directory.exists():
         raise FileExistsError(f"superoptimize: {directory} already exists")
     with tempfile.TemporaryDirectory(prefix="tileopt-compile-") as work:
-        source = Path(work) / f"{graph.name}.mlir"
+        work = Path(work)
+        options = _options(time_budget, search_threads, graph_budget, max_kernel_ops,
+                           max_block_ops, seed, chip, num_warps,
+                           cache_dir if use_cache else work / "cache", extra_args)
+        stages = {}
+        source = work / f"{graph.name}.mlir"
         source.write_text(kernel_graph)
-        ugraph = run_tool("tileopt-compile",
-                          [source, "--emit=ugraph", "-o", "-", *options],
-                          f"superoptimizing graph {graph.name!r}")
-        ugraph_file = Path(work) / f"{graph.name}.ugraph.mlir"
-        ugraph_file.write_text(ugraph)
-        artifact = Path(work) / "artifact"
-        run_tool("tileopt-compile", [ugraph_file, "-o", artifact, *options],
-                 f"compiling the µGraph of graph {graph.name!r}")
-        write_sources(artifact, kernel_graph, ugraph)
+        for stage, what in (("ugraph", f"superoptimizing graph {graph.name!r}"),
+                            ("tile", f"lowering the µGraph of graph {graph.name!r}")):
+            stages[stage] = run_tool("tileopt-compile",
+                                     [source, f"--emit={stage}", "-o", "-", *options],
+                                     what, remarks_as_warnings=stage == "ugraph")
+            source = work / f"{graph.name}.{stage}.mlir"
+            source.write_text(stages[stage])
+        artifact = work / "artifact"
+        run_tool("tileopt-compile", [source, "-o", artifact, *options],
+                 f"generating the GPU code of graph {graph.name!r}")
+        write_sources(artifact, kernel_graph, stages["ugraph"], stages["tile"])
         directory.parent.mkdir(parents=True, exist_ok=True)
         shutil.move(str(artifact), directory)
     return CompiledGraph(directory, temporary=temporary)

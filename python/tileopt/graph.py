@@ -18,6 +18,7 @@ it, so the compiler's diagnostics point at the user's source. Composite ops
 they are made of, as the linalg importer would write them.
 """
 
+import contextlib
 import inspect
 import os
 import re
@@ -87,14 +88,23 @@ def _f32(value, op, what="scalar"):
     return repr(rounded)
 
 
-def _caller_location():
-    """loc("file":line:0) of the first frame outside this package: the user's
-    line that built the op, where the compiler's diagnostics will point."""
+def user_frame():
+    """The innermost Python frame outside this package: the user's line
+    that called it, or None."""
     package = os.path.dirname(os.path.abspath(__file__))
-    for frame in inspect.stack()[2:]:
-        if os.path.dirname(os.path.abspath(frame.filename)) != package:
-            return _location(frame.filename, frame.lineno)
-    return "loc(unknown)"
+    frame = inspect.currentframe()
+    while frame and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == package:
+        frame = frame.f_back
+    return frame
+
+
+def _caller_location():
+    """loc("file":line:0) of the user's line that built the op, where the
+    compiler's diagnostics will point."""
+    frame = user_frame()
+    if frame is None:
+        return "loc(unknown)"
+    return _location(frame.f_code.co_filename, frame.f_lineno)
 
 
 def _location(filename, line):
@@ -135,6 +145,7 @@ class KernelGraph:
         self.outputs = []
         self._ops = []
         self._locations = {}  # ssa -> location of its input or op
+        self._source_line = None  # (file, line) that builds the next ops, if set
 
     # -- inputs and outputs --------------------------------------------------
 
@@ -158,7 +169,7 @@ class KernelGraph:
             raise GraphError(f"new_input: an input is already named {name!r}")
         tensor = DTensor(self, dims, dtype, f"%{name}")
         self.inputs.append(tensor)
-        self._locations[tensor._ssa] = _caller_location()
+        self._locations[tensor._ssa] = self._location()
         return tensor
 
     def mark_output(self, tensor):
@@ -477,8 +488,24 @@ class KernelGraph:
         result = DTensor(self, dims, dtype, f"%t{len(self._ops)}")
         self._ops.append(_Op(result, operands,
                              text(result._ssa, *(t._ssa for t in operands))))
-        self._locations[result._ssa] = _caller_location()
+        self._locations[result._ssa] = self._location()
         return result
+
+    @contextlib.contextmanager
+    def source_line(self, filename, line):
+        """Ops built inside `with graph.source_line(file, line):` carry that
+        location instead of the calling Python line (front ends set it to
+        the line of the program they translate)."""
+        saved, self._source_line = self._source_line, (filename, line)
+        try:
+            yield
+        finally:
+            self._source_line = saved
+
+    def _location(self):
+        if self._source_line is None:
+            return _caller_location()
+        return _location(*self._source_line)
 
     def _check_tensor(self, op, t):
         if not isinstance(t, DTensor):
