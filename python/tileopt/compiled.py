@@ -167,20 +167,25 @@ class CompiledGraph:
 
     def run_on_cpu(self, inputs):
         """Runs the artifact's tile program with the tile interpreter
-        (`tileopt-interp --domain=f64`) on torch tensors of any device;
-        returns CPU tensors of the outputs' dtypes. Slow (the interpreter
-        walks every op of every block): for small shapes, to check results
-        without a GPU."""
-        import torch
+        (`tileopt-interp --domain=f64`), without a GPU. Inputs are torch
+        tensors of any device, or NumPy arrays (float16 or float32: NumPy
+        has no bfloat16); the outputs are CPU tensors, or arrays, of the
+        outputs' dtypes. Slow (the interpreter walks every op of every
+        block): for small shapes, to check results."""
         inputs = self._check_list("inputs", inputs, self.inputs)
-        for i, (spec, t) in enumerate(zip(self.inputs, inputs)):
-            self._check_tensor(f"input {i}", spec, t, None)
+        use_numpy = bool(inputs) and type(inputs[0]).__module__ == "numpy"
+        for i, (spec, x) in enumerate(zip(self.inputs, inputs)):
+            if use_numpy:
+                self._check_array(f"input {i}", spec, x)
+            else:
+                self._check_tensor(f"input {i}", spec, x, None)
+        flat = [x.ravel().tolist() if use_numpy else x.detach().cpu().flatten().tolist()
+                for x in inputs]
         with tempfile.TemporaryDirectory(prefix="tileopt-cpu-") as work:
             inputs_file = Path(work) / "inputs.txt"
             inputs_file.write_text("".join(
-                f"tensor {'x'.join(map(str, t.shape))}\n"
-                + " ".join(map(repr, t.detach().double().cpu().flatten().tolist())) + "\n"
-                for t in inputs))
+                f"tensor {'x'.join(map(str, spec.dims))}\n" + " ".join(map(repr, values)) + "\n"
+                for spec, values in zip(self.inputs, flat)))
             printed = run_tool("tileopt-interp", [self.directory / TILE_FILE,
                                                   f"--inputs={inputs_file}",
                                                   "--domain=f64", "--precision=17"],
@@ -195,9 +200,31 @@ class CompiledGraph:
             if dims != spec.dims:
                 raise RuntimeError(f"the interpreter's output {spec.name} has dims "
                                    f"{list(dims)}, expected {list(spec.dims)}")
-            results.append(torch.tensor(values, dtype=torch.float64).reshape(dims)
-                           .to(_torch_dtype(spec.dtype)))
+            if use_numpy:
+                import numpy
+                results.append(numpy.array(values).reshape(dims)
+                               .astype(self._numpy_dtype(f"output {spec.name!r}", spec)))
+            else:
+                import torch
+                results.append(torch.tensor(values, dtype=torch.float64).reshape(dims)
+                               .to(_torch_dtype(spec.dtype)))
         return results
+
+    @staticmethod
+    def _numpy_dtype(what, spec):
+        if spec.dtype.name == "bfloat16":
+            raise TypeError(f"{what} is bfloat16, which NumPy has not: use torch tensors")
+        return spec.dtype.name
+
+    def _check_array(self, what, spec, a):
+        what = f"{what} ({spec.name!r})"
+        if type(a).__module__ != "numpy":
+            raise TypeError(f"{what}: expected a NumPy array like the first input, "
+                            f"got {type(a).__name__}")
+        if a.dtype != self._numpy_dtype(what, spec):
+            raise ValueError(f"{what}: expected dtype {spec.dtype.name}, got {a.dtype}")
+        if tuple(a.shape) != spec.dims:
+            raise ValueError(f"{what}: expected shape {list(spec.dims)}, got {list(a.shape)}")
 
     def _check_list(self, what, tensors, specs):
         if not isinstance(tensors, (list, tuple)):

@@ -82,7 +82,10 @@ def _f32(value, op, what="scalar"):
     back to the same f32 (tk's scalars and epsilons are f32 attributes)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise GraphError(f"{op}: the {what} must be a Python number, got {value!r}")
-    rounded = struct.unpack("<f", struct.pack("<f", float(value)))[0]
+    try:
+        rounded = struct.unpack("<f", struct.pack("<f", float(value)))[0]
+    except OverflowError:  # beyond f32's range
+        rounded = float("inf")
     if rounded != rounded or rounded in (float("inf"), float("-inf")):
         raise GraphError(f"{op}: the {what} {value!r} is not a finite f32")
     return repr(rounded)
