@@ -26,6 +26,7 @@ import json
 import re
 import shutil
 import tempfile
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,8 +65,10 @@ class CompiledGraph:
     """A superoptimized kernel graph: call it on CUDA tensors."""
 
     def __init__(self, directory, temporary=None):
+        """`temporary`: a directory to remove with the object."""
         self.directory = Path(directory)
-        self._temporary = temporary  # removes the directory with the object
+        if temporary is not None:
+            weakref.finalize(self, shutil.rmtree, temporary, ignore_errors=True)
         manifest_file = self.directory / "manifest.json"
         try:
             manifest = json.loads(manifest_file.read_text())

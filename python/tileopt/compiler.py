@@ -118,12 +118,7 @@ def superoptimize(graph, *, time_budget=None, search_threads=None, graph_budget=
     under use_cache=False), so it gets the same answer."""
     from .compiled import CompiledGraph, write_sources
     kernel_graph = graph.to_mlir()
-    temporary = None
-    if directory is None:
-        temporary = tempfile.TemporaryDirectory(prefix="tileopt-")
-        directory = Path(temporary.name) / "compiled"
-    directory = Path(directory)
-    if directory.exists():
+    if directory is not None and Path(directory).exists():
         raise FileExistsError(f"superoptimize: {directory} already exists")
     with tempfile.TemporaryDirectory(prefix="tileopt-compile-") as work:
         work = Path(work)
@@ -144,6 +139,11 @@ def superoptimize(graph, *, time_budget=None, search_threads=None, graph_budget=
         run_tool("tileopt-compile", [source, "-o", artifact, *options],
                  f"generating the GPU code of graph {graph.name!r}")
         write_sources(artifact, kernel_graph, stages["ugraph"], stages["tile"])
+        temporary = None
+        if directory is None:
+            temporary = Path(tempfile.mkdtemp(prefix="tileopt-"))
+            directory = temporary / "compiled"
+        directory = Path(directory)
         directory.parent.mkdir(parents=True, exist_ok=True)
         shutil.move(str(artifact), directory)
     return CompiledGraph(directory, temporary=temporary)
