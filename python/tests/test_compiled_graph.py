@@ -186,7 +186,12 @@ F32_CASES = {
 @pytest.mark.parametrize("name", sorted(F32_CASES))
 def test_f32_graph_on_the_cpu_matches_numpy(name, search_options):
     build, meaning, dims = F32_CASES[name]
-    compiled = f32_graph(build, *dims).superoptimize(**search_options)
+    graph = f32_graph(build, *dims)
+    if "tk.map" in graph.to_mlir():  # c / x, x ** 1.5: scalar code, not searched
+        with pytest.warns(RuntimeWarning, match="cannot model 'tk.map'"):
+            compiled = graph.superoptimize(**search_options)
+    else:
+        compiled = graph.superoptimize(**search_options)
     inputs = [uniform(d, np.float32) for d in dims]
     (got,) = compiled.run_on_cpu(inputs=inputs)
     want = meaning(*(a.astype(np.float64) for a in inputs))
