@@ -265,12 +265,13 @@ _IGNORED = {"aten._assert_tensor_metadata.default", "aten._assert_scalar.default
 
 def _user_frame(node):
     """(file, line, source text) of the last frame of the node's stack trace
-    outside torch, or None."""
+    outside torch and tileopt, or None."""
     import torch
-    torch_dir = os.path.dirname(os.path.abspath(torch.__file__))
+    libraries = tuple(os.path.dirname(os.path.abspath(f)) + os.sep
+                      for f in (torch.__file__, __file__))
     trace = node.meta.get("stack_trace") or ""
     frames = re.findall(r'File "([^"]+)", line (\d+), in [^\n]*\n([^\n]*)', trace)
-    user = [f for f in frames if not os.path.abspath(f[0]).startswith(torch_dir)]
+    user = [f for f in frames if not os.path.abspath(f[0]).startswith(libraries)]
     if not user:
         return None
     filename, line, text = user[-1]
@@ -306,10 +307,17 @@ def capture(fn_or_module, example_inputs):
     """Exports `fn_or_module` on `example_inputs` and maps it onto a kernel
     graph; returns a CapturedGraph."""
     import torch
+    argument_names = []
     if isinstance(fn_or_module, torch.nn.Module):
         module = fn_or_module
     elif callable(fn_or_module):
         module = _function_module(fn_or_module)
+        argument_names = _argument_names(fn_or_module)
+        # torch.export records the stack frames of `forward` methods only, and
+        # of the functions registered as anchors: register `fn`, so that its
+        # nodes have its source lines. (A private hook; without it the lines
+        # are missing, nothing else.)
+        getattr(torch.fx.proxy, "_register_stack_trace_anchor", lambda fn: None)(fn_or_module)
     else:
         raise TypeError(f"tileopt.compile takes a function or an nn.Module, got "
                         f"{type(fn_or_module).__name__}")
@@ -325,8 +333,10 @@ def capture(fn_or_module, example_inputs):
     values, sources, user_index = {}, [], 0
     placeholders = [n for n in exported.graph.nodes if n.op == "placeholder"]
     for node, spec in zip(placeholders, signature.input_specs):
-        what = f"input {node.name}"
+        name = node.name
         if spec.kind == kinds.USER_INPUT:
+            if user_index < len(argument_names):
+                name = argument_names[user_index]
             sources.append(("user", user_index))
             user_index += 1
         elif spec.kind in (kinds.PARAMETER, kinds.BUFFER):
@@ -334,11 +344,13 @@ def capture(fn_or_module, example_inputs):
         elif spec.kind == kinds.CONSTANT_TENSOR:
             sources.append(("constant", exported.constants[spec.target]))
         else:
-            raise GraphError(f"tileopt.compile: {what} is a {spec.kind.name}, not mapped")
+            raise GraphError(f"tileopt.compile: input {name} is a {spec.kind.name}, "
+                             "not mapped")
         val = node.meta["val"]
-        name = node.name if not re.fullmatch(r"(out|tmp)[0-9]+", node.name) else f"arg_{node.name}"
-        values[node.name] = graph.new_input(tuple(val.shape), _dtype(val.dtype, what),
-                                            name=name)
+        if re.fullmatch(r"(out|tmp)[0-9]+", name):  # the artifact's names of results
+            name = f"arg_{name}"
+        values[node.name] = graph.new_input(tuple(val.shape),
+                                            _dtype(val.dtype, f"input {name}"), name=name)
     for node in exported.graph.nodes:
         if node.op != "call_function":
             continue
@@ -385,6 +397,18 @@ def _check_result(target, node, result):
         raise GraphError(f"tileopt.compile: {target} was mapped to a tensor of dims "
                          f"{list(dims)} and {dtype!r}, torch computes {list(val.shape)} "
                          f"and {val.dtype}{_where(node)}")
+
+
+def _argument_names(fn):
+    """The names of a plain function's positional parameters, which name
+    the graph's inputs (an nn.Module's forward names them in the export)."""
+    import inspect
+    try:
+        parameters = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return [p.name for p in parameters if p.kind in positional]
 
 
 def _function_module(fn):
