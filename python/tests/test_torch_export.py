@@ -171,3 +171,8 @@ def test_calling_checks_inputs_before_the_gpu(search_options):
     with pytest.raises(ValueError, match=r"input 0 \('a'\): expected a CUDA tensor, got one "
                                          "on cpu"):
         compiled(half(4, 8), half(4, 8))
+
+
+def test_the_python_guide_runs_with_torch(tmp_path):
+    from test_python_doc import run_blocks
+    assert run_blocks(True, tmp_path) >= 8
