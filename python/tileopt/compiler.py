@@ -1,7 +1,8 @@
 """Runs TileOpt's command-line tools for the Python API.
 
 The tools (`tileopt-compile`, `tileopt-interp`) are taken from
-$TILEOPT_BUILD_DIR/bin, else this checkout's build/bin, else PATH. The
+$TILEOPT_BUILD_DIR/bin, else the package's bin/ (a wheel's), else this
+checkout's build/bin, else PATH. The
 search cache is tileopt-compile's own ($TILEOPT_CACHE_DIR, else
 $XDG_CACHE_HOME/tileopt, else ~/.cache/tileopt), shared with the command
 line; `cache_dir=` overrides it as --cache-dir does.
@@ -45,9 +46,9 @@ def find_tool(name):
         if not os.access(candidate, os.X_OK):
             raise ToolNotFoundError(f"{name} is not in $TILEOPT_BUILD_DIR/bin ({candidate})")
         return str(candidate)
-    candidate = ROOT / "build" / "bin" / name
-    if os.access(candidate, os.X_OK):
-        return str(candidate)
+    for directory in (Path(__file__).resolve().parent / "bin", ROOT / "build" / "bin"):
+        if os.access(directory / name, os.X_OK):
+            return str(directory / name)
     found = shutil.which(name)
     if found:
         return found
