@@ -23,6 +23,7 @@ and kept.
 
 import hashlib
 import json
+import math
 import re
 import shutil
 import tempfile
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .compiler import run_tool
-from .graph import DTYPES, _product
+from .graph import DTYPES
 from .runtime import _torch_dtype as _torch_dtype_of_manifest
 
 __all__ = ["CompiledGraph", "TensorSpec", "load"]
@@ -286,7 +287,7 @@ def _parse_tensors(text):
         if words[pos] != "tensor" or pos + 1 == len(words):
             raise RuntimeError(f"cannot read tileopt-interp's output at {words[pos]!r}")
         dims = tuple(int(d) for d in words[pos + 1].split("x"))
-        count = _product(dims)
+        count = math.prod(dims)
         values = [float(w) for w in words[pos + 2:pos + 2 + count]]
         if len(values) != count:
             raise RuntimeError(f"tileopt-interp printed {len(values)} values of a "

@@ -20,6 +20,7 @@ they are made of, as the linalg importer would write them.
 
 import contextlib
 import inspect
+import math
 import os
 import re
 import struct
@@ -344,7 +345,7 @@ class KernelGraph:
         if a.num_dims > 2 and b.num_dims == 2:
             # One product of all the rows: the kernels of tk.matmul take
             # equal batch dims only, and the reshapes are free views.
-            rows = self.reshape(a, (_product(a.dims[:-1]), a.dims[-1]))
+            rows = self.reshape(a, (math.prod(a.dims[:-1]), a.dims[-1]))
             return self.reshape(self.matmul(rows, b), a.dims[:-1] + b.dims[-1:])
         dims = batch + (a.dims[-2], b.dims[-1])
         return self._add_op(dims, a.dtype, (a, b), lambda r, x, y:
@@ -417,16 +418,16 @@ class KernelGraph:
                for d in dims) or list(dims).count(-1) > 1 or not dims:
             raise GraphError(f"reshape: dims must be positive ints, at most one -1, "
                              f"got {list(dims)}")
-        total = _product(x.dims)
+        total = math.prod(x.dims)
         if -1 in dims:
-            known = _product(d for d in dims if d != -1)
+            known = math.prod(d for d in dims if d != -1)
             if total % known:
                 raise GraphError(f"reshape: {list(x.dims)} ({total} elements) cannot "
                                  f"take the shape {list(dims)}")
             dims = tuple(total // known if d == -1 else d for d in dims)
-        if _product(dims) != total:
+        if math.prod(dims) != total:
             raise GraphError(f"reshape: {list(x.dims)} has {total} elements, "
-                             f"{list(dims)} has {_product(dims)}")
+                             f"{list(dims)} has {math.prod(dims)}")
         if dims == x.dims:
             return x
         return self._add_op(dims, x.dtype, (x,), lambda r, a:
@@ -539,13 +540,6 @@ class KernelGraph:
 
 def _type(dims, dtype):
     return f"tensor<{'x'.join(map(str, dims))}x{dtype.mlir}>"
-
-
-def _product(values):
-    n = 1
-    for v in values:
-        n *= v
-    return n
 
 
 def _is_number(v):

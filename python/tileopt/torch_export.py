@@ -14,6 +14,7 @@ it and the line of the program it came from; the ops carry those lines
 into the MLIR, so the compiler's diagnostics name them too.
 """
 
+import contextlib
 import os
 import re
 from dataclasses import dataclass
@@ -364,10 +365,7 @@ def capture(fn_or_module, example_inputs):
                                              lambda n: values[n.name])
         frame = _user_frame(node)
         try:
-            if frame:
-                with graph.source_line(frame[0], frame[1]):
-                    result = ATEN_OPS[target](graph, *args, **kwargs)
-            else:
+            with graph.source_line(*frame[:2]) if frame else contextlib.nullcontext():
                 result = ATEN_OPS[target](graph, *args, **kwargs)
         except GraphError as e:
             raise GraphError(f"tileopt.compile: {target}: {e}{_where(node)}") from None
