@@ -18,9 +18,10 @@ never passed: the runtime uploads them when the artifact loads. They are
 listed in `Artifact.buffers` but skipped by positional binding, which counts
 only the others (`Artifact.arguments`), and naming one is an error.
 
-The shared library is taken from $TILEOPT_RUNTIME_LIB, else from this
-checkout's build directories (build/lib, runtime/build/lib), else found by
-the dynamic loader. torch is imported only when tensors are involved.
+The shared library is taken from $TILEOPT_RUNTIME_LIB, else from the
+package's lib/ (a wheel's), else from this checkout's build directories
+(build/lib, runtime/build/lib), else found by the dynamic loader. torch
+is imported only when tensors are involved.
 """
 
 import ctypes
@@ -77,8 +78,9 @@ def _load_library():
         return _library
     root = Path(__file__).resolve().parents[2]
     candidates = [os.environ.get("TILEOPT_RUNTIME_LIB")]
-    candidates += [str(root / d / "lib" / "libtileopt_runtime.so")
-                   for d in ("build", "runtime/build")]
+    candidates += [str(d / "lib" / "libtileopt_runtime.so")
+                   for d in (Path(__file__).resolve().parent, root / "build",
+                             root / "runtime/build")]
     path = next((c for c in candidates if c and os.path.exists(c)),
                 "libtileopt_runtime.so")
     try:

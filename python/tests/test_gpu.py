@@ -1,0 +1,74 @@
+"""Compiled graphs on the GPU against torch: a graph of the builder, one of
+tileopt.compile, outputs allocated or given, and the checks a call makes.
+Needs the tools, torch with a CUDA device and the runtime library
+(TILEOPT_RUNTIME_LIB or build/lib); skipped without a CUDA device (ctest
+leaves this file out)."""
+
+import pytest
+
+torch = pytest.importorskip("torch")
+if not torch.cuda.is_available():
+    pytest.skip("no CUDA device", allow_module_level=True)
+
+import torch.nn.functional as F  # noqa: E402
+
+import tileopt as mi  # noqa: E402
+
+
+def relative_error(got, want):
+    return ((got.float() - want.float()).abs().max() / want.float().abs().max()).item()
+
+
+def cuda_half(*dims):
+    return torch.rand(*dims, dtype=torch.float16, device="cuda") - 0.5
+
+
+def test_gated_mlp_graph(search_options):
+    g = mi.new_kernel_graph("gated_mlp")
+    x, w1, w2 = (g.new_input(d, mi.float16) for d in ((16, 256), (256, 512), (256, 512)))
+    g.mark_output(g.mul(g.silu(g.matmul(x, w1)), g.matmul(x, w2)))
+    compiled = g.superoptimize(**search_options)
+    x, w1, w2 = cuda_half(16, 256), cuda_half(256, 512), cuda_half(256, 512)
+    (y,) = compiled(inputs=[x, w1, w2])
+    want = F.silu(x.float() @ w1.float()) * (x.float() @ w2.float())
+    assert relative_error(y, want) < 1e-2
+    out = torch.full_like(y, float("nan"))
+    assert compiled(inputs=[x, w1, w2], out=[out])[0] is out
+    torch.cuda.synchronize()
+    assert relative_error(out, want) < 1e-2
+
+
+def test_a_graph_with_intermediates(search_options, tmp_path):
+    """Several kernels (the search cannot check two exps on a path): the
+    tensors between them are the artifact's to allocate. Saved and loaded."""
+    g = mi.new_kernel_graph("softmax_gelu")
+    x = g.new_input((64, 96), mi.float32)
+    g.mark_output(g.exp(g.softmax(x)))
+    with pytest.warns(RuntimeWarning):
+        compiled = g.superoptimize(**search_options)
+    loaded = mi.load(compiled.save(tmp_path / "saved"))
+    x = torch.randn(64, 96, device="cuda")
+    (y,) = loaded(inputs=[x])
+    assert relative_error(y, torch.softmax(x, -1).exp()) < 1e-5
+
+
+def test_compiled_torch_function(search_options):
+    def attention(q, k, v):
+        return torch.softmax(q @ k.transpose(-1, -2) * 0.25, dim=-1) @ v
+    q, k, v = cuda_half(4, 16, 64), cuda_half(4, 128, 64), cuda_half(4, 128, 64)
+    compiled = mi.compile(attention, [q, k, v], **search_options)
+    assert relative_error(compiled(q, k, v), attention(q.float(), k.float(), v.float())) < 1e-2
+
+
+def test_calls_check_devices_and_layouts(search_options):
+    g = mi.new_kernel_graph()
+    a = g.new_input((8, 64), mi.float16, name="a")
+    g.mark_output(g.relu(a))
+    compiled = g.superoptimize(**search_options)
+    x = cuda_half(8, 64)
+    with pytest.raises(ValueError, match=r"input 0 \('a'\): not contiguous"):
+        compiled(inputs=[cuda_half(64, 8).t()])
+    with pytest.raises(ValueError, match=r"out\[0\] \('out0'\): expected a CUDA tensor"):
+        compiled(inputs=[x], out=[torch.empty(8, 64, dtype=torch.float16)])
+    with pytest.raises(ValueError, match=r"out\[0\] \('out0'\): expected shape \[8, 64\]"):
+        compiled(inputs=[x], out=[cuda_half(64, 8)])

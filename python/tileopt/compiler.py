@@ -1,0 +1,150 @@
+"""Runs TileOpt's command-line tools for the Python API.
+
+The tools (`tileopt-compile`, `tileopt-interp`) are taken from
+$TILEOPT_BUILD_DIR/bin, else the package's bin/ (a wheel's), else this
+checkout's build/bin, else PATH. The
+search cache is tileopt-compile's own ($TILEOPT_CACHE_DIR, else
+$XDG_CACHE_HOME/tileopt, else ~/.cache/tileopt), shared with the command
+line; `cache_dir=` overrides it as --cache-dir does.
+"""
+
+import inspect
+import os
+import shutil
+import subprocess
+import tempfile
+import warnings
+from pathlib import Path
+
+from .graph import user_frame
+
+__all__ = ["CompileError", "ToolNotFoundError", "find_tool", "run_tool", "superoptimize"]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class CompileError(RuntimeError):
+    """A TileOpt tool failed. `diagnostic` holds what it printed on stderr
+    (errors at the ops, with the Python lines that built them), `command`
+    the command line."""
+
+    def __init__(self, message, diagnostic="", command=()):
+        super().__init__(message + (f"\n{diagnostic.rstrip()}" if diagnostic else ""))
+        self.diagnostic = diagnostic
+        self.command = list(command)
+
+
+class ToolNotFoundError(CompileError):
+    """A TileOpt tool is not installed where the API looks for it."""
+
+
+def find_tool(name):
+    """The path of TileOpt's tool `name`."""
+    build_dir = os.environ.get("TILEOPT_BUILD_DIR")
+    if build_dir:
+        candidate = Path(build_dir) / "bin" / name
+        if not os.access(candidate, os.X_OK):
+            raise ToolNotFoundError(f"{name} is not in $TILEOPT_BUILD_DIR/bin ({candidate})")
+        return str(candidate)
+    for directory in (Path(__file__).resolve().parent / "bin", ROOT / "build" / "bin"):
+        if os.access(directory / name, os.X_OK):
+            return str(directory / name)
+    found = shutil.which(name)
+    if found:
+        return found
+    raise ToolNotFoundError(f"cannot find {name}: set TILEOPT_BUILD_DIR to a TileOpt build "
+                            "directory, or put its bin/ on PATH")
+
+
+def run_tool(name, args, what, remarks_as_warnings=False):
+    """Runs tool `name` with `args`; returns its stdout, or raises
+    CompileError with its diagnostics. With remarks_as_warnings, remarks
+    that the search left the function as it was (an op it cannot model, a
+    program its verifier cannot check) become Python warnings at the
+    user's line."""
+    command = [find_tool(name), *map(str, args)]
+    run = subprocess.run(command, capture_output=True, text=True)
+    if run.returncode:
+        raise CompileError(f"{what} failed ({name} exited with {run.returncode})",
+                           run.stderr, command)
+    if remarks_as_warnings:
+        for line in run.stderr.splitlines():
+            if "remark: " in line and "the function is left as it is" in line:
+                warnings.warn(line.split("remark: ", 1)[1], RuntimeWarning,
+                              stacklevel=_user_stacklevel())
+    return run.stdout
+
+
+def _user_stacklevel():
+    """warnings.warn's stacklevel, called from run_tool, of the user's line."""
+    target, frame, level = user_frame(), inspect.currentframe().f_back, 1
+    while frame is not None and frame is not target:
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def _options(time_budget, search_threads, graph_budget, max_kernel_ops, max_block_ops,
+             seed, chip, num_warps, cache_dir, extra_args):
+    chosen = {"time-budget": time_budget, "search-threads": search_threads,
+              "graph-budget": graph_budget, "max-kernel-ops": max_kernel_ops,
+              "max-block-ops": max_block_ops, "seed": seed, "chip": chip,
+              "num-warps": num_warps, "cache-dir": cache_dir}
+    return [f"--{flag}={value}" for flag, value in chosen.items()
+            if value is not None] + list(extra_args)
+
+
+def superoptimize(graph, *, time_budget=None, search_threads=None, graph_budget=None,
+                  max_kernel_ops=None, max_block_ops=None, seed=None, chip=None,
+                  num_warps=None, cache_dir=None, use_cache=True, extra_args=(),
+                  directory=None):
+    """Searches for the best µGraph of `graph` (a KernelGraph) and compiles
+    it into an artifact; returns the CompiledGraph.
+
+    Options are tileopt-compile's (docs/user-guide.md), None leaving its
+    default: time_budget (seconds, default 60), search_threads (0: one per
+    hardware thread), graph_budget, max_kernel_ops, max_block_ops, seed,
+    chip ("sm_90" or "sm_90a"), num_warps, cache_dir (default
+    $TILEOPT_CACHE_DIR, ...), use_cache=False to search without reading or
+    writing that cache, extra_args (more tileopt-compile flags).
+    `directory`, a path that does not exist yet, keeps the result; by
+    default it lives in a temporary directory removed with the object
+    (CompiledGraph.save copies it).
+
+    Three runs of tileopt-compile, each stage written to the directory: the
+    search (--emit=ugraph) into ugraph.mlir, its lowering (--emit=tile)
+    into tile.mlir, and the code generation of that tile program into the
+    artifact, so CompiledGraph.run_on_cpu interprets exactly what the GPU
+    runs. A µGraph with no fused kernel is a kernel graph, which the second
+    run would search again: it shares the first run's cache (a private one
+    under use_cache=False), so it gets the same answer."""
+    from .compiled import CompiledGraph, write_sources
+    kernel_graph = graph.to_mlir()
+    if directory is not None and Path(directory).exists():
+        raise FileExistsError(f"superoptimize: {directory} already exists")
+    with tempfile.TemporaryDirectory(prefix="tileopt-compile-") as work:
+        work = Path(work)
+        options = _options(time_budget, search_threads, graph_budget, max_kernel_ops,
+                           max_block_ops, seed, chip, num_warps,
+                           cache_dir if use_cache else work / "cache", extra_args)
+        stages = {}
+        source = work / f"{graph.name}.mlir"
+        source.write_text(kernel_graph)
+        for stage, what in (("ugraph", f"superoptimizing graph {graph.name!r}"),
+                            ("tile", f"lowering the µGraph of graph {graph.name!r}")):
+            stages[stage] = run_tool("tileopt-compile",
+                                     [source, f"--emit={stage}", "-o", "-", *options],
+                                     what, remarks_as_warnings=stage == "ugraph")
+            source = work / f"{graph.name}.{stage}.mlir"
+            source.write_text(stages[stage])
+        artifact = work / "artifact"
+        run_tool("tileopt-compile", [source, "-o", artifact, *options],
+                 f"generating the GPU code of graph {graph.name!r}")
+        write_sources(artifact, kernel_graph, stages["ugraph"], stages["tile"])
+        temporary = None
+        if directory is None:
+            temporary = Path(tempfile.mkdtemp(prefix="tileopt-"))
+            directory = temporary / "compiled"
+        directory = Path(directory)
+        directory.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(artifact), directory)
+    return CompiledGraph(directory, temporary=temporary)
