@@ -1,0 +1,6 @@
+"""Makes this checkout's python/ importable (`import tileopt`) without
+installing it."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
