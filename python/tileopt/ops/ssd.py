@@ -25,12 +25,14 @@ chunk states (b, chunks, h, P, N), all float32.
 import hashlib
 import math
 import os
+import re
 import tempfile
 from pathlib import Path
 
 from .. import tile
 
-__all__ = ["SSDConfig", "check_arguments", "ssd_program", "mamba_chunk_scan_combined"]
+__all__ = ["SSDConfig", "check_arguments", "ssd_program", "compiled_program",
+           "mamba_chunk_scan_combined"]
 
 _FLOAT_DTYPES = ("float16", "bfloat16", "float32", "float64")
 _DEFAULT_LIMIT = (0.0, math.inf)
@@ -256,18 +258,20 @@ def check_arguments(x, dt, A, B, C, chunk_size, D=None, z=None, dt_bias=None,
     return b, L, h, P, N, g
 
 
-def _artifact(cfg):
-    """The compiled SSD program of `cfg`, compiled once per configuration
-    into $TILEOPT_CACHE_DIR (or the temporary directory)."""
-    from ..runtime import Artifact  # needs the runtime library, not LLVM
+def compiled_program(cfg):
+    """(artifact directory, Program) of `cfg`, compiled once per
+    configuration into $TILEOPT_CACHE_DIR/ssd (else the temporary
+    directory's tileopt/ssd). The key is the program without its
+    locations, so that a checkout elsewhere finds the same entry (a GPU
+    machine without LLVM runs what was compiled here)."""
     program = ssd_program(cfg)
-    text = program.mlir()
+    text = re.sub(r' loc\("[^"]*":\d+:\d+\)', "", program.mlir())
     root = Path(os.environ.get("TILEOPT_CACHE_DIR", Path(tempfile.gettempdir()) / "tileopt"))
     path = root / "ssd" / hashlib.sha256(text.encode()).hexdigest()[:24]
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         program.compile(path, chip="sm_90")
-    return Artifact(path), program
+    return path, program
 
 
 def mamba_chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None, dt_bias=None,
@@ -284,7 +288,9 @@ def mamba_chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None, dt_bia
     cfg = SSDConfig(b, L, h, P, N, g, chunk_size, tile.as_dtype(x.dtype), d_kind,
                     z is not None, dt_bias is not None, initial_states is not None,
                     dt_softplus, dt_limit)
-    artifact, program = _artifact(cfg)
+    path, program = compiled_program(cfg)
+    from ..runtime import Artifact  # needs the runtime library, not LLVM
+    artifact = Artifact(path)
     f32 = {"dt": dt, "A": A, "D": D, "dt_bias": dt_bias, "initial_states": initial_states}
     same = {"x": x, "B": B, "C": C, "z": z}
     inputs = {n: t.to(torch.float32).contiguous() for n, t in f32.items() if t is not None}

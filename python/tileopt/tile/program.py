@@ -292,7 +292,10 @@ class Program:
         """Compiles the program into the artifact directory `path` with
         `tileopt-compile`; ToolError with its diagnostics (which name the
         kernels' Python lines) if the code generator refuses it."""
-        path = Path(path)
+        # Absolute: tileopt-compile stages a relative -o path's artifact in
+        # the temporary directory (LLVM's createUniqueDirectory), where its
+        # parent folder does not exist.
+        path = Path(path).resolve()
         options = ([f"--chip={chip}"] if chip else []) + \
                   ([f"--num-warps={num_warps}"] if num_warps else [])
         with tempfile.TemporaryDirectory() as tmp:
