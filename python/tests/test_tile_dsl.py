@@ -311,3 +311,14 @@ def test_code_generator_error_names_the_line(tmp_path):
     assert f"{__file__}:{line}:" in str(info.value), str(info.value)
     assert "reduces the last dim only" in str(info.value)
     assert not (tmp_path / "columns.art").exists()
+
+
+def test_kernel_hints_reach_the_ir():
+    @tile.kernel(occupancy=2, num_ctas=1)
+    def copy(x, y):
+        tile.store(y, (0, 0), tile.load(x, (0, 0), (8, 8), latency=2, allow_tma=True))
+
+    text = copy.trace((1,), F32_8, F32_8).mlir()
+    assert "attributes {occupancy = 2 : i32, num_ctas = 1 : i32}" in text, text
+    assert "latency 2 allow_tma" in text, text
+    tools.run("tileopt-opt", ["-"], input=text)
