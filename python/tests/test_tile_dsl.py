@@ -322,3 +322,41 @@ def test_kernel_hints_reach_the_ir():
     assert "attributes {occupancy = 2 : i32, num_ctas = 1 : i32}" in text, text
     assert "latency 2 allow_tma" in text, text
     tools.run("tileopt-opt", ["-"], input=text)
+
+
+@tile.kernel
+def nested_sums(x, y, leak: tile.constexpr):
+    """y = the sum of x's 4 x 8 tiles over a 2 x 2 grid of them, by two
+    nested loops; with `leak`, a value of the inner loop is stored after
+    the outer one."""
+    total = tile.zeros((4, 8), tile.float32)
+    for i in tile.range(2):
+        row = tile.zeros((4, 8), tile.float32)
+        for j in tile.range(2):
+            row = row + tile.load(x, (i, j), (4, 8))
+        total = total + row
+    tile.store(y, (0, 0), row if leak else total)  # NESTED
+
+
+def test_nested_ranges():
+    x = np.random.default_rng(1).uniform(-1, 1, (8, 16))
+    out = nested_sums.trace((1,), x.astype(np.float32), tile.array((4, 8), "f32"), False)
+    expected = x.reshape(2, 4, 2, 8).sum(axis=(0, 2))
+    np.testing.assert_allclose(out.interpret(x)["y"], expected, rtol=1e-12)
+    with raises_at("# NESTED", "computed inside the tile.range loop"):
+        nested_sums.trace((1,), x.astype(np.float32), tile.array((4, 8), "f32"), True)
+
+
+def test_carried_zeros_stay_apart_from_equal_constants():
+    """A loop carrying a zero tile replaces that tile in its body, and no
+    other zero tile (each constant is a value of its own)."""
+    @tile.kernel
+    def clamp_sums(x, y):
+        acc = tile.zeros((4, 8), tile.float32)
+        for k in tile.range(2):
+            acc = acc + tile.maximum(tile.load(x, (k, 0), (4, 8)), tile.zeros((4, 8), tile.float32))
+        tile.store(y, (0, 0), acc)
+
+    x = np.random.default_rng(2).uniform(-1, 1, (8, 8))
+    out = clamp_sums.trace((1,), x.astype(np.float32), tile.array((4, 8), "f32")).interpret(x)
+    np.testing.assert_allclose(out["y"], np.maximum(x[:4], 0) + np.maximum(x[4:], 0), rtol=1e-12)

@@ -55,12 +55,12 @@ def current():
 
 class Trace:
     """One kernel being traced. Constants are hoisted to the kernel's
-    entry and shared, so that a loop body holds only its own work."""
+    entry, so that a loop body holds only its own work."""
 
     def __init__(self):
         self.constants = Block()
         self.body = Block()
-        self._constant_values = {}
+        self._index_constants = {}
         self._blocks = [self.body]
         self._loops = []  # open tile.range loops, innermost last
         self.reads, self.writes = set(), set()  # kernel arguments (ops.Array)
@@ -79,19 +79,22 @@ class Trace:
         return op.results
 
     def constant(self, literal, type):
-        """The value of `arith.constant literal : type`, made once per kernel."""
-        key = (literal, str(type))
-        if key not in self._constant_values:
-            op = Op(f"arith.constant {literal} : {type}", [], [type], user_location())
-            self.constants.ops.append(op)
-            self._constant_values[key] = op.results[0]
-        return self._constant_values[key]
+        """A new `arith.constant literal : type`. Each tile constant is a
+        value of its own: a loop that carries one replaces its uses in the
+        body, which must not reach another tile of the same value."""
+        op = Op(f"arith.constant {literal} : {type}", [], [type], user_location())
+        self.constants.ops.append(op)
+        return op.results[0]
 
     def index(self, value):
-        """An `index` value: a traced one as it is, a Python int as a constant."""
+        """An `index` value: a traced one as it is, a Python int as a
+        constant made once per kernel (indices from Python ints are never
+        loop-carried)."""
         if isinstance(value, Traced):
             return value.value
-        return self.constant(str(int(value)), INDEX)
+        if value not in self._index_constants:
+            self._index_constants[value] = self.constant(str(int(value)), INDEX)
+        return self._index_constants[value]
 
     def register(self, obj):
         """Notes a new tracer object, so that the innermost loop can tell
@@ -213,6 +216,9 @@ class Loop:
             obj._poison = poison
         for (_, _, obj), result in zip(carried, results):
             obj._value, obj._poison = result, None
+            # Now a value of the enclosing block: an enclosing loop must
+            # poison it too when it closes.
+            self.trace.register(obj)
 
 
 def _type_of(obj):
