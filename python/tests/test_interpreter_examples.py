@@ -17,7 +17,6 @@ Run: TILEOPT_BUILD_DIR=build python3 -m pytest -q python/tests
 """
 
 import functools
-import os
 import re
 import subprocess
 import tempfile
@@ -26,9 +25,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tileopt.tools import format_tensors, parse_tensors, tool
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES_DIR = ROOT / "examples" / "linalg"
-BUILD_DIR = Path(os.environ.get("TILEOPT_BUILD_DIR", ROOT / "build"))
 
 # Tight: both sides compute in float64 and differ only in summation order.
 # Relative to the largest output magnitude, since an element that cancels to
@@ -143,12 +143,6 @@ def with_odd_sizes(program):
 # ---------------------------------------------------------------------------
 
 
-def tool(name):
-    path = BUILD_DIR / "bin" / name
-    assert path.is_file(), f"{path} not built (set TILEOPT_BUILD_DIR)"
-    return str(path)
-
-
 def run_tool(args, **kwargs):
     result = subprocess.run(args, capture_output=True, text=True, **kwargs)
     assert result.returncode == 0, f"{args[0]} failed:\n{result.stderr}"
@@ -169,35 +163,6 @@ def argument_shapes(graph):
     signature = re.search(r"func\.func @\w+\(([^)]*)\)", graph).group(1)
     return [tuple(int(d) for d in m.group(1)[:-1].split("x"))
             for m in TENSOR_TYPE.finditer(signature)]
-
-
-def format_tensors(arrays):
-    """tileopt-interp's input format; repr keeps every bit of a float64."""
-    chunks = []
-    for a in arrays:
-        chunks.append("tensor " + "x".join(map(str, a.shape)))
-        chunks.append(" ".join(map(repr, a.ravel().tolist())))
-    return "\n".join(chunks) + "\n"
-
-
-def parse_tensors(text):
-    """Inverse of format_tensors, for what tileopt-interp prints."""
-    tensors, shape, values = [], None, []
-
-    def finish():
-        if shape is not None:
-            assert len(values) == np.prod(shape), f"tensor {shape}: {len(values)} values"
-            tensors.append(np.array(values, dtype=np.float64).reshape(shape))
-
-    for line in text.splitlines():
-        words = line.split("#")[0].split()
-        if words[:1] == ["tensor"]:
-            finish()
-            shape, values = tuple(int(d) for d in words[1].split("x")), []
-        else:
-            values.extend(float(w) for w in words)
-    finish()
-    return tensors
 
 
 def interpret(graph, inputs):
