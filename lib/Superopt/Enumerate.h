@@ -79,6 +79,14 @@ struct SearchProgress {
       stop.store(true, std::memory_order_relaxed);
     return !stop.load(std::memory_order_relaxed);
   }
+  /// Whether the time budget ran out (then stops the workers too): for work
+  /// between ticks that is slow per step, such as pricing each combination
+  /// of a kernel graph's block graphs.
+  bool expired() {
+    if (std::chrono::steady_clock::now() > deadline)
+      stop.store(true, std::memory_order_relaxed);
+    return stop.load(std::memory_order_relaxed);
+  }
 };
 
 /// The values `op` reads, of the graph's `values`.

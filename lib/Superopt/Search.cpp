@@ -466,7 +466,9 @@ searchCandidates(func::FuncOp program, const ProgramInfo &info,
       if (op.graphs)
         sizes.push_back(op.graphs->size());
     choices.assign(sizes.size(), 0);
-    while (true) {
+    // The combinations multiply (a few fused kernels of many block graphs
+    // each): each is priced, so the time budget is checked per combination.
+    while (!progress.expired()) {
       func::FuncOp f = materialize(scratch.get(), "candidate", type, g, choices,
                                    info.elementType, opts.blockThreads);
       if (FailureOr<ProgramCost> cost = costOf(f); succeeded(cost)) {

@@ -19,6 +19,7 @@ TILEOPT_CORPUS_COMPILE_ARGS adds tileopt-compile options (a search budget).
 
 import functools
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -217,6 +218,10 @@ def test_regression(path, tmp_path, monkeypatch):
     timeout = re.search(r"^// timeout: (\d+)", text, re.M)
     if timeout:
         monkeypatch.setattr(check, "TIMEOUT", int(timeout.group(1)))
+    # The tileopt-compile options the bug needs (a small search budget).
+    compile_args = re.search(r"^// compile-args: (.*)$", text, re.M)
+    if compile_args:
+        monkeypatch.setattr(check, "COMPILE_ARGS", shlex.split(compile_args.group(1)))
     out = run.check_file(path, tmp_path)
     if status.group(1) == "open":
         assert out.failed, f"{path.name} passes ({out.status}): the bug is fixed, make it `// status: fixed`"
