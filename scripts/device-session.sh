@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# One GPU session, on the GPU machine (CUDA toolkit, CMake, torch; no
+# LLVM/MLIR), over what the build machine compiled and carried:
+#   build/examples/gated_mlp.art   scripts/run-example.sh (the README's
+#                                  main command) -> run against PyTorch
+#   build/device-artifacts         scripts/prepare-device-run.sh NAMES ->
+#                                  scripts/device-run.sh --cuda-graph NAMES
+#   build/device-dsl               bench/tile_dsl/prepare.py -> the tile DSL's
+#                                  kernels and the Mamba-2 SSD against torch
+#                                  and the float64 reference
+# Each part whose input is missing is skipped with a note. Logs under $OUT.
+#
+#   scripts/device-session.sh [device-run NAMES...]
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+logs=${OUT:-$root/device-logs}
+mkdir -p "$logs"
+failed=0
+
+if [[ -d build/examples/gated_mlp.art ]]; then
+  scripts/run-example.sh --run-only build/examples/gated_mlp.art --cuda-graph \
+    2>&1 | tee "$logs/run-example.log" || failed=1
+else
+  echo "skipped run-example: build/examples/gated_mlp.art not carried"
+fi
+
+if [[ $# -gt 0 && -d build/device-artifacts ]]; then
+  OUT=$logs scripts/device-run.sh --cuda-graph --no-compile "$@" \
+    > "$logs/device-run.log" 2>&1 || failed=1
+  tail -25 "$logs/device-run.log"
+fi
+
+if [[ -d build/device-dsl ]]; then
+  rt=/tmp/tileopt-runtime
+  { cmake -G Ninja -S runtime -B "$rt" -DCMAKE_BUILD_TYPE=Release &&
+    cmake --build "$rt" -j 16; } > "$logs/runtime-build.log" 2>&1 ||
+    { tail -20 "$logs/runtime-build.log"; exit 1; }
+  TILEOPT_RUNTIME_LIB=$rt/lib/libtileopt_runtime.so PYTHONPATH=python \
+    python3 bench/tile_dsl/gpu_check.py build/device-dsl 2>&1 |
+    tee "$logs/tile-dsl.log" || failed=1
+else
+  echo "skipped the tile DSL check: build/device-dsl not carried"
+fi
+exit $failed
