@@ -81,11 +81,13 @@ struct SearchProgress {
   }
   /// Whether the time budget ran out (then stops the workers too): for work
   /// between ticks that is slow per step, such as pricing each combination
-  /// of a kernel graph's block graphs.
+  /// of a kernel graph's block graphs. Not the graph budget: the graphs
+  /// already found are still priced when it runs out.
   bool expired() {
-    if (std::chrono::steady_clock::now() > deadline)
-      stop.store(true, std::memory_order_relaxed);
-    return stop.load(std::memory_order_relaxed);
+    if (std::chrono::steady_clock::now() <= deadline)
+      return false;
+    stop.store(true, std::memory_order_relaxed);
+    return true;
   }
 };
 

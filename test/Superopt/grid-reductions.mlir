@@ -7,10 +7,10 @@
 // all 256 columns and all of W; at the workload's 4096 columns none can
 // (docs/superoptimizer.md).
 // RUN: tileopt-opt %s \
-// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=2 grid-reductions=true compile-candidates=false}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=2 time-budget=900 grid-reductions=true compile-candidates=false}))' \
 // RUN:   | FileCheck %s --check-prefix=GRID
 // RUN: tileopt-opt %s \
-// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=2 compile-candidates=false}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=2 time-budget=900 compile-candidates=false}))' \
 // RUN:   | FileCheck %s --check-prefix=DEFAULT
 // The workload itself (BENCHMARKS.md's ntrans at b=1), compiled: 64 blocks of
 // 64 columns, at most one per SM of the H200 as blocks that wait for each
