@@ -342,19 +342,25 @@ FailureOr<Artifact> driver::compileArtifact(ModuleOp module,
   TileToCubinOptions toBin, toIsa;
   setCubinOptions(toBin, options, toolkit, "bin");
   setCubinOptions(toIsa, options, toolkit, "isa");
-  PassManager lower(ctx);
-  buildTileLoweringPipeline(lower, toBin);
-  if (failed(lower.run(module)))
-    return failure();
+  {
+    StageDiagnostics notes(ctx, Stage::GPU);
+    PassManager lower(ctx);
+    buildTileLoweringPipeline(lower, toBin);
+    if (failed(lower.run(module)))
+      return failure();
+  }
   llvm::json::Array kernels = describeKernels(module, plan);
 
   // PTX for reading, then the cubin the runtime loads.
   Artifact artifact;
   OwningOpRef<ModuleOp> forPtx = module.clone();
-  PassManager toPtx(ctx);
-  buildGPUToBinaryPipeline(toPtx, toIsa);
-  if (failed(toPtx.run(*forPtx)))
-    return failure();
+  {
+    StageDiagnostics notes(ctx, Stage::PTX);
+    PassManager toPtx(ctx);
+    buildGPUToBinaryPipeline(toPtx, toIsa);
+    if (failed(toPtx.run(*forPtx)))
+      return failure();
+  }
   FailureOr<StringRef> ptx = binaryObjectOf(*forPtx);
   if (failed(ptx))
     return failure();
@@ -362,6 +368,7 @@ FailureOr<Artifact> driver::compileArtifact(ModuleOp module,
   if (ptxOnly)
     return artifact;
 
+  StageDiagnostics notes(ctx, Stage::Artifact);
   PassManager toCubin(ctx);
   buildGPUToBinaryPipeline(toCubin, toBin);
   if (failed(toCubin.run(module)))
@@ -393,6 +400,7 @@ LogicalResult driver::lowerTileToGPU(ModuleOp module,
                                      const CompileOptions &options) {
   TileToCubinOptions toBin;
   setCubinOptions(toBin, options, findCudaToolkit(options.toolkit), "bin");
+  StageDiagnostics notes(module.getContext(), Stage::GPU);
   PassManager lower(module.getContext());
   buildTileLoweringPipeline(lower, toBin);
   return lower.run(module);
@@ -400,7 +408,13 @@ LogicalResult driver::lowerTileToGPU(ModuleOp module,
 
 LogicalResult driver::writeArtifact(StringRef dir, const Artifact &artifact,
                                     std::string &error) {
+  // Absolute first: createUniqueDirectory puts a relative model under the
+  // system temporary directory, not beside the target.
   SmallString<128> target(dir);
+  if (std::error_code ec = llvm::sys::fs::make_absolute(target)) {
+    error = ("cannot make " + dir + " absolute: " + ec.message()).str();
+    return failure();
+  }
   llvm::sys::path::remove_dots(target, /*remove_dot_dot=*/true);
   StringRef parent = llvm::sys::path::parent_path(target);
   if (!parent.empty())

@@ -14,6 +14,9 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Regex.h"
@@ -48,41 +51,80 @@ const StageInfo &infoOf(Stage stage) {
   return kStages[static_cast<int>(stage)];
 }
 
-/// Attaches to every error reported while it lives a note that names the
-/// stage being produced, then lets the error through to the next handler.
-class StageDiagnostics {
-public:
-  StageDiagnostics(MLIRContext *context, Stage stage)
-      : handler(context, [stage](Diagnostic &diagnostic) {
-          if (diagnostic.getSeverity() == DiagnosticSeverity::Error)
-            diagnostic.attachNote()
-                << "in stage '" << infoOf(stage).name << "' ("
-                << infoOf(stage).producedBy << ")";
-          return failure();
-        }) {}
-
-private:
-  ScopedDiagnosticHandler handler;
-};
-
-/// The first op in `module` that is not at `stage`'s level, if any: at the
-/// tk stage every function must be tk ops alone.
-Operation *firstOpNotIn(ModuleOp module, Stage stage) {
-  Operation *found = nullptr;
+/// The op the importer left in `module` to blame for it: at the tk stage
+/// every function must be tk ops alone. Constants and empty tensors the
+/// importer leaves only feed such an op (and the TOSA passes create them
+/// without a location), so the first op that reads a value is named, else
+/// the first left at all.
+Operation *unimportedOp(ModuleOp module) {
+  Operation *first = nullptr, *reader = nullptr;
   module.walk([&](func::FuncOp func) {
     for (Operation &op : func.getOps()) {
-      if (isa<func::ReturnOp>(op))
+      if (isa<func::ReturnOp>(op) || isa<tk::TKDialect>(op.getDialect()))
         continue;
-      bool ok = stage == Stage::TK ? isa<tk::TKDialect>(op.getDialect())
-                                   : true;
-      if (!ok) {
-        found = &op;
+      if (!first)
+        first = &op;
+      if (op.getNumOperands() > 0 && !op.hasTrait<OpTrait::ConstantLike>()) {
+        reader = &op;
         return WalkResult::interrupt();
       }
     }
     return WalkResult::advance();
   });
-  return found;
+  return reader ? reader : first;
+}
+
+/// The source's locations: every op's, and, per function, where each kind
+/// of computation sits (`matmul`, `unary`, ...: the op name past the
+/// dialect, the same in tk and tb).
+struct SourceLocations {
+  DenseSet<Location> all;
+  llvm::StringMap<llvm::StringMap<SmallVector<Location>>> byKind;
+};
+
+SourceLocations locationsOfSource(ModuleOp module) {
+  SourceLocations result;
+  module.walk([&](Operation *op) { result.all.insert(op->getLoc()); });
+  module.walk([&](func::FuncOp func) {
+    auto &kinds = result.byKind[func.getSymName()];
+    func.walk([&](Operation *op) {
+      if (isa<tk::TKDialect>(op->getDialect()))
+        kinds[op->getName().stripDialect()].push_back(op->getLoc());
+    });
+  });
+  return result;
+}
+
+/// Gives the ops the search built (without a location, or at a line of the
+/// search cache's text) the source locations of the ops of their kind,
+/// fused where there are several, else their function's; a graph-defined
+/// kernel, those of the ops inside it. A later stage's error then points
+/// into the source.
+void restoreSourceLocations(ModuleOp module, const SourceLocations &source) {
+  MLIRContext *context = module.getContext();
+  module.walk([&](func::FuncOp func) {
+    auto kinds = source.byKind.find(func.getSymName());
+    func.walk([&](Operation *op) {
+      if (source.all.contains(op->getLoc()))
+        return;
+      Location loc = func.getLoc();
+      if (kinds != source.byKind.end()) {
+        auto locs = kinds->second.find(op->getName().stripDialect());
+        if (locs != kinds->second.end())
+          loc = FusedLoc::get(context, locs->second);
+      }
+      op->setLoc(loc);
+    });
+    func.walk([&](tk::FusedOp fused) {
+      llvm::SetVector<Location> inside;
+      fused.getBody().walk([&](Operation *op) {
+        if (op->getLoc() != func.getLoc())
+          inside.insert(op->getLoc());
+      });
+      if (!inside.empty())
+        fused->setLoc(FusedLoc::get(context, inside.getArrayRef()));
+    });
+  });
 }
 
 /// The warps of the µGraph's graph-defined kernels: the superoptimizer
@@ -152,10 +194,15 @@ LogicalResult runStage(ModuleOp module, Stage stage,
   case Stage::Artifact:
     llvm_unreachable("compileArtifact's stages");
   }
+  SourceLocations source;
+  if (stage == Stage::UGraph)
+    source = locationsOfSource(module);
   if (failed(pm.run(module)))
     return failure();
+  if (stage == Stage::UGraph)
+    restoreSourceLocations(module, source);
   if (stage == Stage::TK) {
-    if (Operation *op = firstOpNotIn(module, Stage::TK))
+    if (Operation *op = unimportedOp(module))
       return op->emitError("'")
              << op->getName()
              << "' was not imported into the kernel graph (the warnings "
@@ -165,6 +212,14 @@ LogicalResult runStage(ModuleOp module, Stage stage,
 }
 
 } // namespace
+
+StageDiagnostics::StageDiagnostics(MLIRContext *context, Stage stage)
+    : handler(context, [stage](Diagnostic &diagnostic) {
+        if (diagnostic.getSeverity() == DiagnosticSeverity::Error)
+          diagnostic.attachNote() << "in stage '" << infoOf(stage).name << "' ("
+                                  << infoOf(stage).producedBy << ")";
+        return failure();
+      }) {}
 
 StringRef driver::getStageName(Stage stage) { return infoOf(stage).name; }
 

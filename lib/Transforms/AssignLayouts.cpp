@@ -408,6 +408,12 @@ struct AssignLayoutsPass
           << int64_t(numWarps);
       return signalPassFailure();
     }
+    // A chip without facts would reach LLVM's NVPTX instruction selection
+    // with intrinsics it lacks (mma.sync on sm_70), which aborts.
+    if (std::string why = target::whyNotAChip(chip); !why.empty()) {
+      getOperation()->emitError(why);
+      return signalPassFailure();
+    }
     SmallVector<tile::KernelOp> kernels;
     getOperation()->walk([&](tile::KernelOp kernel) {
       if (!hasLayouts(kernel))

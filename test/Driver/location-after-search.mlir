@@ -1,11 +1,13 @@
-// BUG (XFAIL until fixed; then delete the XFAIL line): the µGraph the
-// search returns (and the one it reads from its cache) has lost the
-// source's locations, so a later stage's error says `<unknown>:0` and
-// no stage note names the code generator. Here the code generator refuses
-// the matmul on 3 warps; the error should point at the source op.
-// XFAIL: *
+// The µGraph the search returns (and the one it reads from its cache) is
+// built without locations; the driver gives its ops the source locations of
+// the ops of their kind, so that a later stage's error points at the source
+// op, with a note naming the stage. Here the code generator refuses the
+// matmul on 3 warps.
 // RUN: sh -c '%tileopt_compile %s --emit=gpu --no-cache --num-warps=3 2>&1; echo exit=$?' | FileCheck %s
-// CHECK: bug-location-after-search.mlir:[[@LINE+6]]:{{[0-9]+}}: error: 'tile.mma' op needs M a multiple of 16
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %tileopt_compile %s --emit=ugraph --cache-dir=%t -o /dev/null
+// RUN: sh -c '%tileopt_compile %s --emit=gpu --cache-dir=%t --num-warps=3 2>&1; echo exit=$?' | FileCheck %s
+// CHECK: location-after-search.mlir:[[@LINE+6]]:{{[0-9]+}}: error: 'tile.mma' op needs M a multiple of 16
 // CHECK: note: in stage 'gpu'
 // CHECK: exit=1{{$}}
 

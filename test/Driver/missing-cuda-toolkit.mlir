@@ -1,9 +1,6 @@
-// BUG (XFAIL until fixed; then delete the XFAIL line): with a CUDA
-// toolkit path that does not exist, tileopt-compile prints "error: CUDA
-// path: ... does not exist" (twice), then finds ptxas elsewhere, writes
-// the artifact and exits 0. An error should fail the compile (exit code
-// 1, no artifact), or not be an error.
-// XFAIL: *
+// A --cuda-toolkit that does not exist is an error (exit code 1, no
+// artifact); upstream's gpu-module-to-binary would print an error and go on
+// with the ptxas on PATH.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: sh -c '%tileopt_compile %s -o %t/mm.art --no-cache --cuda-toolkit=%t/no-such-toolkit 2>&1; echo exit=$?' | FileCheck %s

@@ -1,11 +1,12 @@
-// BUG (XFAIL until fixed; then delete the XFAIL line): a rank-0 tensor
-// crashes tileopt-compile (segmentation fault in the tile.load lowering of
-// TileToGPU, reached from the search's compile check, whyNotCompiled).
-// Either it compiles, or it is refused with a diagnostic and exit code 1.
-// XFAIL: *
+// A rank-0 tensor used to crash the code generator (the tile.load lowering,
+// reached from the search's compile check). The code generator now refuses
+// rank-0 tiles, the search keeps the program, and the lowering of the
+// µGraph refuses it with a diagnostic at the op and exit code 1.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: sh -c '%tileopt_compile %s --emit=gpu --no-cache -o %t/out.mlir 2>&1; echo exit=$?' | FileCheck %s
-// CHECK: exit={{0|1}}{{$}}
+// CHECK: rank0.mlir:[[@LINE+5]]:8: error: 'tk.unary' op has rank 0
+// CHECK: note: in stage 'tile'
+// CHECK: exit=1{{$}}
 
 func.func @scalar_exp(%x: tensor<f32>) -> tensor<f32> {
   %y = tosa.exp %x : (tensor<f32>) -> tensor<f32>

@@ -1,12 +1,9 @@
-// BUG (XFAIL until fixed; then delete the XFAIL line): when the importer
-// leaves an op, the driver's error names the first op of the function
-// that is not tk (lib/Driver/Driver.cpp, firstOpNotIn): an arith.constant
-// or tensor.empty that only feeds the refused op, here one the TOSA
-// passes created without a location (`<unknown>:0`). It should name the
-// op the importer refused, at its location (the TOSA op's).
-// XFAIL: *
+// When the importer leaves an op, the driver's error names the op the
+// importer refused, at its location (the TOSA op's), not a constant or
+// tensor.empty that only feeds it (which the TOSA passes create without a
+// location).
 // RUN: sh -c '%tileopt_compile %s --emit=tk 2>&1; echo exit=$?' | FileCheck %s
-// CHECK: bug-import-error-op.mlir:[[@LINE+4]]:8: error: 'linalg.generic' was not imported into the kernel graph
+// CHECK: unimported-op.mlir:[[@LINE+4]]:8: error: 'linalg.generic' was not imported into the kernel graph
 // CHECK: exit=1{{$}}
 
 func.func @gather(%x: tensor<1x16x8xf32>, %i: tensor<1x4xi32>) -> tensor<1x4x8xf32> {

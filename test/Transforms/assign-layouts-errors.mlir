@@ -3,6 +3,10 @@
 // RUN:   -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=WARPS
 // WARPS: error: num-warps must be in 1-32, got 0
+// RUN: not tileopt-opt %s --tileopt-assign-layouts="chip=sm_70" \
+// RUN:   -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=CHIP
+// CHIP: error: unknown chip 'sm_70': TileOpt targets sm_80, sm_90, sm_90a
 
 // What tileopt-assign-layouts cannot give a layout, each an error at the op.
 

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "TileOpt/Driver/Driver.h"
 #include "TileOpt/InitAllDialects.h"
+#include "TileOpt/Target/Target.h"
 #include "TileOpt/Tools/CommandLine.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -20,12 +21,13 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
@@ -254,6 +256,19 @@ int main(int argc, char **argv) {
   if (*target == Stage::Artifact && outputPath.empty()) {
     llvm::errs() << "tileopt-compile: an artifact needs a directory: -o DIR "
                     "(or --emit=STAGE to print a stage)\n";
+    return 1;
+  }
+
+  // Checked before the search, which may take a minute: a chip without
+  // facts aborts in LLVM's instruction selection, and upstream's
+  // gpu-module-to-binary looks on PATH when the toolkit is missing.
+  if (std::string why = target::whyNotAChip(chip); !why.empty()) {
+    llvm::errs() << "tileopt-compile: error: --chip: " << why << "\n";
+    return 1;
+  }
+  if (!cudaToolkit.empty() && !llvm::sys::fs::is_directory(cudaToolkit)) {
+    llvm::errs() << "tileopt-compile: error: --cuda-toolkit: " << cudaToolkit
+                 << " is not a directory\n";
     return 1;
   }
 

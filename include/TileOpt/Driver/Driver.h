@@ -15,6 +15,7 @@
 #include "TileOpt/Conversion/Passes.h"
 #include "TileOpt/Superopt/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 
 #include <optional>
 #include <string>
@@ -39,6 +40,18 @@ enum class Stage {
 };
 
 StringRef getStageName(Stage stage);
+
+/// While it lives, attaches to every error reported in `context` a note
+/// that names `stage` and what produces it, then lets the error through to
+/// the next handler.
+class StageDiagnostics {
+public:
+  StageDiagnostics(MLIRContext *context, Stage stage);
+
+private:
+  ScopedDiagnosticHandler handler;
+};
+
 std::optional<Stage> parseStage(StringRef name);
 
 /// The stage `module` is at, or an error at the first op no stage takes.

@@ -12,9 +12,11 @@
 #ifndef TILEOPT_TARGET_TARGET_H
 #define TILEOPT_TARGET_TARGET_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <string>
 
 namespace mlir::tileopt::target {
 
@@ -116,6 +118,13 @@ constexpr Chip makeSm90a() {
 inline constexpr Chip kSm80 = makeSm80();
 inline constexpr Chip kSm90 = makeSm90();
 inline constexpr Chip kSm90a = makeSm90a();
+
+/// The chips TileOpt has facts for, oldest first.
+llvm::ArrayRef<const Chip *> knownChips();
+
+/// Why TileOpt cannot target `name`, for a diagnostic ("unknown chip ...:
+/// TileOpt targets sm_80, ..."); empty when it can.
+std::string whyNotAChip(llvm::StringRef name);
 
 /// The chip `name` (sm_80, sm_90, sm_90a), or null if TileOpt does not know
 /// it.

@@ -40,8 +40,13 @@ LogicalResult checkLastDimCombine(Operation *op, RankedTensorType input,
 LogicalResult checkLayouts(tile::KernelOp kernel, int64_t numThreads) {
   WalkResult walk = kernel.getBody().walk([&](Operation *op) -> WalkResult {
     for (Type type : op->getResultTypes()) {
-      if (!isa<RankedTensorType>(type))
+      auto tileType = dyn_cast<RankedTensorType>(type);
+      if (!tileType)
         continue;
+      // Fragments and thread-to-element maps are built per dim.
+      if (tileType.getRank() == 0)
+        return op->emitOpError("gives a rank-0 tile; the code generator "
+                               "takes tiles of rank 1 or more");
       tile::LayoutAttrInterface layout = tile::getLayout(type);
       if (!layout)
         return op->emitOpError("gives a tile without a layout: "
