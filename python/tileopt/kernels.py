@@ -7,13 +7,14 @@ with a function that traces it into a Program at given shapes::
 
 Rows are read whole into one tile (the next power of two of the row,
 padded: -inf for softmax's maximum, 0 for RMSNorm's sum of squares), and
-computed in f32 whatever the stored type, as examples/tile/ does.
+computed in f32 whatever the stored type, as examples/tile/ does. Each
+kernel has an autotuner (`softmax_tuner`, ...: docs/tile-dsl.md).
 """
 
 from . import tile
 
 __all__ = ["softmax", "rms_norm", "gemm", "softmax_program", "rms_norm_program",
-           "gemm_program"]
+           "gemm_program", "softmax_tuner", "rms_norm_tuner", "gemm_tuner"]
 
 
 def _row_tile(n):
@@ -42,13 +43,22 @@ def rms_norm(x, w, y, ROWS: tile.constexpr, COLS: tile.constexpr, EPS: tile.cons
 
 @tile.kernel
 def gemm(a, b, c, TM: tile.constexpr, TN: tile.constexpr, TK: tile.constexpr,
-         STAGES: tile.constexpr):
-    i, j = tile.bid(0), tile.bid(1)
+         STAGES: tile.constexpr, GROUP_M: tile.constexpr):
+    # A 1-D grid walked in groups of GROUP_M tile rows, down each column of
+    # the group first: consecutive blocks share a column tile of b and the
+    # group's row tiles of a while they are in L2.
+    blocks_m, blocks_n = tile.num_tiles(c, 0, (TM, TN)), tile.num_tiles(c, 1, (TM, TN))
+    block = tile.bid(0)
+    first = block // (GROUP_M * blocks_n) * GROUP_M
+    rows = tile.minimum(blocks_m - first, GROUP_M)
+    i = first + block % rows
+    j = block % (GROUP_M * blocks_n) // rows
     acc = tile.zeros((TM, TN), tile.float32)
     for k in tile.range(tile.num_tiles(a, 1, (TM, TK))):
-        # Zero padding: a ragged K step multiplies zeros.
-        ta = tile.load(a, (i, k), (TM, TK), latency=STAGES, padding="zero")
-        tb = tile.load(b, (k, j), (TK, TN), latency=STAGES, padding="zero")
+        # Zero padding: a ragged K step multiplies zeros. TMA copies the
+        # operands of wgmma on sm_90a (else cp.async).
+        ta = tile.load(a, (i, k), (TM, TK), latency=STAGES, allow_tma=True, padding="zero")
+        tb = tile.load(b, (k, j), (TK, TN), latency=STAGES, allow_tma=True, padding="zero")
         acc = tile.mma(ta, tb, acc)
     tile.store(c, (i, j), acc.astype(c.dtype))
 
@@ -70,8 +80,33 @@ def rms_norm_program(shape, dtype, eps=1e-6, rows_per_block=1):
                           _row_tile(cols), eps)
 
 
-def gemm_program(m, n, k, dtype="bf16", tiles=(128, 128, 32), stages=3):
-    """c = a @ b, a (m, k), b (k, n), accumulated in f32 on tensor cores."""
+def gemm_program(m, n, k, dtype="bf16", tiles=(128, 128, 64), stages=4, group_m=8):
+    """c = a @ b, a (m, k), b (k, n), accumulated in f32 on tensor cores;
+    blocks in groups of `group_m` tile rows."""
     tm, tn, tk = tiles
     a, b, c = tile.array((m, k), dtype), tile.array((k, n), dtype), tile.array((m, n), dtype)
-    return gemm.trace((tile.cdiv(m, tm), tile.cdiv(n, tn)), a, b, c, tm, tn, tk, stages)
+    return gemm.trace((tile.cdiv(m, tm) * tile.cdiv(n, tn),), a, b, c, tm, tn, tk, stages,
+                      group_m)
+
+
+# Autotuners (tile.autotune) of the three kernels, keyed by shape and dtype.
+# Row kernels: rows per block and warps. The GEMM: wgmma's tiles (M a
+# multiple of 64 per warpgroup, N and K of 64), pipeline stages, the block
+# order and warps, on sm_90a (wgmma and TMA); an accumulator of at most
+# 128 x 256 f32 (256 registers a thread on 8 warps, the code generator's
+# fragment limit).
+softmax_tuner = tile.autotune.Autotuner(
+    "softmax", lambda rows, cols, dtype, ROWS: softmax_program((rows, cols), dtype, ROWS),
+    tile.autotune.Space(ROWS=(1, 2, 4), num_warps=(4, 8, 16), chip=("sm_90a",)))
+
+rms_norm_tuner = tile.autotune.Autotuner(
+    "rms_norm", lambda rows, cols, dtype, ROWS: rms_norm_program((rows, cols), dtype, 1e-6, ROWS),
+    tile.autotune.Space(ROWS=(1, 2, 4), num_warps=(4, 8, 16), chip=("sm_90a",)))
+
+gemm_tuner = tile.autotune.Autotuner(
+    "gemm", lambda m, n, k, dtype, TM, TN, STAGES, GROUP_M:
+        gemm_program(m, n, k, dtype, (TM, TN, 64), STAGES, GROUP_M),
+    tile.autotune.Space(TM=(64, 128, 256), TN=(128, 256), STAGES=(3, 4, 5), GROUP_M=(1, 8),
+                        num_warps=(4, 8), chip=("sm_90a",),
+                        where=lambda c: c["TM"] * c["TN"] <= 128 * 256 and
+                        c["TM"] % (64 * (c["num_warps"] // 4)) == 0))
