@@ -1,5 +1,6 @@
-"""Kernels written in tileopt.tile: row softmax, RMSNorm and a GEMM, each
-with a function that traces it into a Program at given shapes::
+"""Kernels written in tileopt.tile: row softmax, RMSNorm, a GEMM and
+FlashAttention's forward pass, each with a function that traces it into a
+Program at given shapes::
 
     from tileopt import kernels
     program = kernels.softmax_program((8192, 8192), "bf16")
@@ -11,10 +12,13 @@ computed in f32 whatever the stored type, as examples/tile/ does. Each
 kernel has an autotuner (`softmax_tuner`, ...: docs/tile-dsl.md).
 """
 
+import math
+
 from . import tile
 
 __all__ = ["softmax", "rms_norm", "gemm", "softmax_program", "rms_norm_program",
-           "gemm_program", "softmax_tuner", "rms_norm_tuner", "gemm_tuner"]
+           "gemm_program", "attention", "attention_program", "softmax_tuner", "rms_norm_tuner",
+           "gemm_tuner", "attention_tuner"]
 
 
 def _row_tile(n):
@@ -63,6 +67,39 @@ def gemm(a, b, c, TM: tile.constexpr, TN: tile.constexpr, TK: tile.constexpr,
     tile.store(c, (i, j), acc.astype(c.dtype))
 
 
+@tile.kernel
+def attention(q, k, v, o, SEQ: tile.constexpr, TQ: tile.constexpr, TKV: tile.constexpr,
+              CAUSAL: tile.constexpr, STAGES: tile.constexpr):
+    # FlashAttention's forward pass: q, k, v, o are (batch * heads * SEQ, d);
+    # block (i, bh) computes query tile i of head bh over the key tiles,
+    # with a running maximum m and sum l of each row, in base 2.
+    i, bh = tile.bid(0), tile.bid(1)
+    d = q.shape[1]
+    q_tiles, kv_tiles = SEQ // TQ, SEQ // TKV
+    tq = tile.load(q, (bh * q_tiles + i, 0), (TQ, d))
+    scale = math.log2(math.e) / math.sqrt(d)
+    m = tile.full((TQ, 1), -math.inf, tile.float32)
+    l = tile.zeros((TQ, 1), tile.float32)
+    acc = tile.zeros((TQ, d), tile.float32)
+    # Causal: the key tiles up to the diagonal (TQ a multiple of TKV).
+    for j in tile.range((i + 1) * (TQ // TKV) if CAUSAL else kv_tiles):
+        tk = tile.load(k, (bh * kv_tiles + j, 0), (TKV, d), latency=STAGES)
+        s = tile.mma(tq, tk.T, tile.zeros((TQ, TKV), tile.float32)) * scale
+        if CAUSAL:
+            rows = tile.arange(TQ)[:, None] + i * TQ
+            cols = tile.arange(TKV)[None, :] + j * TKV
+            s = tile.where(cols <= rows, s, -math.inf)
+        # Key tile 0 is never wholly masked, so m is finite from then on.
+        m_new = tile.maximum(m, tile.max(s, 1, keepdims=True))
+        p = tile.exp2(s - m_new)
+        alpha = tile.exp2(m - m_new)
+        l = l * alpha + tile.sum(p, 1, keepdims=True)
+        tv = tile.load(v, (bh * kv_tiles + j, 0), (TKV, d), latency=STAGES)
+        acc = tile.mma(p.astype(v.dtype), tv, acc * alpha)
+        m = m_new
+    tile.store(o, (bh * q_tiles + i, 0), (acc / l).astype(o.dtype))
+
+
 def softmax_program(shape, dtype, rows_per_block=1):
     """Softmax of every row of a `shape` (rows, cols) matrix x into y."""
     rows, cols = shape
@@ -89,6 +126,20 @@ def gemm_program(m, n, k, dtype="bf16", tiles=(128, 128, 64), stages=4, group_m=
                       group_m)
 
 
+def attention_program(batch, heads, seq, d, causal=False, dtype="bf16", tiles=(128, 64),
+                      stages=2):
+    """o = softmax(q k^T / sqrt(d)) v per head (causal: key <= query), q, k,
+    v, o of shape (batch, heads, seq, d) seen as (batch * heads * seq, d);
+    `tiles` (query rows, key rows) a block, seq a multiple of both."""
+    tq, tkv = tiles
+    if seq % tq or seq % tkv or (causal and tq % tkv):
+        raise tile.TileError(f"attention needs seq ({seq}) a multiple of the tiles {tiles}"
+                             f"{' and the query tile a multiple of the key tile' if causal else ''}")
+    spec = tile.array((batch * heads * seq, d), dtype)
+    return attention.trace((seq // tq, batch * heads), spec, spec, spec, spec, seq, tq, tkv,
+                           causal, stages)
+
+
 # Autotuners (tile.autotune) of the three kernels, keyed by shape and dtype.
 # Row kernels: rows per block and warps. The GEMM: wgmma's tiles (M a
 # multiple of 64 per warpgroup, N and K of 64), pipeline stages, the block
@@ -110,3 +161,11 @@ gemm_tuner = tile.autotune.Autotuner(
                         num_warps=(4, 8), chip=("sm_90a",),
                         where=lambda c: c["TM"] * c["TN"] <= 128 * 256 and
                         c["TM"] % (64 * (c["num_warps"] // 4)) == 0))
+
+# Attention: tiles of queries and keys, on mma.sync (q k^T multiplies a
+# transposed rhs, which the wgmma lowering does not read).
+attention_tuner = tile.autotune.Autotuner(
+    "attention", lambda batch, heads, seq, d, causal, dtype, TQ, TKV, STAGES:
+        attention_program(batch, heads, seq, d, causal, dtype, (TQ, TKV), STAGES),
+    tile.autotune.Space(TQ=(64, 128), TKV=(64, 128), STAGES=(2, 3), num_warps=(4, 8),
+                        chip=("sm_90a",), where=lambda c: c["TQ"] >= c["TKV"]))
