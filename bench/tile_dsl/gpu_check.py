@@ -41,7 +41,7 @@ def rel(a, b):
     return float((a.double() - b.double()).abs().max() / b.double().abs().max())
 
 
-def time_us(fn, reps=20):
+def time_us(fn, reps=50):
     """Median of `reps` timed calls after a warm-up, in microseconds."""
     fn()
     torch.cuda.synchronize()
@@ -75,7 +75,7 @@ def cutile(name, *args):
         launch()
         return launch, str(config)
     except Exception as e:
-        print(f"cuTile {name}: failed: {type(e).__name__}: {str(e).splitlines()[0][:300]}")
+        print(f"cuTile {name}: failed: {type(e).__name__}: {str(e)[:1500]}")
         return None, ""
 
 
