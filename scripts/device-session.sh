@@ -6,8 +6,11 @@
 #   build/device-artifacts         scripts/prepare-device-run.sh NAMES ->
 #                                  scripts/device-run.sh --cuda-graph NAMES
 #   build/device-dsl               bench/tile_dsl/prepare.py -> the tile DSL's
-#                                  kernels and the Mamba-2 SSD against torch
-#                                  and the float64 reference
+#                                  kernels autotuned, against torch, Triton
+#                                  and cuTile, and the Mamba-2 SSD against
+#                                  the float64 reference
+#   .whl                           Python wheels the machine lacks (cuTile:
+#                                  cuda-tile, nvidia-cuda-tileiras)
 # Each part whose input is missing is skipped with a note. Logs under $OUT.
 #
 #   scripts/device-session.sh [device-run NAMES...]
@@ -31,13 +34,21 @@ if [[ $# -gt 0 && -d build/device-artifacts ]]; then
   tail -25 "$logs/device-run.log"
 fi
 
+if compgen -G ".whl/*.whl" > /dev/null; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target /tmp/site .whl/*.whl > "$logs/wheels.log" 2>&1 &&
+    # tileiras, cuTile's compiler, is looked up on PATH.
+    export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH} PATH=/tmp/site/nvidia/cu13/bin:$PATH ||
+    tail -5 "$logs/wheels.log"
+fi
+
 if [[ -d build/device-dsl ]]; then
   rt=/tmp/tileopt-runtime
   { cmake -G Ninja -S runtime -B "$rt" -DCMAKE_BUILD_TYPE=Release &&
     cmake --build "$rt" -j 16; } > "$logs/runtime-build.log" 2>&1 ||
     { tail -20 "$logs/runtime-build.log"; exit 1; }
-  TILEOPT_RUNTIME_LIB=$rt/lib/libtileopt_runtime.so PYTHONPATH=python \
-    python3 bench/tile_dsl/gpu_check.py build/device-dsl 2>&1 |
+  TILEOPT_RUNTIME_LIB=$rt/lib/libtileopt_runtime.so PYTHONPATH=python${PYTHONPATH:+:$PYTHONPATH} \
+    PYTHONUNBUFFERED=1 python3 bench/tile_dsl/gpu_check.py build/device-dsl 2>&1 |
     tee "$logs/tile-dsl.log" || failed=1
 else
   echo "skipped the tile DSL check: build/device-dsl not carried"

@@ -127,12 +127,38 @@ NUMERIC = {
     "gemm": (lambda: kernels.gemm_program(23, 21, 37, tiles=(8, 8, 16)),
              [(23, 37), (37, 21)], lambda a, b: a @ b,
              lambda a, b: a[:, :32] @ b[:32, :]),
+    # Two heads of 32 positions, query tiles of 16 and key tiles of 8; the
+    # near misses: the other masking.
+    "attention": (lambda: kernels.attention_program(1, 2, 32, 16, tiles=(16, 8)),
+                  [(64, 16)] * 3, lambda q, k, v: attention_ref(q, k, v, False),
+                  lambda q, k, v: attention_ref(q, k, v, True)),
+    "attention_causal": (lambda: kernels.attention_program(1, 2, 32, 16, True, tiles=(16, 8)),
+                         [(64, 16)] * 3, lambda q, k, v: attention_ref(q, k, v, True),
+                         lambda q, k, v: attention_ref(q, k, v, False)),
 }
 
 
-def close(actual, expected):
+def attention_ref(q, k, v, causal, seq=32):
+    """softmax(q k^T / sqrt(d)) v per head of `seq` rows of the (heads *
+    seq, d) arrays."""
+    out = []
+    for h in range(0, q.shape[0], seq):
+        s = q[h:h + seq] @ k[h:h + seq].T / np.sqrt(q.shape[1])
+        if causal:
+            s = np.where(np.tril(np.ones((seq, seq), bool)), s, -np.inf)
+        e = np.exp(s - s.max(axis=1, keepdims=True))
+        out.append(e / e.sum(axis=1, keepdims=True) @ v[h:h + seq])
+    return np.concatenate(out)
+
+
+# Attention's scale, log2(e) / sqrt(d), is an f32 constant of the kernel:
+# exact to 6e-8 only.
+RTOL_OF = {"attention": 1e-6, "attention_causal": 1e-6}
+
+
+def close(actual, expected, rtol=RTOL):
     scale = np.max(np.abs(expected))
-    return not np.isnan(actual).any() and np.max(np.abs(actual - expected)) <= RTOL * scale
+    return not np.isnan(actual).any() and np.max(np.abs(actual - expected)) <= rtol * scale
 
 
 @pytest.mark.parametrize("name", sorted(NUMERIC))
@@ -143,8 +169,9 @@ def test_interpreter_matches_numpy(name):
     [output] = program().interpret(*inputs).values()
     expected = reference(*inputs)
     assert output.shape == expected.shape
-    assert close(output, expected), f"max error {np.max(np.abs(output - expected))}"
-    assert not close(output, near_miss(*inputs)), "the comparison cannot tell a near miss"
+    rtol = RTOL_OF.get(name, RTOL)
+    assert close(output, expected, rtol), f"max error {np.max(np.abs(output - expected))}"
+    assert not close(output, near_miss(*inputs), rtol), "the comparison cannot tell a near miss"
 
 
 # ---------------------------------------------------------------------------

@@ -8,7 +8,9 @@ tools/tileopt-interp/tileopt-interp.cpp's header comment)::
     [out] = tools.parse_tensors(result_text)
 
 The tools are taken from $TILEOPT_BUILD_DIR/bin, else this checkout's
-build/bin, else $PATH.
+build/bin, else $PATH. `cache_dir()` is where TileOpt keeps what it
+computes once and reuses ($TILEOPT_CACHE_DIR, ...), as tileopt-compile's
+search cache does.
 """
 
 import os
@@ -18,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["ToolError", "tool", "run", "format_tensors", "parse_tensors"]
+__all__ = ["ToolError", "tool", "run", "cache_dir", "format_tensors", "parse_tensors"]
 
 _CHECKOUT = Path(__file__).resolve().parents[2]
 
@@ -51,6 +53,17 @@ def run(name, args, **kwargs):
     if result.returncode != 0:
         raise ToolError(f"{name} failed (exit {result.returncode}):\n{result.stderr}")
     return result
+
+
+def cache_dir():
+    """TileOpt's cache directory, by tileopt-compile's rule
+    (driver::defaultCacheDir): $TILEOPT_CACHE_DIR, else
+    $XDG_CACHE_HOME/tileopt, else ~/.cache/tileopt."""
+    if "TILEOPT_CACHE_DIR" in os.environ:
+        return Path(os.environ["TILEOPT_CACHE_DIR"])
+    if "XDG_CACHE_HOME" in os.environ:
+        return Path(os.environ["XDG_CACHE_HOME"]) / "tileopt"
+    return Path.home() / ".cache" / "tileopt"
 
 
 def format_tensors(arrays):

@@ -22,10 +22,8 @@ dt as (b*L, h): a tile of rows of one chunk and the columns of one head
 chunk states (b, chunks, h, P, N), all float32.
 """
 
-import hashlib
 import math
 import os
-import re
 import tempfile
 from pathlib import Path
 
@@ -265,9 +263,8 @@ def compiled_program(cfg):
     locations, so that a checkout elsewhere finds the same entry (a GPU
     machine without LLVM runs what was compiled here)."""
     program = ssd_program(cfg)
-    text = re.sub(r' loc\("[^"]*":\d+:\d+\)', "", program.mlir())
     root = Path(os.environ.get("TILEOPT_CACHE_DIR", Path(tempfile.gettempdir()) / "tileopt"))
-    path = root / "ssd" / hashlib.sha256(text.encode()).hexdigest()[:24]
+    path = root / "ssd" / program.fingerprint()[:24]
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         program.compile(path, chip="sm_90")

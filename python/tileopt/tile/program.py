@@ -4,6 +4,7 @@ buffers and the `tile.launch` sequence) that `tileopt-compile` turns into an
 artifact and `tileopt-interp` runs on the CPU.
 """
 
+import hashlib
 import inspect
 import linecache
 import re
@@ -264,6 +265,14 @@ class Program:
         lines += ["  return", "}"]
         parts.append("\n".join(lines) + "\n")
         return "\n".join(parts)
+
+    def fingerprint(self, *options):
+        """A hex digest of the program without its locations and of the
+        compile `options`: a key for artifacts compiled from it that a
+        checkout elsewhere (a GPU machine without LLVM, running what was
+        compiled here) computes alike."""
+        text = re.sub(r' loc\("[^"]*":\d+:\d+\)', "", self.mlir())
+        return hashlib.sha256("\n".join([text, *map(str, options)]).encode()).hexdigest()
 
     def interpret(self, *inputs, **named):
         """Runs the program on the CPU with the tile interpreter in float64
