@@ -37,10 +37,15 @@ LogicalResult checkMmas(tile::KernelOp kernel, int64_t numThreads) {
   WalkResult walk = kernel.walk([&](tile::MmaOp mma) -> WalkResult {
     RankedTensorType lhs = mma.getLhs().getType();
     Type operand = lhs.getElementType();
-    if (lhs.getRank() != 2 || !(operand.isF16() || operand.isBF16()) ||
+    if (lhs.getRank() != 2 ||
+        !(operand.isF16() || operand.isBF16() || operand.isF32()) ||
         !mma.getAcc().getType().getElementType().isF32())
-      return mma.emitOpError("on tensor cores takes rank-2 f16 or bf16 "
-                             "operands and an f32 accumulator for now");
+      return mma.emitOpError("takes rank-2 f16 or bf16 operands (tensor "
+                             "cores) or f32 operands (CUDA cores), and an f32 "
+                             "accumulator, for now");
+    // On the CUDA cores, each thread computes the elements it holds.
+    if (!mma.runsOnTensorCores())
+      return WalkResult::advance();
     ArrayRef<int64_t> acc = mma.getAcc().getType().getShape();
     auto [warpsM, warpsN] = FragmentLayout::mmaWarpGrid(acc, numThreads);
     if (acc[0] % (16 * warpsM) != 0 || acc[1] % (8 * warpsN) != 0 ||
@@ -64,6 +69,8 @@ bool useWgmma(tile::KernelOp kernel, StringRef chip, int64_t numThreads) {
     return false;
   bool all = true;
   kernel.walk([&](tile::MmaOp mma) {
+    if (!mma.runsOnTensorCores())
+      return;
     std::string limit = wgmmaLimit(mma, numThreads);
     if (limit.empty())
       return;
@@ -139,6 +146,8 @@ FailureOr<Accumulators> findAccumulators(tile::KernelOp kernel, bool wgmma) {
   Accumulators found;
   SmallVector<Value> worklist;
   kernel.walk([&](tile::MmaOp mma) {
+    if (!mma.runsOnTensorCores())
+      return;
     worklist.push_back(mma.getAcc());
     worklist.push_back(mma.getResult());
   });
@@ -381,7 +390,8 @@ void remarkUnusedTma(tile::KernelOp kernel, bool wgmma) {
 /// its ring and are not marked.
 void markStagedLhs(tile::KernelOp kernel) {
   kernel.walk([](tile::MmaOp mma) {
-    if (!stagedPipelineAround(mma) && tile::canReuseStagedLhs(mma))
+    if (mma.runsOnTensorCores() && !stagedPipelineAround(mma) &&
+        tile::canReuseStagedLhs(mma))
       mma->setAttr(tile::TileDialect::LhsStagedAttrHelper::getNameStr(),
                    UnitAttr::get(mma.getContext()));
   });

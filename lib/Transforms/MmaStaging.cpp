@@ -53,6 +53,9 @@ std::string tileopt::mmaStagingObstacle(scf::ForOp loop) {
   if (mmas.empty())
     return "the loop holds no tile.mma";
   for (tile::MmaOp mma : mmas) {
+    if (!mma.runsOnTensorCores())
+      return "the loop's products of f32 operands run on the CUDA cores, "
+             "from the f32 scratch";
     auto lhsLoad = mma.getLhs().getDefiningOp<tile::LoadOp>();
     auto rhsLoad = mma.getRhs().getDefiningOp<tile::LoadOp>();
     if (!lhsLoad || !rhsLoad || lhsLoad->getParentOp() != loop ||

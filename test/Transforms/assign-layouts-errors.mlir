@@ -10,13 +10,13 @@
 
 // What tileopt-assign-layouts cannot give a layout, each an error at the op.
 
-tile.kernel @mma_f32_operands(%x: !tile.view<64x64xf32>, %o: !tile.view<64x64xf32>) {
+tile.kernel @mma_f16_accumulator(%x: !tile.view<64x64xf16>, %o: !tile.view<64x64xf16>) {
   %c0 = arith.constant 0 : index
-  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
-  %a = tile.load %x[%c0, %c0] : !tile.view<64x64xf32> -> tensor<64x64xf32>
-  // expected-error @+1 {{'tile.mma' op on tensor cores takes rank-2 f16 or bf16 operands and an f32 accumulator for now}}
-  %y = tile.mma %a, %a, %zero : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
-  tile.store %y, %o[%c0, %c0] : tensor<64x64xf32>, !tile.view<64x64xf32>
+  %zero = arith.constant dense<0.0> : tensor<64x64xf16>
+  %a = tile.load %x[%c0, %c0] : !tile.view<64x64xf16> -> tensor<64x64xf16>
+  // expected-error @+1 {{'tile.mma' op takes rank-2 f16 or bf16 operands (tensor cores) or f32 operands (CUDA cores), and an f32 accumulator, for now}}
+  %y = tile.mma %a, %a, %zero : tensor<64x64xf16>, tensor<64x64xf16>, tensor<64x64xf16>
+  tile.store %y, %o[%c0, %c0] : tensor<64x64xf16>, !tile.view<64x64xf16>
   tile.return
 }
 

@@ -2,14 +2,18 @@
 //
 // A tile.mma whose operands are fragments in registers stages them in shared
 // memory and multiplies them from there, on mma.sync (MmaSync.cpp) or wgmma
-// (Wgmma.cpp), whichever its accumulator's layout says. Also how operands are
-// laid out in shared memory, which the staged loops share (Mma.h).
+// (Wgmma.cpp), whichever its accumulator's layout says; one of f32 operands,
+// on the CUDA cores. Also how operands are laid out in shared memory, which
+// the staged loops share (Mma.h).
 //
 //===----------------------------------------------------------------------===//
 #include "Mma.h"
 
 #include "TileOpt/Conversion/TileToGPU/TileToGPU.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::tileopt;
@@ -129,6 +133,8 @@ struct MmaLowering : public TilePattern<tile::MmaOp> {
   LogicalResult
   matchAndRewrite(tile::MmaOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (!op.runsOnTensorCores())
+      return rewriter.notifyMatchFailure(op, "runs on the CUDA cores");
     Location loc = op.getLoc();
     RankedTensorType lhsType = op.getLhs().getType(),
                      rhsType = op.getRhs().getType();
@@ -164,10 +170,79 @@ struct MmaLowering : public TilePattern<tile::MmaOp> {
   }
 };
 
+/// tile.mma of f32 operands, on the CUDA cores: both operands are written
+/// to the f32 scratch by row-major position (lhs, then rhs) between two
+/// barriers, and each thread adds to each element it holds of the
+/// accumulator the dot product of its row of lhs and its column of rhs, in
+/// fp32 fused multiply-adds along K (all of its elements at once, one K step
+/// an iteration).
+struct CudaCoreMmaLowering : public TilePattern<tile::MmaOp> {
+  using TilePattern::TilePattern;
+
+  LogicalResult
+  matchAndRewrite(tile::MmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.runsOnTensorCores())
+      return rewriter.notifyMatchFailure(op, "runs on the tensor cores");
+    Location loc = op.getLoc();
+    RankedTensorType lhsType = op.getLhs().getType(),
+                     rhsType = op.getRhs().getType(),
+                     accType = op.getAcc().getType();
+    int64_t m = accType.getDimSize(0), n = accType.getDimSize(1),
+            k = lhsType.getDimSize(1);
+    Value scratch = scratchOf(op);
+    int64_t rhsWords = lhsType.getNumElements();
+    Value rhsBase = indexConstant(rewriter, loc, rhsWords);
+
+    gpu::BarrierOp::create(rewriter, loc);
+    storeToScratch(rewriter, loc, adaptor.getLhs(), layout(lhsType), scratch);
+    storeToScratch(rewriter, loc, adaptor.getRhs(), layout(rhsType), scratch,
+                   rhsWords);
+    gpu::BarrierOp::create(rewriter, loc);
+
+    // Where each element's row of lhs and column of rhs start, and how far
+    // apart their K steps are.
+    FragmentLayout out = layout(accType);
+    Value tid = threadIdOf(rewriter, loc);
+    SmallVector<Value> rowStarts, colStarts;
+    for (int64_t i = 0; i < out.fragmentSize(); ++i) {
+      SmallVector<Value> coords = delinearize(
+          rewriter, loc, out.linearIndex(rewriter, loc, tid, i), {m, n});
+      rowStarts.push_back(mulIndex(rewriter, loc, coords[0], k));
+      colStarts.push_back(addIndex(rewriter, loc, rhsBase,
+                                   op.getRhsTransposed()
+                                       ? mulIndex(rewriter, loc, coords[1], k)
+                                       : coords[1]));
+    }
+    int64_t rhsStep = op.getRhsTransposed() ? 1 : n;
+
+    auto loop = scf::ForOp::create(
+        rewriter, loc, indexConstant(rewriter, loc, 0),
+        indexConstant(rewriter, loc, k), indexConstant(rewriter, loc, 1),
+        fragmentElements(rewriter, loc, adaptor.getAcc()),
+        [&](OpBuilder &b, Location loc, Value step, ValueRange sums) {
+          Value rhsOffset = mulIndex(b, loc, step, rhsStep);
+          SmallVector<Value> next;
+          for (auto [sum, row, col] : llvm::zip(sums, rowStarts, colStarts)) {
+            Value a = memref::LoadOp::create(b, loc, scratch,
+                                             addIndex(b, loc, row, step));
+            Value x = memref::LoadOp::create(b, loc, scratch,
+                                             addIndex(b, loc, col, rhsOffset));
+            next.push_back(math::FmaOp::create(b, loc, a, x, sum));
+          }
+          scf::YieldOp::create(b, loc, next);
+        });
+    rewriter.replaceOp(
+        op, fromElements(rewriter, loc, SmallVector<Value>(loop.getResults())));
+    return success();
+  }
+};
+
 } // namespace
 
 void tileopt::populateMmaOpToGPUPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns,
                                          int64_t numThreads) {
-  patterns.add<MmaLowering>(converter, patterns.getContext(), numThreads);
+  patterns.add<MmaLowering, CudaCoreMmaLowering>(
+      converter, patterns.getContext(), numThreads);
 }

@@ -97,6 +97,9 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(tile::KernelOp kernel,
     words = std::max(words, scratchWords(op, numThreads));
   });
   WalkResult mixed = kernel.walk([&](tile::MmaOp mma) {
+    // Products on the CUDA cores take the f32 scratch (scratchWords).
+    if (!mma.runsOnTensorCores())
+      return WalkResult::advance();
     Type type = mma.getLhs().getType().getElementType();
     if (stagingType && stagingType != type)
       return WalkResult::interrupt();

@@ -67,10 +67,14 @@ LogicalResult checkLayouts(tile::KernelOp kernel, int64_t numThreads) {
 LogicalResult checkMma(tile::MmaOp mma, int64_t numThreads) {
   RankedTensorType lhs = mma.getLhs().getType();
   Type operand = lhs.getElementType();
-  if (lhs.getRank() != 2 || !(operand.isF16() || operand.isBF16()) ||
+  if (lhs.getRank() != 2 ||
+      !(operand.isF16() || operand.isBF16() || operand.isF32()) ||
       !mma.getAcc().getType().getElementType().isF32())
-    return mma.emitOpError("on tensor cores takes rank-2 f16 or bf16 "
-                           "operands and an f32 accumulator for now");
+    return mma.emitOpError("takes rank-2 f16 or bf16 operands (tensor "
+                           "cores) or f32 operands (CUDA cores), and an f32 "
+                           "accumulator, for now");
+  if (!mma.runsOnTensorCores())
+    return success();
   if (isWgmma(mma)) {
     if (std::string limit = wgmmaLimit(mma, numThreads); !limit.empty())
       return mma.emitOpError("accumulates in the wgmma layout, but ") << limit;

@@ -189,6 +189,10 @@ int64_t tiletogpu::scratchWords(Operation *op, int64_t numThreads) {
   // The tile, or the slices of its combination (ReduceAcrossBlocksLowering).
   if (auto combine = dyn_cast<tile::ReduceAcrossBlocksOp>(op))
     return std::max<int64_t>(combine.getType().getNumElements(), numThreads);
+  // Both multiplicands of a product on the CUDA cores (MmaOpToGPU.cpp).
+  if (auto mma = dyn_cast<tile::MmaOp>(op); mma && !mma.runsOnTensorCores())
+    return mma.getLhs().getType().getNumElements() +
+           mma.getRhs().getType().getNumElements();
   if (isa<tile::BroadcastOp, tile::ReshapeOp, tile::PermuteOp,
           tile::ConvertLayoutOp>(op)) {
     if (relayoutOf(op) != Relayout::Scratch)
@@ -217,7 +221,8 @@ Value tiletogpu::scratchOf(Operation *op) {
 }
 
 void tiletogpu::storeToScratch(OpBuilder &b, Location loc, Value fragment,
-                               const FragmentLayout &layout, Value scratch) {
+                               const FragmentLayout &layout, Value scratch,
+                               int64_t offset) {
   Value tid = threadIdOf(b, loc);
   Value writer;
   if (layout.replicated)
@@ -226,6 +231,8 @@ void tiletogpu::storeToScratch(OpBuilder &b, Location loc, Value fragment,
   for (int64_t i = 0; i < layout.fragmentSize(); ++i) {
     Value word = toScratchWord(b, loc, extractElement(b, loc, fragment, i));
     Value at = layout.linearIndex(b, loc, tid, i);
+    if (offset != 0)
+      at = addIndex(b, loc, at, indexConstant(b, loc, offset));
     if (!writer) {
       memref::StoreOp::create(b, loc, word, scratch, at);
       continue;

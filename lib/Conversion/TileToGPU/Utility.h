@@ -155,10 +155,11 @@ Value workgroupBuffer(Operation *op, Type elementType);
 Value scratchOf(Operation *op);
 
 /// Writes each element of `fragment` (laid out as `layout`) as an f32 word
-/// at its row-major position in `scratch`; of a replicated tile, only the
-/// first numElements threads write.
+/// at `offset` plus its row-major position in `scratch`; of a replicated
+/// tile, only the first numElements threads write.
 void storeToScratch(OpBuilder &b, Location loc, Value fragment,
-                    const FragmentLayout &layout, Value scratch);
+                    const FragmentLayout &layout, Value scratch,
+                    int64_t offset = 0);
 
 /// The fragment of a tile laid out as `layout` whose element at each
 /// row-major position p is the word at `sourceOf(p)` in `scratch`.

@@ -463,7 +463,7 @@ _MMA_ACCUMULATORS = {"f16": ("f32", "f16"), "bf16": ("f32",), "f32": ("f32",),
 def mma(a, b, acc):
     """acc + a @ b on tensor cores (`tile.mma`): [M, K] @ [K, N] into
     [M, N], optionally with a leading batch dim. bf16 -> f32, f16 ->
-    f16/f32, f32 (as tf32) -> f32, i8 -> i32."""
+    f16/f32, i8 -> i32; f32 -> f32 runs on the CUDA cores (fp32 FMA)."""
     a, b, acc = (_need_tile(t, "tile.mma") for t in (a, b, acc))
     if not 2 <= a.ndim <= 3 or a.ndim != b.ndim or a.ndim != acc.ndim:
         raise TileError(f"tile.mma takes rank-2 tiles (or rank 3 with a batch dim), got "

@@ -75,13 +75,13 @@ tile.kernel @scratch_too_large(%a: !tile.view<?x?xf32>) {
 
 // -----
 
-tile.kernel @mma_f32_operands(%a: !tile.view<?x?xf32>, %c: !tile.view<?x?xf32>) {
+tile.kernel @mma_f16_accumulator(%a: !tile.view<?x?xf16>, %c: !tile.view<?x?xf16>) {
   %i = tile.block_id x
-  %ta = tile.load %a[%i, %i] : !tile.view<?x?xf32> -> tensor<64x64xf32>
-  %acc = arith.constant dense<0.0> : tensor<64x64xf32>
-  // expected-error @+1 {{'tile.mma' op on tensor cores takes rank-2 f16 or bf16 operands and an f32 accumulator for now}}
-  %r = tile.mma %ta, %ta, %acc : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
-  tile.store %r, %c[%i, %i] : tensor<64x64xf32>, !tile.view<?x?xf32>
+  %ta = tile.load %a[%i, %i] : !tile.view<?x?xf16> -> tensor<64x64xf16>
+  %acc = arith.constant dense<0.0> : tensor<64x64xf16>
+  // expected-error @+1 {{'tile.mma' op takes rank-2 f16 or bf16 operands (tensor cores) or f32 operands (CUDA cores), and an f32 accumulator, for now}}
+  %r = tile.mma %ta, %ta, %acc : tensor<64x64xf16>, tensor<64x64xf16>, tensor<64x64xf16>
+  tile.store %r, %c[%i, %i] : tensor<64x64xf16>, !tile.view<?x?xf16>
   tile.return
 }
 

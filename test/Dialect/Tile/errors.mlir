@@ -797,6 +797,19 @@ tile.kernel @blocked_accumulator(%v: !tile.view<64x64xf16>, %w: !tile.view<64x64
 
 #blocked = #tile.blocked<chunk = 8, warps = 4>
 #mma = #tile.mma_sync<warps = [2, 2]>
+tile.kernel @f32_product_in_mma_layout(%v: !tile.view<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %v[%c0, %c0] : !tile.view<64x64xf32> -> tensor<64x64xf32, #blocked>
+  %acc = tile.load %v[%c0, %c0] : !tile.view<64x64xf32> -> tensor<64x64xf32, #mma>
+  // expected-error @+1 {{'tile.mma' op accumulates in #tile.mma_sync<warps = [2, 2]>; a product of f32 operands runs on the CUDA cores, with the accumulator laid out as #tile.blocked}}
+  %r = tile.mma %a, %a, %acc : tensor<64x64xf32, #blocked>, tensor<64x64xf32, #blocked>, tensor<64x64xf32, #mma>
+  tile.return
+}
+
+// -----
+
+#blocked = #tile.blocked<chunk = 8, warps = 4>
+#mma = #tile.mma_sync<warps = [2, 2]>
 tile.kernel @convert_shape(%v: !tile.view<64x64xf32>) {
   %c0 = arith.constant 0 : index
   %t = tile.load %v[%c0, %c0] : !tile.view<64x64xf32> -> tensor<64x64xf32, #mma>

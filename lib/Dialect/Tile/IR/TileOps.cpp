@@ -272,12 +272,23 @@ LogicalResult MmaOp::verify() {
     return emitOpError("tensor cores do not multiply ")
            << lhsElement << " into a " << acc.getElementType()
            << " accumulator";
-  if (LayoutAttrInterface layout = getLayout(acc);
-      layout && !isa<MmaSyncAttr, WgmmaAttr>(layout))
+  LayoutAttrInterface layout = getLayout(acc);
+  if (!layout)
+    return success();
+  bool tensorCoreLayout = isa<MmaSyncAttr, WgmmaAttr>(layout);
+  if (runsOnTensorCores() && !tensorCoreLayout)
     return emitOpError("accumulates in ")
            << layout << "; an accumulator has the layout of the tensor cores "
            << "(#tile.mma_sync or #tile.wgmma)";
+  if (!runsOnTensorCores() && tensorCoreLayout)
+    return emitOpError("accumulates in ")
+           << layout << "; a product of f32 operands runs on the CUDA cores, "
+           << "with the accumulator laid out as #tile.blocked";
   return success();
+}
+
+bool MmaOp::runsOnTensorCores() {
+  return !getLhs().getType().getElementType().isF32();
 }
 
 LogicalResult ReduceOp::verify() {

@@ -277,7 +277,7 @@ def Tile_StoreOp : Tile_Op<"store", [Tile_InKernel,
 //===----------------------------------------------------------------------===//
 
 def Tile_MmaOp : Tile_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
-  let summary = "acc + lhs @ rhs on tensor cores";
+  let summary = "acc + lhs @ rhs, on tensor cores where the types allow";
   let description = [{
     Operand and accumulator element types follow what tensor cores offer:
 
@@ -285,9 +285,15 @@ def Tile_MmaOp : Tile_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
     |---|---|
     | f16 | f16 or f32 |
     | bf16 | f32 |
-    | f32 (computed as tf32) | f32 |
+    | f32 | f32 |
     | f8E4M3FN / f8E5M2, in any combination | f16 or f32 |
     | i8 (signless) | i32 (signless) |
+
+    A product of f32 operands runs on the CUDA cores, as fp32 fused
+    multiply-adds (not as tf32, whose 10-bit mantissa would make an f32
+    program's result another one): its accumulator is laid out like any
+    other tile (`#tile.blocked`). The others run on the tensor cores, in an
+    accumulator of their layout (`#tile.mma_sync`, `#tile.wgmma`).
 
     A leading batch dim, the same in all three, is allowed.
 
@@ -304,6 +310,11 @@ def Tile_MmaOp : Tile_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
   let assemblyFormat = [{
     $lhs `,` $rhs `,` $acc attr-dict `:` type($lhs) `,` type($rhs) `,`
     type($acc)
+  }];
+  let extraClassDeclaration = [{
+    /// Whether the product runs on the tensor cores; else (f32 operands) on
+    /// the CUDA cores.
+    bool runsOnTensorCores();
   }];
   let hasVerifier = 1;
   let hasCanonicalizer = 1;
