@@ -29,6 +29,8 @@ namespace {
 
 constexpr StringLiteral kOutputAttr =
     TileOptDialect::OutputAttrHelper::getNameStr();
+constexpr StringLiteral kScratchAttr =
+    TileOptDialect::ScratchAttrHelper::getNameStr();
 constexpr StringLiteral kNameAttr = TileOptDialect::NameAttrHelper::getNameStr();
 constexpr StringLiteral kConstantAttr =
     TileOptDialect::ConstantAttrHelper::getNameStr();
@@ -141,9 +143,11 @@ LogicalResult planBuffers(func::FuncOp entry, LaunchPlan &plan) {
     if (auto attr = entry.getArgAttrOfType<StringAttr>(i, kNameAttr))
       name = attr.str();
     bool output = entry.getArgAttr(i, kOutputAttr) != nullptr;
+    bool scratch = entry.getArgAttr(i, kScratchAttr) != nullptr;
     auto constant = entry.getArgAttrOfType<DenseElementsAttr>(i, kConstantAttr);
     llvm::json::Object buffer{{"name", name},
                               {"role", output     ? "output"
+                                       : scratch  ? "scratch"
                                        : constant ? "constant"
                                                   : "input"},
                               {"dtype", dtype},

@@ -675,6 +675,9 @@ FailureOr<HostBuffers> interp::getHostBuffers(func::FuncOp host) {
              << ": the tile interpreter takes statically shaped memrefs of "
                 "floats";
     buffers.shapes.emplace_back(memref.getShape());
+    // Scratch is neither given nor returned: it starts as NaN like outputs.
+    if (host.getArgAttr(i, TileOptDialect::ScratchAttrHelper::getNameStr()))
+      continue;
     (host.getArgAttr(i, TileOptDialect::OutputAttrHelper::getNameStr())
          ? buffers.outputs
      : isCallerArgument(host, i) ? buffers.inputs

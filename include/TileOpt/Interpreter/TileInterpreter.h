@@ -35,7 +35,8 @@ bool isTileHost(func::FuncOp func);
 
 /// The buffers of a host function: its memref arguments, outputs (with the
 /// unit attribute `tileopt.output`), constants (with `tileopt.constant`
-/// values) and inputs, each with its static shape.
+/// values) and inputs, each with its static shape; scratch (with
+/// `tileopt.scratch`) is in none of the lists.
 struct HostBuffers {
   SmallVector<unsigned> inputs, outputs, constants;
   SmallVector<SmallVector<int64_t, 4>> shapes; // one per argument

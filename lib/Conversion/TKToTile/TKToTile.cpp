@@ -34,9 +34,12 @@ struct Buffers {
   /// suffix.
   llvm::StringSet<> names;
 
+  /// What the program does with a buffer (the tileopt attribute it gets).
+  enum class Role { Input, Output, Scratch };
+
   /// `constant`: the values the program fixes for an input buffer, if it
   /// does (a `tileopt.constant` argument of the kernel graph).
-  void add(OpBuilder &b, Value tensor, StringRef requested, bool output,
+  void add(OpBuilder &b, Value tensor, StringRef requested, Role role,
            Attribute constant = {}) {
     std::string name = requested.str();
     for (int suffix = 1; !names.insert(name).second; ++suffix)
@@ -46,9 +49,12 @@ struct Buffers {
     types.push_back(MemRefType::get(type.getShape(), type.getElementType()));
     SmallVector<NamedAttribute> named = {b.getNamedAttr(
         TileOptDialect::NameAttrHelper::getNameStr(), b.getStringAttr(name))};
-    if (output)
+    if (role == Role::Output)
       named.push_back(b.getNamedAttr(
           TileOptDialect::OutputAttrHelper::getNameStr(), b.getUnitAttr()));
+    if (role == Role::Scratch)
+      named.push_back(b.getNamedAttr(
+          TileOptDialect::ScratchAttrHelper::getNameStr(), b.getUnitAttr()));
     if (constant)
       named.push_back(b.getNamedAttr(
           TileOptDialect::ConstantAttrHelper::getNameStr(), constant));
@@ -108,13 +114,14 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
     return fallback.str();
   };
   for (auto [i, arg] : llvm::enumerate(body.getArguments()))
-    buffers.add(b, arg, nameOf(func.getArgAttrDict(i), "in" + Twine(i)),
-                /*output=*/false,
-                func.getArgAttr(i, TileOptDialect::ConstantAttrHelper::getNameStr()));
+    buffers.add(
+        b, arg, nameOf(func.getArgAttrDict(i), "in" + Twine(i)),
+        Buffers::Role::Input,
+        func.getArgAttr(i, TileOptDialect::ConstantAttrHelper::getNameStr()));
   auto ret = cast<func::ReturnOp>(body.getTerminator());
   for (auto [i, result] : llvm::enumerate(ret.getOperands()))
     buffers.add(b, result, nameOf(func.getResultAttrDict(i), "out" + Twine(i)),
-                /*output=*/true);
+                Buffers::Role::Output);
   unsigned intermediates = 0;
   // A free layout change is no kernel: a transpose its readers read
   // through (transposeReadThrough) has no buffer either, and a reshape that
@@ -130,7 +137,7 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
     for (Value result : op.getResults())
       if (!buffers.ofTensor.count(result))
         buffers.add(b, result, "tmp" + std::to_string(intermediates++),
-                    /*output=*/true);
+                    Buffers::Role::Scratch);
   }
 
   // Kernels first, so that a failure leaves nothing behind.

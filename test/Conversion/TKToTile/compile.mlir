@@ -40,7 +40,7 @@
 // RUN: tileopt-compile %t/rmsnorm_linear.mlir -o %t/rmsnorm_linear 2>/dev/null
 // RUN: FileCheck %s --check-prefix=RMSNORM --input-file=%t/rmsnorm_linear/manifest.json
 // RMSNORM: "name": "tmp0",
-// RMSNORM-NEXT: "role": "output",
+// RMSNORM-NEXT: "role": "scratch",
 // RMSNORM: "launches": [
 // RMSNORM: "kernel": 0
 // RMSNORM: "kernel": 1

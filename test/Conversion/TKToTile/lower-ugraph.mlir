@@ -268,7 +268,7 @@ func.func @shared_rows(%x: tensor<8x256xf16>, %w: tensor<256x4096xf16>, %a: tens
 
 // -----
 
-// Kernels run in order; the tensor between them is an output buffer of its
+// Kernels run in order; the tensor between them is a scratch buffer of its
 // own ("tmp0"). A column reduction is permuted so that the reduced dim is
 // the last.
 // CHECK-LABEL: tile.kernel @chain_k0(
@@ -277,7 +277,7 @@ func.func @shared_rows(%x: tensor<8x256xf16>, %w: tensor<256x4096xf16>, %a: tens
 // CHECK: %[[P:.*]] = tile.permute %{{.*}} [1, 0] : tensor<64x32xf32> -> tensor<32x64xf32>
 // CHECK: tile.reduce sum %[[P]] dim 1 : tensor<32x64xf32> -> tensor<32xf32>
 // CHECK-LABEL: func.func @chain(
-// CHECK-SAME: %[[X:.*]]: memref<256x32xf32> {tileopt.name = "in0"}, %[[OUT:.*]]: memref<1x32xf32> {tileopt.name = "out0", tileopt.output}, %[[TMP:.*]]: memref<256x32xf32> {tileopt.name = "tmp0", tileopt.output})
+// CHECK-SAME: %[[X:.*]]: memref<256x32xf32> {tileopt.name = "in0"}, %[[OUT:.*]]: memref<1x32xf32> {tileopt.name = "out0", tileopt.output}, %[[TMP:.*]]: memref<256x32xf32> {tileopt.name = "tmp0", tileopt.scratch})
 // CHECK-NEXT: tile.launch @chain_k0 grid [1, 2, 1](%[[X]], %[[TMP]])
 // CHECK-NEXT: tile.launch @chain_k1 grid [1, 1, 1](%[[TMP]], %[[OUT]])
 func.func @chain(%x: tensor<256x32xf32>) -> tensor<1x32xf32> {

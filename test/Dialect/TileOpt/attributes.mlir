@@ -7,9 +7,11 @@
 // CHECK-LABEL: func.func @host
 // CHECK-SAME:    %{{.*}}: memref<8x64xf32> {tileopt.name = "x"}
 // CHECK-SAME:    %{{.*}}: memref<8x64xf32> {tileopt.name = "y", tileopt.output}
+// CHECK-SAME:    %{{.*}}: memref<8x64xf32> {tileopt.name = "tmp0", tileopt.scratch}
 // CHECK-SAME:    attributes {tileopt.reference = "row_rms_norm", tileopt.reference_args = {eps = {{.*}} : f64}}
 func.func @host(%x: memref<8x64xf32> {tileopt.name = "x"},
-                %y: memref<8x64xf32> {tileopt.name = "y", tileopt.output})
+                %y: memref<8x64xf32> {tileopt.name = "y", tileopt.output},
+                %t: memref<8x64xf32> {tileopt.name = "tmp0", tileopt.scratch})
     attributes {tileopt.reference = "row_rms_norm",
                 tileopt.reference_args = {eps = 1.0e-6 : f64}} {
   return

@@ -45,6 +45,20 @@ func.func @output_of_a_scalar(%x: i32 {tileopt.output}) {
 
 // -----
 
+// expected-error @+1 {{'tileopt.scratch' marks a buffer: argument #0 must be a memref of a function}}
+func.func @scratch_tensor(%x: tensor<4xf32> {tileopt.scratch}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{argument #0 is both an output and scratch}}
+func.func @output_and_scratch(%x: memref<4xf32> {tileopt.output, tileopt.scratch}) {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'tileopt.reference' is not an attribute of a function argument}}
 func.func @reference_on_argument(%x: memref<4xf32> {tileopt.reference = "gemm"}) {
   return

@@ -43,6 +43,7 @@ LogicalResult TileOptDialect::verifyOperationAttribute(Operation *op,
   };
   if (name == NameAttrHelper::getNameStr() ||
       name == OutputAttrHelper::getNameStr() ||
+      name == ScratchAttrHelper::getNameStr() ||
       name == ConstantAttrHelper::getNameStr())
     return op->emitError() << "'" << name
                            << "' marks an argument of a host function, not "
@@ -95,13 +96,15 @@ LogicalResult TileOptDialect::verifyRegionArgAttribute(Operation *op,
   auto func = dyn_cast<FunctionOpInterface>(op);
   if (name != NameAttrHelper::getNameStr() &&
       name != OutputAttrHelper::getNameStr() &&
+      name != ScratchAttrHelper::getNameStr() &&
       name != ConstantAttrHelper::getNameStr())
     return op->emitError() << "'" << name
                            << "' is not an attribute of a function argument";
   // A tensor argument of a function not lowered yet names the buffer it
-  // becomes, or holds its contents; only a buffer is an output.
+  // becomes, or holds its contents; only a buffer is an output or scratch.
   Type type = func ? func.getArgumentTypes()[argIndex] : Type();
-  bool onTensors = name != OutputAttrHelper::getNameStr();
+  bool onTensors = name != OutputAttrHelper::getNameStr() &&
+                   name != ScratchAttrHelper::getNameStr();
   bool buffer = isa_and_nonnull<MemRefType>(type) ||
                 (onTensors && isa_and_nonnull<RankedTensorType>(type));
   if (!buffer)
@@ -109,14 +112,21 @@ LogicalResult TileOptDialect::verifyRegionArgAttribute(Operation *op,
                            << argIndex << " must be a memref"
                            << (onTensors ? " or a tensor" : "")
                            << " of a function";
-  if (name == OutputAttrHelper::getNameStr()) {
+  if (name == OutputAttrHelper::getNameStr() ||
+      name == ScratchAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError()
              << "'" << name << "' must be a unit attribute, got "
              << attr.getValue();
+    // One role a buffer: the unit roles are checked at the second one.
+    bool isOutput = name == OutputAttrHelper::getNameStr();
     if (func.getArgAttr(argIndex, ConstantAttrHelper::getNameStr()))
-      return op->emitError() << "argument #" << argIndex
-                             << " is both an output and a constant";
+      return op->emitError()
+             << "argument #" << argIndex << " is both "
+             << (isOutput ? "an output" : "scratch") << " and a constant";
+    if (isOutput && func.getArgAttr(argIndex, ScratchAttrHelper::getNameStr()))
+      return op->emitError()
+             << "argument #" << argIndex << " is both an output and scratch";
     return success();
   }
   if (name == ConstantAttrHelper::getNameStr()) {

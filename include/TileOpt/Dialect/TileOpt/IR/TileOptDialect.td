@@ -26,8 +26,11 @@ def TileOpt_Dialect : Dialect {
       within the function; also on the tensor arguments of a program not
       lowered yet (tileopt-compile names them after the source's SSA
       names), which become such buffers;
-    * `tileopt.output` (unit): the program writes the buffer; the others
-      are inputs.
+    * `tileopt.output` (unit): the program writes the buffer as a result;
+    * `tileopt.scratch` (unit): the program keeps an intermediate tensor in
+      the buffer, which is neither given nor a result (manifest role
+      `scratch`: the runtime allocates it when the caller does not);
+    * the others are inputs.
     * `tileopt.constant` (dense elements of the argument's shape and
       element type): the buffer's contents are fixed by the program (a
       weight or mask the front end wrote as a constant, such as TOSA's
@@ -67,6 +70,7 @@ def TileOpt_Dialect : Dialect {
   let discardableAttrs = (ins
     "::mlir::StringAttr":$name,
     "::mlir::UnitAttr":$output,
+    "::mlir::UnitAttr":$scratch,
     "::mlir::DenseElementsAttr":$constant,
     "::mlir::StringAttr":$reference,
     "::mlir::DictionaryAttr":$reference_args,
