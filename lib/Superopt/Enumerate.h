@@ -3,7 +3,7 @@
 #define TILEOPT_LIB_SUPEROPT_ENUMERATE_H
 
 #include "Graphs.h"
-#include "TileOpt/Superopt/Search.h"
+#include "TileOpt/Superopt/SearchOptions.h"
 #include "llvm/ADT/DenseSet.h"
 
 #include <atomic>

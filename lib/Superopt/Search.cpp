@@ -8,8 +8,6 @@
 //===----------------------------------------------------------------------===//
 #include "TileOpt/Superopt/Search.h"
 
-#include "TileOpt/Version.h"
-
 #include "Enumerate.h"
 #include "Materialize.h"
 #include "TileOpt/Dialect/Common/DimRelations.h"
@@ -36,28 +34,6 @@
 using namespace mlir;
 using namespace mlir::tileopt;
 using namespace mlir::tileopt::superopt;
-
-std::string SearchOptions::fingerprint() const {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << "tileopt=" TILEOPT_VERSION " kernel-ops=" << maxKernelOps << " block-ops=" << maxBlockOps
-     << " block-budget=" << blockGraphBudget << " fused=" << maxFusedKernels
-     << " block-inputs=" << maxBlockInputs
-     << " block-outputs=" << maxBlockOutputs << " grid-dims=" << maxGridDims
-     << " grid-reductions=" << gridReductions << " forloop=";
-  llvm::interleave(forloopRanges, os, ",");
-  os << " tiles=";
-  llvm::interleave(tileExtents, os, ",");
-  os << " threads-per-block=" << blockThreads << " seed=" << seed
-     << " target=" << target.fingerprint() << " keep=" << keep
-     << " reassociate=" << reassociate << " merge-batch-rows=" << mergeBatchRows
-     << " compile-candidates=" << compileCandidates;
-  // What the compile check refuses depends on the ptxas it runs.
-  if (compileCandidates)
-    os << " ptxas=" << compilationPtxas().value_or("none")
-       << " max-spill=" << kMaxSpillStoreBytes;
-  return text;
-}
 
 std::string superopt::canonicalText(func::FuncOp func) {
   OpBuilder b(func.getContext());
