@@ -1,7 +1,7 @@
 //===- ProgramModel.cpp - The input program as the search sees it ---------===//
 #include "ProgramModel.h"
 
-#include "Enumerate.h"
+#include "Admissibility.h"
 #include "TileOpt/Dialect/Common/DimRelations.h"
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
 #include "TileOpt/Superopt/Abstraction.h"
