@@ -8,8 +8,9 @@
 //===----------------------------------------------------------------------===//
 #include "TileOpt/Superopt/Search.h"
 
-#include "Enumerate.h"
+#include "KernelSearch.h"
 #include "Materialize.h"
+#include "ProgramModel.h"
 #include "TileOpt/Dialect/Common/ThreadDiagnostics.h"
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
 #include "TileOpt/Superopt/AbsorbProducers.h"

@@ -1,34 +1,28 @@
-//===- Enumerate.cpp - Kernel- and block-level enumeration ----------------===//
+//===- KernelSearch.cpp - Kernel graphs of the program --------------------===//
 //
-// Both levels grow a graph one op at a time in a canonical order: every op
-// has a key (its newest operand first), and an op is only added after ops
-// with smaller keys, so each graph is generated once, in one op order. A new
-// value survives only if its abstract expression may be a subexpression of
-// the program (SubexpressionOracle) and no existing value of the same shape
-// has the same expression.
+// Grows kernel graphs one kernel at a time in the canonical order
+// (Proposals.h): predefined kernels, and graph-defined ones over sets of
+// tensors whose block graphs the block search finds (BlockSearch.h). A new
+// tensor survives only if its abstract expression may be a subexpression of
+// the program (SubexpressionOracle) and no tensor of the same shape has the
+// same expression (docs/superoptimizer.md, step 2).
 //
 //===----------------------------------------------------------------------===//
-#include "Enumerate.h"
+#include "KernelSearch.h"
 
+#include "AbstractOps.h"
+#include "Admissibility.h"
 #include "BlockSearch.h"
 #include "Proposals.h"
 
-#include "TileOpt/Superopt/Abstraction.h"
-#include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/StringMap.h"
-
-#include <mutex>
-#include <thread>
+#include <functional>
+#include <map>
 
 using namespace mlir;
 using namespace mlir::tileopt;
 using namespace mlir::tileopt::superopt;
 
 namespace {
-
-//===----------------------------------------------------------------------===//
-// Kernel level
-//===----------------------------------------------------------------------===//
 
 class KernelSearch {
 public:

@@ -1,16 +1,12 @@
-//===- Enumerate.h - Kernel- and block-level enumeration --------*- C++ -*-===//
-#ifndef TILEOPT_LIB_SUPEROPT_ENUMERATE_H
-#define TILEOPT_LIB_SUPEROPT_ENUMERATE_H
+//===- KernelSearch.h - Kernel graphs of the program ------------*- C++ -*-===//
+#ifndef TILEOPT_LIB_SUPEROPT_KERNELSEARCH_H
+#define TILEOPT_LIB_SUPEROPT_KERNELSEARCH_H
 
 #include "Graphs.h"
-#include "AbstractOps.h"
-#include "Admissibility.h"
 #include "ProgramModel.h"
 #include "SearchProgress.h"
 #include "TileOpt/Superopt/SearchOptions.h"
-#include "llvm/ADT/DenseSet.h"
-
-#include <functional>
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace mlir::tileopt::superopt {
 
@@ -23,4 +19,4 @@ void enumerateKernelGraphs(
 
 } // namespace mlir::tileopt::superopt
 
-#endif // TILEOPT_LIB_SUPEROPT_ENUMERATE_H
+#endif // TILEOPT_LIB_SUPEROPT_KERNELSEARCH_H
