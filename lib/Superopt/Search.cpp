@@ -20,17 +20,41 @@
 #include "TileOpt/Superopt/Reassociate.h"
 #include "TileOpt/Verifier/Verifier.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/xxhash.h"
 
 #include <condition_variable>
+#include <mutex>
 #include <thread>
 
 using namespace mlir;
 using namespace mlir::tileopt;
 using namespace mlir::tileopt::superopt;
+
+#define DEBUG_TYPE "tileopt-superoptimize"
+
+// SearchStatistics' counts, summed over the functions a run searches, for
+// `-stats` (docs/superoptimizer.md, "Statistics"). Always enabled: Debian's
+// LLVM and TileOpt's Release builds define NDEBUG, where STATISTIC counts
+// nothing.
+ALWAYS_ENABLED_STATISTIC(NumFunctionsSearched, "Functions searched");
+ALWAYS_ENABLED_STATISTIC(NumExplored,
+                         "Partial graphs built (kernel and block level)");
+ALWAYS_ENABLED_STATISTIC(NumPruned,
+                         "Partial graphs dropped by the abstract check");
+ALWAYS_ENABLED_STATISTIC(NumComplete,
+                         "Graphs whose outputs match the program's terms");
+ALWAYS_ENABLED_STATISTIC(NumVerified, "Candidates the verifier ran on");
+ALWAYS_ENABLED_STATISTIC(NumEquivalent,
+                         "Candidates the verifier found equivalent");
+ALWAYS_ENABLED_STATISTIC(NumNotCompiled,
+                         "Equivalent candidates the compile check turned down");
+ALWAYS_ENABLED_STATISTIC(NumBudgetExhausted,
+                         "Functions whose search a budget stopped");
 
 std::string superopt::canonicalText(func::FuncOp func) {
   OpBuilder b(func.getContext());
@@ -52,8 +76,9 @@ std::string superopt::candidateKey(func::FuncOp func) {
                          /*LowerCase=*/true, /*Width=*/16);
 }
 
-unsigned superopt::rankByMeasurement(
-    SearchResult &result, const llvm::StringMap<double> &secondsByKey) {
+unsigned
+superopt::rankByMeasurement(SearchResult &result,
+                            const llvm::StringMap<double> &secondsByKey) {
   unsigned measured = 0;
   for (RankedCandidate &c : result.ranked) {
     auto it = secondsByKey.find(candidateKey(c.function));
@@ -64,12 +89,12 @@ unsigned superopt::rankByMeasurement(
   }
   // Stable: unmeasured candidates keep the cost model's order behind the
   // measured ones.
-  llvm::stable_sort(result.ranked, [](const RankedCandidate &x,
-                                      const RankedCandidate &y) {
-    if (x.measuredSeconds.has_value() != y.measuredSeconds.has_value())
-      return x.measuredSeconds.has_value();
-    return x.measuredSeconds && *x.measuredSeconds < *y.measuredSeconds;
-  });
+  llvm::stable_sort(
+      result.ranked, [](const RankedCandidate &x, const RankedCandidate &y) {
+        if (x.measuredSeconds.has_value() != y.measuredSeconds.has_value())
+          return x.measuredSeconds.has_value();
+        return x.measuredSeconds && *x.measuredSeconds < *y.measuredSeconds;
+      });
   return measured;
 }
 
@@ -92,14 +117,73 @@ struct Candidate {
 };
 
 /// Runs `fn` with the diagnostics it emits on this thread dropped.
-template <typename Fn>
-auto quietly(MLIRContext *context, Fn &&fn) {
+template <typename Fn> auto quietly(MLIRContext *context, Fn &&fn) {
   ThreadDiagnosticHandler handler(context,
                                   [](Diagnostic &) { return success(); });
   return fn();
 }
 
+/// With the `progress` option, prints the counts of a running search and
+/// the cheapest price so far on stderr about once a second, from a thread
+/// of its own, until it is stopped (or destroyed).
+class ProgressReporter {
+public:
+  ProgressReporter(const SearchProgress &progress, bool enabled)
+      : progress(progress) {
+    if (enabled)
+      reporter = std::thread([this] { report(); });
+  }
+  ~ProgressReporter() { stop(); }
+
+  /// Notes a candidate priced `seconds` (called by the search's workers).
+  void priced(double seconds) {
+    std::lock_guard<std::mutex> lock(mutex);
+    bestSeconds = std::min(bestSeconds, seconds);
+  }
+
+  void stop() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      finished = true;
+    }
+    done.notify_all();
+    if (reporter.joinable())
+      reporter.join();
+  }
+
+private:
+  void report() {
+    std::unique_lock<std::mutex> lock(mutex);
+    while (
+        !done.wait_for(lock, std::chrono::seconds(1), [&] { return finished; }))
+      llvm::errs() << "[superopt] explored " << progress.explored.load()
+                   << ", pruned " << progress.pruned.load() << ", complete "
+                   << progress.complete.load() << ", best "
+                   << llvm::format("%.2f", bestSeconds * 1e6) << " us\n";
+  }
+
+  const SearchProgress &progress;
+  std::mutex mutex;
+  std::condition_variable done;
+  bool finished = false;
+  double bestSeconds = std::numeric_limits<double>::infinity();
+  std::thread reporter;
+};
+
 } // namespace
+
+/// Adds the counts of a function's search to the statistics (`-stats`).
+static void recordStatistics(const SearchStatistics &stats) {
+  ++NumFunctionsSearched;
+  NumExplored += stats.explored;
+  NumPruned += stats.pruned;
+  NumComplete += stats.complete;
+  NumVerified += stats.verified;
+  NumEquivalent += stats.equivalent;
+  NumNotCompiled += stats.uncompiled;
+  if (stats.budgetExhausted)
+    ++NumBudgetExhausted;
+}
 
 /// Why the verifier cannot check `program` (it is checked against itself),
 /// or nothing. Every candidate must pass the verifier, so a program it
@@ -152,51 +236,31 @@ static bool compilesWell(func::FuncOp f, double seconds,
   return false;
 }
 
-/// The search proper: the candidates of `program` (modeled as `info`, its
-/// terms in `ctx`) that `checker` verifies equivalent to it, at most
-/// `opts.keep`, cheapest first, in `result.module` named
-/// `<program>_candidate<i>`.
-static SearchResult
-searchCandidates(func::FuncOp program, const ProgramInfo &info,
-                 ExprContext &ctx, verifier::EquivalenceChecker &checker,
-                 const SearchOptions &opts,
-                 std::chrono::steady_clock::time_point start) {
+/// Moves `choices` to the next combination of one block graph per fused
+/// kernel (`sizes[i]` graphs for the i-th), the first choice fastest;
+/// false after the last.
+static bool nextCombination(MutableArrayRef<size_t> choices,
+                            ArrayRef<size_t> sizes) {
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (++choices[i] < sizes[i])
+      return true;
+    choices[i] = 0;
+  }
+  return false;
+}
+
+/// Step 1 of a search: enumerates the kernel graphs of `program` (modeled
+/// as `info`) and prices each combination of their fused kernels' block
+/// graphs, until the enumeration ends or a budget stops it.
+static std::vector<Candidate> enumerateAndPrice(
+    func::FuncOp program, const ProgramInfo &info, ExprContext &ctx,
+    const SearchOptions &opts, SearchProgress &progress,
+    PredefinedCostMemo &predefinedPrices, ProgressReporter &reporter) {
   MLIRContext *context = program.getContext();
-
-  SearchProgress progress;
-  progress.deadline =
-      start + std::chrono::milliseconds(
-                  static_cast<int64_t>(opts.timeBudgetSeconds * 1000));
-  progress.graphBudget = opts.graphBudget;
-
-  SearchResult result;
-  result.module = ModuleOp::create(UnknownLoc::get(context));
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(context));
-
-  // Progress on stderr, about once a second.
-  std::mutex progressMutex;
-  std::condition_variable progressDone;
-  bool finished = false;
-  double bestSeconds = std::numeric_limits<double>::infinity();
-  std::thread reporter;
-  if (opts.progress)
-    reporter = std::thread([&] {
-      std::unique_lock<std::mutex> lock(progressMutex);
-      while (!progressDone.wait_for(lock, std::chrono::seconds(1),
-                                    [&] { return finished; }))
-        llvm::errs() << "[superopt] explored " << progress.explored.load()
-                     << ", pruned " << progress.pruned.load() << ", complete "
-                     << progress.complete.load() << ", best "
-                     << llvm::format("%.2f", bestSeconds * 1e6) << " us\n";
-    });
-
-  // Enumerate and cost.
   FunctionType type = program.getFunctionType();
   std::vector<Candidate> candidates;
   uint64_t order = 0;
-  // The candidates share most of their predefined kernels, whose pricing
-  // builds their tilings.
-  PredefinedCostMemo predefinedPrices;
   auto costOf = [&](func::FuncOp f) -> FailureOr<ProgramCost> {
     return quietly(context, [&] {
       return estimateCost(f, opts.target, &predefinedPrices);
@@ -212,39 +276,35 @@ searchCandidates(func::FuncOp program, const ProgramInfo &info,
     choices.assign(sizes.size(), 0);
     // The combinations multiply (a few fused kernels of many block graphs
     // each): each is priced, so the time budget is checked per combination.
-    while (!progress.expired()) {
+    do {
+      if (progress.expired())
+        break;
       func::FuncOp f = materialize(scratch.get(), "candidate", type, g, choices,
                                    info.elementType, opts.blockThreads);
       if (FailureOr<ProgramCost> cost = costOf(f); succeeded(cost)) {
         candidates.push_back(
             {shared, choices, cost->seconds, cost->serialSeconds, order++});
-        std::lock_guard<std::mutex> lock(progressMutex);
-        bestSeconds = std::min(bestSeconds, cost->seconds);
+        reporter.priced(cost->seconds);
       }
       f.erase();
-      size_t i = 0;
-      for (; i < sizes.size(); ++i) {
-        if (++choices[i] < sizes[i])
-          break;
-        choices[i] = 0;
-      }
-      if (i == sizes.size())
-        break;
-    }
+    } while (nextCombination(choices, sizes));
   });
-  result.stats.explored = progress.explored.load();
-  result.stats.pruned = progress.pruned.load();
-  result.stats.complete = progress.complete.load();
-  result.stats.budgetExhausted = progress.stop.load();
-  {
-    std::lock_guard<std::mutex> lock(progressMutex);
-    finished = true;
-  }
-  progressDone.notify_all();
-  if (reporter.joinable())
-    reporter.join();
+  return candidates;
+}
 
-  // Verify cheapest first; the input program is always a candidate.
+/// Step 2 of a search: materializes `candidates` cheapest first into
+/// `result.module` and ranks those the verifier finds equivalent to
+/// `program` and that compile, until `opts.keep` are ranked or too many
+/// did not compile.
+static void verifyCheapestFirst(func::FuncOp program, const ProgramInfo &info,
+                                verifier::EquivalenceChecker &checker,
+                                const SearchOptions &opts,
+                                std::vector<Candidate> &candidates,
+                                PredefinedCostMemo &predefinedPrices,
+                                SearchResult &result) {
+  MLIRContext *context = program.getContext();
+  FunctionType type = program.getFunctionType();
+  // The input program is always a candidate (superoptimize ranks it).
   llvm::sort(candidates, [](const Candidate &a, const Candidate &b) {
     return std::tie(a.seconds, a.serialSeconds, a.order) <
            std::tie(b.seconds, b.serialSeconds, b.order);
@@ -275,6 +335,43 @@ searchCandidates(func::FuncOp program, const ProgramInfo &info,
         estimateCost(f, opts.target, &predefinedPrices);
     result.ranked.push_back({f, *cost});
   }
+}
+
+/// The search proper: the candidates of `program` (modeled as `info`, its
+/// terms in `ctx`) that `checker` verifies equivalent to it, at most
+/// `opts.keep`, cheapest first, in `result.module` named
+/// `<program>_candidate<i>`.
+static SearchResult
+searchCandidates(func::FuncOp program, const ProgramInfo &info,
+                 ExprContext &ctx, verifier::EquivalenceChecker &checker,
+                 const SearchOptions &opts,
+                 std::chrono::steady_clock::time_point start) {
+  SearchProgress progress;
+  progress.deadline = start + std::chrono::milliseconds(static_cast<int64_t>(
+                                  opts.timeBudgetSeconds * 1000));
+  progress.graphBudget = opts.graphBudget;
+
+  SearchResult result;
+  result.module = ModuleOp::create(UnknownLoc::get(program.getContext()));
+  // The candidates share most of their predefined kernels, whose pricing
+  // builds their tilings.
+  PredefinedCostMemo predefinedPrices;
+  ProgressReporter reporter(progress, opts.progress);
+  std::vector<Candidate> candidates = enumerateAndPrice(
+      program, info, ctx, opts, progress, predefinedPrices, reporter);
+  result.stats.explored = progress.explored.load();
+  result.stats.pruned = progress.pruned.load();
+  result.stats.complete = progress.complete.load();
+  result.stats.budgetExhausted = progress.stop.load();
+  reporter.stop();
+
+  verifyCheapestFirst(program, info, checker, opts, candidates,
+                      predefinedPrices, result);
+  LLVM_DEBUG({
+    llvm::dbgs() << "[" DEBUG_TYPE "] @" << program.getSymName() << ": ";
+    result.stats.print(llvm::dbgs());
+    llvm::dbgs() << "\n";
+  });
   return result;
 }
 
@@ -294,90 +391,46 @@ static void keepCheapest(SearchResult &result, StringRef name, unsigned keep) {
     c.function.setSymName((name + "_candidate" + std::to_string(i)).str());
 }
 
-FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
-                                                const SearchOptions &options) {
-  auto start = std::chrono::steady_clock::now();
-  MLIRContext *context = program.getContext();
-  SearchOptions opts = options;
-  if (opts.numThreads == 0)
-    opts.numThreads = std::max(1u, std::thread::hardware_concurrency());
-  if (!context->isMultithreadingEnabled())
-    opts.numThreads = 1;
+namespace {
 
-  // What the search cannot model keeps its form; a remark says why.
-  ExprContext ctx;
-  FailureOr<ProgramInfo> info = modelProgram(program, ctx);
-  if (failed(info))
-    return failure();
-  // A program the verifier cannot check gets no search of its own; the
-  // segments between its kept ops may still be checkable (see below).
-  verifier::VerifierOptions verifierOptions;
-  verifierOptions.seed = opts.seed;
-  verifier::EquivalenceChecker checker(program, verifierOptions);
-  std::optional<std::string> unverifiable = whyUnverifiable(program, checker);
+/// The program rewritten for the search (its matmul chains reassociated,
+/// the batches of its shared-rhs matmuls merged into rows), once the
+/// verifier has found it equivalent.
+struct RewrittenProgram {
+  OwningOpRef<ModuleOp> module; // owns `function`
+  func::FuncOp function;
+  ProgramInfo info;
+};
 
-  // The program rewritten (its matmul chains reassociated where that lowers
-  // its flops, the batches of its shared-rhs matmuls merged into rows), if
-  // the verifier agrees, is what the search explores; every candidate is
-  // still verified against the program as given, which stays a candidate
-  // itself.
-  OwningOpRef<ModuleOp> rewrittenModule;
-  func::FuncOp searched = program;
-  if ((opts.reassociate || opts.mergeBatchRows) && !unverifiable) {
-    rewrittenModule = ModuleOp::create(UnknownLoc::get(context));
-    OpBuilder b(context);
-    b.setInsertionPointToEnd(rewrittenModule->getBody());
-    auto variant = cast<func::FuncOp>(b.clone(*program));
-    bool reassociated = opts.reassociate && reassociateMatmuls(variant);
-    bool merged = opts.mergeBatchRows && mergeBatchRows(variant);
-    FailureOr<verifier::VerificationResult> verdict = failure();
-    if (reassociated || merged)
-      verdict = quietly(context, [&] { return checker.check(variant); });
-    FailureOr<ProgramInfo> variantInfo = failure();
-    if (succeeded(verdict) && verdict->equivalent)
-      variantInfo =
-          quietly(context, [&] { return modelProgram(variant, ctx); });
-    if (succeeded(variantInfo)) {
-      if (opts.progress) {
-        llvm::errs() << "[superopt] @" << program.getSymName()
-                     << ": searching it with";
-        if (reassociated)
-          llvm::errs() << " its matmul chains reassociated ("
-                       << llvm::format("%.3g", matmulFlops(program) * 1e-9)
-                       << " -> "
-                       << llvm::format("%.3g", matmulFlops(variant) * 1e-9)
-                       << " GFLOP)" << (merged ? " and" : "");
-        if (merged)
-          llvm::errs() << " the batches of its shared-rhs matmuls as rows";
-        llvm::errs() << "\n";
-      }
-      searched = variant;
-      info = std::move(variantInfo);
-    }
+/// Candidates of the whole program being ranked into a SearchResult: each
+/// µGraph once (by candidateKey), priced by the cost model, verified against
+/// the program (unless it stands verified) and compiled.
+class CandidateRanking {
+public:
+  CandidateRanking(SearchResult &result, verifier::EquivalenceChecker &checker,
+                   const SearchOptions &opts, MLIRContext *context)
+      : result(result), checker(checker), opts(opts), context(context) {
+    for (const RankedCandidate &c : result.ranked)
+      known.insert(candidateKey(c.function));
   }
 
-  // The search builds no layout changes: a program with one is searched
-  // in segments only (below).
-  OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(context));
-  std::optional<ProgramSplit> split = splitProgram(searched, scratch.get());
-  SearchResult result;
-  if (unverifiable || (split && split->hasLayoutChange))
-    result.module = ModuleOp::create(UnknownLoc::get(context));
-  else
-    result = searchCandidates(searched, *info, ctx, checker, opts, start);
+  /// The price of `f`, unless an equal candidate came before or the cost
+  /// model cannot price it: then `f` is erased.
+  FailureOr<ProgramCost> priceIfNew(func::FuncOp f) {
+    if (!known.insert(candidateKey(f)).second) {
+      f.erase();
+      return failure();
+    }
+    FailureOr<ProgramCost> cost =
+        quietly(context, [&] { return estimateCost(f, opts.target); });
+    if (failed(cost))
+      f.erase();
+    return cost;
+  }
 
-  // Ranks `f`, a function of the whole program in `result.module`, unless
-  // an equal candidate was ranked before; with `verify`, only if the
-  // checker finds it equivalent to the program.
-  llvm::StringSet<> known;
-  for (const RankedCandidate &c : result.ranked)
-    known.insert(candidateKey(c.function));
-  auto price = [&](func::FuncOp f) {
-    return quietly(context, [&] { return estimateCost(f, opts.target); });
-  };
-  // Ranks `f`, priced `cost`, if (with `verify`) the checker finds it
-  // equivalent and it compiles; whether it does.
-  auto accept = [&](func::FuncOp f, const ProgramCost &cost, bool verify) {
+  /// Ranks `f`, priced `cost`, if (with `verify`) the checker finds it
+  /// equivalent and it compiles; whether it does. Erases it otherwise.
+  bool accept(func::FuncOp f, const ProgramCost &cost, bool verify) {
     ++result.stats.verified;
     if (verify) {
       FailureOr<verifier::VerificationResult> verdict =
@@ -394,206 +447,338 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
     }
     result.ranked.push_back({f, cost});
     return true;
-  };
-  auto admit = [&](func::FuncOp f, bool verify) {
-    if (!known.insert(candidateKey(f)).second) {
-      f.erase();
-      return;
-    }
-    FailureOr<ProgramCost> cost = price(f);
-    if (failed(cost)) {
-      f.erase();
-      return;
-    }
-    accept(f, *cost, verify);
-  };
-
-  // Each segment, searched as a program of its own with an equal share of
-  // what is left of the time budget: smaller programs, whose searches the
-  // budgets let finish (or get further) where the whole program's did not.
-  // Their candidates, spliced between the kept kernels, are verified
-  // against the whole program like any other; when the verifier cannot
-  // check the whole program, their verification against their segments
-  // stands for it (the kept ops are the program's own: equal segments make
-  // equal programs).
-  if (split) {
-    if (opts.progress)
-      llvm::errs() << "[superopt] @" << program.getSymName() << ": searching "
-                   << split->segments.size() << " segment(s) between "
-                   << split->schedule.size() - split->segments.size()
-                   << " kernel(s) kept as they are\n";
-    // Each segment's search result, which owns its candidates, and those
-    // candidates (none when the segment could not be searched).
-    std::vector<SearchResult> segmentResults;
-    SmallVector<SmallVector<func::FuncOp>> segmentCandidates;
-    for (auto [index, segment] : llvm::enumerate(split->segments)) {
-      double elapsed = std::chrono::duration<double>(
-                           std::chrono::steady_clock::now() - start)
-                           .count();
-      SearchOptions segmentOptions = opts;
-      segmentOptions.timeBudgetSeconds =
-          std::max(0.0, opts.timeBudgetSeconds - elapsed) /
-          (split->segments.size() - index);
-      ExprContext segmentCtx;
-      verifier::EquivalenceChecker segmentChecker(segment.function,
-                                                  verifierOptions);
-      FailureOr<SearchResult> found = quietly(context, [&] {
-        FailureOr<ProgramInfo> segmentInfo =
-            modelProgram(segment.function, segmentCtx);
-        if (failed(segmentInfo) ||
-            whyUnverifiable(segment.function, segmentChecker))
-          return FailureOr<SearchResult>(failure());
-        return FailureOr<SearchResult>(searchCandidates(
-            segment.function, *segmentInfo, segmentCtx, segmentChecker,
-            segmentOptions, std::chrono::steady_clock::now()));
-      });
-      SmallVector<func::FuncOp> &candidates = segmentCandidates.emplace_back();
-      if (failed(found))
-        continue;
-      result.stats.explored += found->stats.explored;
-      result.stats.pruned += found->stats.pruned;
-      result.stats.complete += found->stats.complete;
-      result.stats.uncompiled += found->stats.uncompiled;
-      result.stats.budgetExhausted |= found->stats.budgetExhausted;
-      for (const RankedCandidate &c : found->ranked)
-        candidates.push_back(c.function);
-      segmentResults.push_back(std::move(*found));
-    }
-    // The cheapest of every segment together, then each other candidate
-    // of a segment with the cheapest of the others.
-    SmallVector<func::FuncOp> cheapest;
-    for (const SmallVector<func::FuncOp> &candidates : segmentCandidates)
-      cheapest.push_back(candidates.empty() ? func::FuncOp() : candidates[0]);
-    SmallVector<SmallVector<func::FuncOp>> combinations = {cheapest};
-    for (auto [index, candidates] : llvm::enumerate(segmentCandidates)) {
-      // drop_begin of an empty list would run past its end.
-      if (candidates.empty())
-        continue;
-      for (func::FuncOp candidate : llvm::drop_begin(candidates)) {
-        combinations.push_back(cheapest);
-        combinations.back()[index] = candidate;
-      }
-    }
-    // Each with kept producers computed inside the kernels that read them,
-    // too, where the verifier can check the whole program: that form is no
-    // longer the program's ops around equal segments. Moving a producer
-    // saves a launch and a round trip but recomputes it in every block
-    // that reads a tile of it, which pays or not producer by producer (at
-    // b=8 qknorm_attention's 8 blocks per head would each normalize every
-    // key), so each subset of the producers that can move is a candidate
-    // (up to kMaxAbsorbedSubsetProducers of them; beyond, all of them and
-    // each alone), priced like any other.
-    //
-    // All are priced as they come, then verified and compiled (up to a
-    // second each) cheapest first until `keep` pass, as in step 8: those
-    // behind them could not be kept.
-    struct Offer {
-      func::FuncOp function;
-      ProgramCost cost;
-      bool verify;
-    };
-    SmallVector<Offer> offers;
-    auto offer = [&](func::FuncOp f, bool verify) {
-      if (!known.insert(candidateKey(f)).second) {
-        f.erase();
-        return;
-      }
-      FailureOr<ProgramCost> cost = price(f);
-      if (failed(cost)) {
-        f.erase();
-        return;
-      }
-      offers.push_back({f, *cost, verify});
-    };
-    size_t named = result.ranked.size();
-    auto nextName = [&] {
-      return (program.getSymName() + "_candidate" + std::to_string(named++))
-          .str();
-    };
-    auto offerAbsorbed = [&](func::FuncOp spliced) {
-      // The producers by their position in the body, which a clone keeps.
-      Block &body = spliced.getBody().front();
-      SmallVector<unsigned> producers;
-      for (Operation *op : absorbableProducers(spliced))
-        producers.push_back(std::distance(body.begin(), op->getIterator()));
-      unsigned n = producers.size();
-      // Which producers move, by their index in `producers`.
-      SmallVector<SmallVector<bool>> subsets;
-      if (n <= kMaxAbsorbedSubsetProducers) {
-        for (unsigned mask = 1; mask < (1u << n); ++mask)
-          subsets.push_back(llvm::map_to_vector(
-              llvm::seq(n), [&](unsigned i) { return bool(mask >> i & 1); }));
-      } else {
-        subsets.push_back(SmallVector<bool>(n, true));
-        for (unsigned i = 0; i < n; ++i) {
-          subsets.push_back(SmallVector<bool>(n, false));
-          subsets.back()[i] = true;
-        }
-      }
-      for (ArrayRef<bool> moves : subsets) {
-        auto absorbed = cast<func::FuncOp>(spliced->clone());
-        absorbed.setSymName(nextName());
-        result.module->push_back(absorbed);
-        auto ops = llvm::map_to_vector(absorbed.getBody().front(),
-                                       [](Operation &op) { return &op; });
-        llvm::SmallPtrSet<Operation *, 4> staying;
-        for (auto [position, move] : llvm::zip_equal(producers, moves))
-          if (!move)
-            staying.insert(ops[position]);
-        if (absorbProducers(absorbed, [&](Operation *op) {
-              return staying.contains(op);
-            }))
-          offer(absorbed, /*verify=*/true);
-        else
-          absorbed.erase();
-      }
-    };
-    if (llvm::any_of(cheapest, [](func::FuncOp f) { return bool(f); }))
-      for (ArrayRef<func::FuncOp> chosen : combinations) {
-        func::FuncOp spliced =
-            splice(searched, *split, chosen, result.module.get(), nextName());
-        if (!unverifiable)
-          offerAbsorbed(spliced);
-        offer(spliced, /*verify=*/!unverifiable);
-      }
-    llvm::stable_sort(offers, [](const Offer &x, const Offer &y) {
-      return x.cost.cheaperThan(y.cost);
-    });
-    unsigned accepted = 0;
-    for (Offer &o : offers) {
-      if (accepted == opts.keep)
-        o.function.erase();
-      else if (accept(o.function, o.cost, o.verify))
-        ++accepted;
-    }
-    keepCheapest(result, program.getSymName(), opts.keep);
   }
 
-  if (unverifiable && result.ranked.empty())
+  /// Ranks `f` as `accept` does, unless an equal candidate came before.
+  void admit(func::FuncOp f, bool verify) {
+    if (FailureOr<ProgramCost> cost = priceIfNew(f); succeeded(cost))
+      accept(f, *cost, verify);
+  }
+
+private:
+  SearchResult &result;
+  verifier::EquivalenceChecker &checker;
+  const SearchOptions &opts;
+  MLIRContext *context;
+  llvm::StringSet<> known;
+};
+
+/// The searches of a program's segments: each segment's result, which owns
+/// its candidates, and those candidates (none where the segment could not
+/// be searched), cheapest first.
+struct SegmentSearches {
+  std::vector<SearchResult> results;
+  SmallVector<SmallVector<func::FuncOp>> candidates;
+};
+
+} // namespace
+
+/// Step 1 of superoptimize: the program rewritten for the search, if that
+/// changes it, the verifier finds it equivalent and it can be modeled.
+static std::optional<RewrittenProgram>
+rewriteForSearch(func::FuncOp program, const SearchOptions &opts,
+                 verifier::EquivalenceChecker &checker, ExprContext &ctx) {
+  if (!opts.reassociate && !opts.mergeBatchRows)
+    return std::nullopt;
+  MLIRContext *context = program.getContext();
+  RewrittenProgram rewritten;
+  rewritten.module = ModuleOp::create(UnknownLoc::get(context));
+  OpBuilder b(context);
+  b.setInsertionPointToEnd(rewritten.module->getBody());
+  auto variant = cast<func::FuncOp>(b.clone(*program));
+  bool reassociated = opts.reassociate && reassociateMatmuls(variant);
+  bool merged = opts.mergeBatchRows && mergeBatchRows(variant);
+  FailureOr<verifier::VerificationResult> verdict = failure();
+  if (reassociated || merged)
+    verdict = quietly(context, [&] { return checker.check(variant); });
+  FailureOr<ProgramInfo> variantInfo = failure();
+  if (succeeded(verdict) && verdict->equivalent)
+    variantInfo = quietly(context, [&] { return modelProgram(variant, ctx); });
+  if (failed(variantInfo))
+    return std::nullopt;
+  if (opts.progress) {
+    llvm::errs() << "[superopt] @" << program.getSymName()
+                 << ": searching it with";
+    if (reassociated)
+      llvm::errs() << " its matmul chains reassociated ("
+                   << llvm::format("%.3g", matmulFlops(program) * 1e-9)
+                   << " -> "
+                   << llvm::format("%.3g", matmulFlops(variant) * 1e-9)
+                   << " GFLOP)" << (merged ? " and" : "");
+    if (merged)
+      llvm::errs() << " the batches of its shared-rhs matmuls as rows";
+    llvm::errs() << "\n";
+  }
+  rewritten.function = variant;
+  rewritten.info = std::move(*variantInfo);
+  return rewritten;
+}
+
+/// Step 3a of superoptimize: searches each segment of `split` as a program
+/// of its own, with an equal share of what is left of the time budget
+/// (smaller programs, whose searches the budgets let finish, or get
+/// further, where the whole program's did not). Adds their counts to
+/// `stats`.
+static SegmentSearches
+searchEachSegment(const ProgramSplit &split, const SearchOptions &opts,
+                  const verifier::VerifierOptions &verifierOptions,
+                  std::chrono::steady_clock::time_point start,
+                  MLIRContext *context, SearchStatistics &stats) {
+  SegmentSearches searches;
+  for (auto [index, segment] : llvm::enumerate(split.segments)) {
+    double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    SearchOptions segmentOptions = opts;
+    segmentOptions.timeBudgetSeconds =
+        std::max(0.0, opts.timeBudgetSeconds - elapsed) /
+        (split.segments.size() - index);
+    ExprContext segmentCtx;
+    verifier::EquivalenceChecker segmentChecker(segment.function,
+                                                verifierOptions);
+    FailureOr<SearchResult> found = quietly(context, [&] {
+      FailureOr<ProgramInfo> segmentInfo =
+          modelProgram(segment.function, segmentCtx);
+      if (failed(segmentInfo) ||
+          whyUnverifiable(segment.function, segmentChecker))
+        return FailureOr<SearchResult>(failure());
+      return FailureOr<SearchResult>(searchCandidates(
+          segment.function, *segmentInfo, segmentCtx, segmentChecker,
+          segmentOptions, std::chrono::steady_clock::now()));
+    });
+    SmallVector<func::FuncOp> &candidates = searches.candidates.emplace_back();
+    if (failed(found))
+      continue;
+    stats.explored += found->stats.explored;
+    stats.pruned += found->stats.pruned;
+    stats.complete += found->stats.complete;
+    stats.uncompiled += found->stats.uncompiled;
+    stats.budgetExhausted |= found->stats.budgetExhausted;
+    for (const RankedCandidate &c : found->ranked)
+      candidates.push_back(c.function);
+    searches.results.push_back(std::move(*found));
+  }
+  return searches;
+}
+
+/// Step 3b of superoptimize: the choices of one candidate per segment
+/// (null: the segment as the program computes it) that are spliced into
+/// the program: the cheapest of every segment together, then each other
+/// candidate of a segment with the cheapest of the others. None when no
+/// segment has a candidate.
+static SmallVector<SmallVector<func::FuncOp>>
+segmentCombinations(ArrayRef<SmallVector<func::FuncOp>> segmentCandidates) {
+  SmallVector<func::FuncOp> cheapest;
+  for (const SmallVector<func::FuncOp> &candidates : segmentCandidates)
+    cheapest.push_back(candidates.empty() ? func::FuncOp() : candidates[0]);
+  if (llvm::none_of(cheapest, [](func::FuncOp f) { return bool(f); }))
+    return {};
+  SmallVector<SmallVector<func::FuncOp>> combinations = {cheapest};
+  for (auto [index, candidates] : llvm::enumerate(segmentCandidates)) {
+    // drop_begin of an empty list would run past its end.
+    if (candidates.empty())
+      continue;
+    for (func::FuncOp candidate : llvm::drop_begin(candidates)) {
+      combinations.push_back(cheapest);
+      combinations.back()[index] = candidate;
+    }
+  }
+  return combinations;
+}
+
+/// Step 3c of superoptimize: `spliced` with kept producers computed inside
+/// the kernels that read them, one function per subset of the producers
+/// that can move, each named by `nextName` in `module`. That form is no
+/// longer the program's ops around equal segments, so each must be verified
+/// against the whole program. Moving a producer saves a launch and a round
+/// trip but recomputes it in every block that reads a tile of it, which
+/// pays or not producer by producer (at b=8 qknorm_attention's 8 blocks per
+/// head would each normalize every key), so each subset is a candidate (up
+/// to kMaxAbsorbedSubsetProducers producers; beyond, all of them and each
+/// alone), priced like any other.
+static SmallVector<func::FuncOp>
+absorbedVariants(func::FuncOp spliced, ModuleOp module,
+                 llvm::function_ref<std::string()> nextName) {
+  // The producers by their position in the body, which a clone keeps.
+  Block &body = spliced.getBody().front();
+  SmallVector<unsigned> producers;
+  for (Operation *op : absorbableProducers(spliced))
+    producers.push_back(std::distance(body.begin(), op->getIterator()));
+  unsigned n = producers.size();
+  // Which producers move, by their index in `producers`.
+  SmallVector<SmallVector<bool>> subsets;
+  if (n <= kMaxAbsorbedSubsetProducers) {
+    for (unsigned mask = 1; mask < (1u << n); ++mask)
+      subsets.push_back(llvm::map_to_vector(
+          llvm::seq(n), [&](unsigned i) { return bool(mask >> i & 1); }));
+  } else {
+    subsets.push_back(SmallVector<bool>(n, true));
+    for (unsigned i = 0; i < n; ++i) {
+      subsets.push_back(SmallVector<bool>(n, false));
+      subsets.back()[i] = true;
+    }
+  }
+  SmallVector<func::FuncOp> variants;
+  for (ArrayRef<bool> moves : subsets) {
+    auto absorbed = cast<func::FuncOp>(spliced->clone());
+    absorbed.setSymName(nextName());
+    module.push_back(absorbed);
+    auto ops = llvm::map_to_vector(absorbed.getBody().front(),
+                                   [](Operation &op) { return &op; });
+    llvm::SmallPtrSet<Operation *, 4> staying;
+    for (auto [position, move] : llvm::zip_equal(producers, moves))
+      if (!move)
+        staying.insert(ops[position]);
+    if (absorbProducers(absorbed,
+                        [&](Operation *op) { return staying.contains(op); }))
+      variants.push_back(absorbed);
+    else
+      absorbed.erase();
+  }
+  return variants;
+}
+
+/// Step 3 of superoptimize: the program's segments (`split` of `searched`),
+/// each searched as a program of its own, their candidates spliced between
+/// the kept kernels and ranked. They are verified against the whole
+/// program like any other candidate; when the verifier cannot check the
+/// whole program (`unverifiable`), their verification against their
+/// segments stands for it (the kept ops are the program's own: equal
+/// segments make equal programs).
+static void
+rankSegmentCandidates(func::FuncOp program, func::FuncOp searched,
+                      const ProgramSplit &split, bool unverifiable,
+                      const SearchOptions &opts,
+                      const verifier::VerifierOptions &verifierOptions,
+                      std::chrono::steady_clock::time_point start,
+                      SearchResult &result, CandidateRanking &ranking) {
+  if (opts.progress)
+    llvm::errs() << "[superopt] @" << program.getSymName() << ": searching "
+                 << split.segments.size() << " segment(s) between "
+                 << split.schedule.size() - split.segments.size()
+                 << " kernel(s) kept as they are\n";
+  // Owns the segments' candidates until they are spliced.
+  SegmentSearches searches = searchEachSegment(
+      split, opts, verifierOptions, start, program.getContext(), result.stats);
+
+  // All are priced as they come, then verified and compiled (up to a
+  // second each) cheapest first until `keep` pass, as in step 8: those
+  // behind them could not be kept.
+  struct Offer {
+    func::FuncOp function;
+    ProgramCost cost;
+    bool verify;
+  };
+  SmallVector<Offer> offers;
+  auto offer = [&](func::FuncOp f, bool verify) {
+    if (FailureOr<ProgramCost> cost = ranking.priceIfNew(f); succeeded(cost))
+      offers.push_back({f, *cost, verify});
+  };
+  size_t named = result.ranked.size();
+  auto nextName = [&] {
+    return (program.getSymName() + "_candidate" + std::to_string(named++))
+        .str();
+  };
+  for (ArrayRef<func::FuncOp> chosen :
+       segmentCombinations(searches.candidates)) {
+    func::FuncOp spliced =
+        splice(searched, split, chosen, result.module.get(), nextName());
+    // Kept producers moved into the kernels that read them, where the
+    // verifier can check the whole program.
+    if (!unverifiable)
+      for (func::FuncOp absorbed :
+           absorbedVariants(spliced, result.module.get(), nextName))
+        offer(absorbed, /*verify=*/true);
+    offer(spliced, /*verify=*/!unverifiable);
+  }
+  llvm::stable_sort(offers, [](const Offer &x, const Offer &y) {
+    return x.cost.cheaperThan(y.cost);
+  });
+  unsigned accepted = 0;
+  for (Offer &o : offers) {
+    if (accepted == opts.keep)
+      o.function.erase();
+    else if (ranking.accept(o.function, o.cost, o.verify))
+      ++accepted;
+  }
+  keepCheapest(result, program.getSymName(), opts.keep);
+}
+
+FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
+                                                const SearchOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  MLIRContext *context = program.getContext();
+  SearchOptions opts = options;
+  if (opts.numThreads == 0)
+    opts.numThreads = std::max(1u, std::thread::hardware_concurrency());
+  if (!context->isMultithreadingEnabled())
+    opts.numThreads = 1;
+
+  // What the search cannot model keeps its form; a remark says why.
+  ExprContext ctx;
+  FailureOr<ProgramInfo> info = modelProgram(program, ctx);
+  if (failed(info))
+    return failure();
+  // A program the verifier cannot check gets no search of its own; the
+  // segments between its kept ops may still be checkable (step 3).
+  verifier::VerifierOptions verifierOptions;
+  verifierOptions.seed = opts.seed;
+  verifier::EquivalenceChecker checker(program, verifierOptions);
+  std::optional<std::string> unverifiable = whyUnverifiable(program, checker);
+
+  // Step 1. The program rewritten, if the verifier agrees, is what the
+  // search explores; every candidate is still verified against the program
+  // as given, which stays a candidate itself.
+  std::optional<RewrittenProgram> rewritten;
+  if (!unverifiable)
+    rewritten = rewriteForSearch(program, opts, checker, ctx);
+  func::FuncOp searched = rewritten ? rewritten->function : program;
+  if (rewritten)
+    info = std::move(rewritten->info);
+
+  // Step 2. The whole program's search. It builds no layout changes: a
+  // program with one is searched in segments only (step 3).
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(context));
+  std::optional<ProgramSplit> split = splitProgram(searched, scratch.get());
+  SearchResult result;
+  if (unverifiable || (split && split->hasLayoutChange))
+    result.module = ModuleOp::create(UnknownLoc::get(context));
+  else
+    result = searchCandidates(searched, *info, ctx, checker, opts, start);
+
+  // Step 3. Each segment, searched as a program of its own.
+  CandidateRanking ranking(result, checker, opts, context);
+  if (split)
+    rankSegmentCandidates(program, searched, *split, unverifiable.has_value(),
+                          opts, verifierOptions, start, result, ranking);
+
+  if (unverifiable && result.ranked.empty()) {
+    recordStatistics(result.stats);
     return program.emitRemark("the verifier cannot check this program (")
            << *unverifiable << "); the function is left as it is";
+  }
 
-  // The rewritten program itself: verified above.
+  // Step 4. The rewritten program itself: verified in step 1.
   if (searched != program) {
     OpBuilder b(context);
     b.setInsertionPointToEnd(result.module->getBody());
-    admit(cast<func::FuncOp>(b.clone(*searched)), /*verify=*/false);
+    ranking.admit(cast<func::FuncOp>(b.clone(*searched)), /*verify=*/false);
     keepCheapest(result, program.getSymName(), opts.keep);
   }
 
-  // The program itself, placed by its cost.
-  {
-    OpBuilder b(context);
-    b.setInsertionPointToEnd(result.module->getBody());
-    auto original = cast<func::FuncOp>(b.clone(*program));
-    original.setSymName((program.getSymName() + "_input").str());
-    FailureOr<ProgramCost> cost =
-        quietly(context, [&] { return estimateCost(original, opts.target); });
-    if (failed(cost))
-      return program.emitRemark("the cost model cannot model the program");
-    result.ranked.push_back({original, *cost, /*isInput=*/true});
-    llvm::stable_sort(result.ranked, cheaperFirst);
-  }
+  recordStatistics(result.stats);
+
+  // Step 5. The program itself, placed by its cost.
+  OpBuilder b(context);
+  b.setInsertionPointToEnd(result.module->getBody());
+  auto original = cast<func::FuncOp>(b.clone(*program));
+  original.setSymName((program.getSymName() + "_input").str());
+  FailureOr<ProgramCost> cost =
+      quietly(context, [&] { return estimateCost(original, opts.target); });
+  if (failed(cost))
+    return program.emitRemark("the cost model cannot model the program");
+  result.ranked.push_back({original, *cost, /*isInput=*/true});
+  llvm::stable_sort(result.ranked, cheaperFirst);
   result.stats.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
