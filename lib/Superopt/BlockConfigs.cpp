@@ -63,7 +63,7 @@ SmallVector<BlockConfig> superopt::blockConfigs(const ProgramInfo &program,
         // would pad it to an mma's 16 and read the other operand once per
         // row. Not an axis the program reduces, unless no tile splits it:
         // a family of configs is searched at its finest split of each
-        // reduced axis (searchBlockGraphs), and at one element no block
+        // reduced axis (groupBlockConfigs), and at one element no block
         // reduces a chunk of it.
         bool multipliedAlong =
             readsMatmulOperand && program.matrixAxes.contains(axis);
