@@ -38,9 +38,9 @@ using namespace mlir::tileopt::superopt;
 #define DEBUG_TYPE "tileopt-superoptimize"
 
 // SearchStatistics' counts, summed over the functions a run searches, for
-// `-stats` (docs/superoptimizer.md, "Statistics"). Always enabled: Debian's
-// LLVM and TileOpt's Release builds define NDEBUG, where STATISTIC counts
-// nothing.
+// `-stats` (docs/superoptimizer.md says what shows them). Always enabled:
+// in TileOpt's Release builds (NDEBUG) against Debian's LLVM 22
+// (LLVM_FORCE_ENABLE_STATS off) STATISTIC counts nothing.
 ALWAYS_ENABLED_STATISTIC(NumFunctionsSearched, "Functions searched");
 ALWAYS_ENABLED_STATISTIC(NumExplored,
                          "Partial graphs built (kernel and block level)");
