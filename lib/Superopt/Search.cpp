@@ -8,13 +8,11 @@
 //===----------------------------------------------------------------------===//
 #include "TileOpt/Superopt/Search.h"
 
-#include "TileOpt/Version.h"
-
-#include "Enumerate.h"
+#include "KernelSearch.h"
 #include "Materialize.h"
-#include "TileOpt/Dialect/Common/DimRelations.h"
+#include "ProgramModel.h"
+#include "Segments.h"
 #include "TileOpt/Dialect/Common/ThreadDiagnostics.h"
-#include "TileOpt/Dialect/TK/IR/TKOps.h"
 #include "TileOpt/Superopt/AbsorbProducers.h"
 #include "TileOpt/Superopt/Abstraction.h"
 #include "TileOpt/Superopt/Compilation.h"
@@ -22,42 +20,41 @@
 #include "TileOpt/Superopt/Reassociate.h"
 #include "TileOpt/Verifier/Verifier.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/IRMapping.h"
-#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/xxhash.h"
 
 #include <condition_variable>
+#include <mutex>
 #include <thread>
 
 using namespace mlir;
 using namespace mlir::tileopt;
 using namespace mlir::tileopt::superopt;
 
-std::string SearchOptions::fingerprint() const {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << "tileopt=" TILEOPT_VERSION " kernel-ops=" << maxKernelOps << " block-ops=" << maxBlockOps
-     << " block-budget=" << blockGraphBudget << " fused=" << maxFusedKernels
-     << " block-inputs=" << maxBlockInputs
-     << " block-outputs=" << maxBlockOutputs << " grid-dims=" << maxGridDims
-     << " grid-reductions=" << gridReductions << " forloop=";
-  llvm::interleave(forloopRanges, os, ",");
-  os << " tiles=";
-  llvm::interleave(tileExtents, os, ",");
-  os << " threads-per-block=" << blockThreads << " seed=" << seed
-     << " target=" << target.fingerprint() << " keep=" << keep
-     << " reassociate=" << reassociate << " merge-batch-rows=" << mergeBatchRows
-     << " compile-candidates=" << compileCandidates;
-  // What the compile check refuses depends on the ptxas it runs.
-  if (compileCandidates)
-    os << " ptxas=" << compilationPtxas().value_or("none")
-       << " max-spill=" << kMaxSpillStoreBytes;
-  return text;
-}
+#define DEBUG_TYPE "tileopt-superoptimize"
+
+// SearchStatistics' counts, summed over the functions a run searches, for
+// `-stats` (docs/superoptimizer.md says what shows them). Always enabled:
+// in TileOpt's Release builds (NDEBUG) against Debian's LLVM 22
+// (LLVM_FORCE_ENABLE_STATS off) STATISTIC counts nothing.
+ALWAYS_ENABLED_STATISTIC(NumFunctionsSearched, "Functions searched");
+ALWAYS_ENABLED_STATISTIC(NumExplored,
+                         "Partial graphs built (kernel and block level)");
+ALWAYS_ENABLED_STATISTIC(NumPruned,
+                         "Partial graphs dropped by the abstract check");
+ALWAYS_ENABLED_STATISTIC(NumComplete,
+                         "Graphs whose outputs match the program's terms");
+ALWAYS_ENABLED_STATISTIC(NumVerified, "Candidates the verifier ran on");
+ALWAYS_ENABLED_STATISTIC(NumEquivalent,
+                         "Candidates the verifier found equivalent");
+ALWAYS_ENABLED_STATISTIC(NumNotCompiled,
+                         "Equivalent candidates the compile check turned down");
+ALWAYS_ENABLED_STATISTIC(NumBudgetExhausted,
+                         "Functions whose search a budget stopped");
 
 std::string superopt::canonicalText(func::FuncOp func) {
   OpBuilder b(func.getContext());
@@ -79,8 +76,9 @@ std::string superopt::candidateKey(func::FuncOp func) {
                          /*LowerCase=*/true, /*Width=*/16);
 }
 
-unsigned superopt::rankByMeasurement(
-    SearchResult &result, const llvm::StringMap<double> &secondsByKey) {
+unsigned
+superopt::rankByMeasurement(SearchResult &result,
+                            const llvm::StringMap<double> &secondsByKey) {
   unsigned measured = 0;
   for (RankedCandidate &c : result.ranked) {
     auto it = secondsByKey.find(candidateKey(c.function));
@@ -91,12 +89,12 @@ unsigned superopt::rankByMeasurement(
   }
   // Stable: unmeasured candidates keep the cost model's order behind the
   // measured ones.
-  llvm::stable_sort(result.ranked, [](const RankedCandidate &x,
-                                      const RankedCandidate &y) {
-    if (x.measuredSeconds.has_value() != y.measuredSeconds.has_value())
-      return x.measuredSeconds.has_value();
-    return x.measuredSeconds && *x.measuredSeconds < *y.measuredSeconds;
-  });
+  llvm::stable_sort(
+      result.ranked, [](const RankedCandidate &x, const RankedCandidate &y) {
+        if (x.measuredSeconds.has_value() != y.measuredSeconds.has_value())
+          return x.measuredSeconds.has_value();
+        return x.measuredSeconds && *x.measuredSeconds < *y.measuredSeconds;
+      });
   return measured;
 }
 
@@ -105,235 +103,6 @@ void SearchStatistics::print(raw_ostream &os) const {
      << complete << ", verified " << verified << ", equivalent " << equivalent
      << ", not compiled " << uncompiled << ", " << llvm::format("%.2f", seconds)
      << " s" << (budgetExhausted ? " (budget exhausted)" : "");
-}
-
-//===----------------------------------------------------------------------===//
-// The program's axes
-//===----------------------------------------------------------------------===//
-
-namespace {
-
-/// Which dims of the program's values index the same axis: every op equates
-/// some dims of its operands and results (a matmul its batch dims, M, K and
-/// N; an elementwise op equal dims; a reduction the dims it keeps).
-class ProgramAxes {
-public:
-  LogicalResult build(func::FuncOp func);
-  SmallVector<AxisRef, 4> axesOf(Value v) const;
-
-private:
-  unsigned slot(Value v, int64_t dim) {
-    auto [it, inserted] = base.try_emplace(v, next);
-    if (inserted) {
-      next += cast<ShapedType>(v.getType()).getRank();
-      for (unsigned s = it->second; s < next; ++s)
-        classes.insert(s);
-    }
-    return it->second + static_cast<unsigned>(dim);
-  }
-  void join(Value a, int64_t da, Value b, int64_t db) {
-    classes.unionSets(slot(a, da), slot(b, db));
-  }
-  llvm::DenseMap<Value, unsigned> base;
-  llvm::EquivalenceClasses<unsigned> classes;
-  llvm::DenseSet<unsigned> reducedSlots;
-  unsigned next = 0;
-};
-
-LogicalResult ProgramAxes::build(func::FuncOp func) {
-  for (Value arg : func.getArguments())
-    slot(arg, 0);
-  auto rank = [](Value v) { return cast<ShapedType>(v.getType()).getRank(); };
-  auto size = [](Value v, int64_t d) {
-    return cast<ShapedType>(v.getType()).getDimSize(d);
-  };
-  auto sameDims = [&](Value a, Value b) {
-    for (int64_t d = 0; d < rank(a); ++d)
-      join(a, d, b, d);
-  };
-  auto equate = [&](Value a, int64_t da, Value b, int64_t db) {
-    join(a, da, b, db);
-  };
-  // The program's own ops only: what a region of an unknown op holds is that
-  // op's business, and the op itself is reported.
-  auto visit = [&](Operation *op) -> WalkResult {
-    if (isa<func::ReturnOp>(op))
-      return WalkResult::advance();
-    // Only tk ops (whose values are all tensors) have axes.
-    bool known =
-        isa<tk::TKDialect>(op->getDialect()) && !isa<tk::FusedOp>(op) &&
-        TypeSwitch<Operation *, bool>(op)
-            .Case<tk::UnaryOp, tk::RmsNormOp>([&](Operation *o) {
-              sameDims(o->getOperand(0), o->getResult(0));
-              return true;
-            })
-            .Case([&](tk::BinaryOp b) {
-              equateBroadcastDims(b.getLhs(), b, equate);
-              equateBroadcastDims(b.getRhs(), b, equate);
-              return true;
-            })
-            .Case([&](tk::ReduceOp r) {
-              sameDims(r.getInput(), r);
-              reducedSlots.insert(slot(r, static_cast<int64_t>(r.getDim())));
-              return true;
-            })
-            .Case([&](tk::MatmulOp m) {
-              equateMatmulDims(m.getLhs(), m.getRhs(), m, equate);
-              return true;
-            })
-            .Case([&](tk::TransposeOp t) {
-              for (auto [i, p] : llvm::enumerate(t.getPermutation()))
-                join(t, static_cast<int64_t>(i), t.getInput(), p);
-              return true;
-            })
-            .Case([&](tk::ReshapeOp r) {
-              // Only unit dims added or dropped keep their axes.
-              SmallVector<int64_t> in, out;
-              for (int64_t d = 0; d < rank(r.getInput()); ++d)
-                if (size(r.getInput(), d) != 1)
-                  in.push_back(d);
-              for (int64_t d = 0; d < rank(r); ++d)
-                if (size(r, d) != 1)
-                  out.push_back(d);
-              if (in.size() == out.size() &&
-                  llvm::all_of(llvm::zip(in, out), [&](auto p) {
-                    return size(r.getInput(), std::get<0>(p)) ==
-                           size(r, std::get<1>(p));
-                  }))
-                for (auto [i, o] : llvm::zip(in, out))
-                  join(r.getInput(), i, r, o);
-              return true;
-            })
-            .Default([](Operation *) { return false; });
-    if (known)
-      for (Value r : op->getResults())
-        slot(r, 0);
-    if (!known) {
-      op->emitRemark("the superoptimizer cannot model '")
-          << op->getName() << "'; the function is left as it is";
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  };
-  for (Operation &op : func.getBody().front())
-    if (visit(&op).wasInterrupted())
-      return failure();
-  return success();
-}
-
-SmallVector<AxisRef, 4> ProgramAxes::axesOf(Value v) const {
-  SmallVector<AxisRef, 4> axes;
-  unsigned first = base.lookup(v);
-  for (int64_t d = 0; d < cast<ShapedType>(v.getType()).getRank(); ++d) {
-    unsigned s = first + static_cast<unsigned>(d);
-    axes.push_back({static_cast<int>(classes.getLeaderValue(s)),
-                    reducedSlots.contains(s)});
-  }
-  return axes;
-}
-
-} // namespace
-
-FailureOr<ProgramInfo> superopt::modelProgram(func::FuncOp program,
-                                                ExprContext &ctx) {
-  if (program.getBody().getBlocks().size() != 1)
-    return program.emitRemark(
-        "the superoptimizer needs a function of one block");
-  for (Value arg : program.getArguments()) {
-    auto type = dyn_cast<RankedTensorType>(arg.getType());
-    if (!type || !type.hasStaticShape())
-      return program.emitRemark(
-          "the superoptimizer needs statically shaped tensor arguments");
-  }
-  if (program.getNumResults() == 0)
-    return program.emitRemark("the superoptimizer needs a function with "
-                              "results");
-  ProgramAxes axes;
-  if (failed(axes.build(program)))
-    return failure();
-  FailureOr<llvm::DenseMap<Value, const Expr *>> exprs =
-      abstractValues(program, ctx);
-  if (failed(exprs))
-    return failure();
-
-  ProgramInfo info;
-  auto valueInfo = [&](Value v) {
-    ValueInfo vi;
-    auto type = cast<ShapedType>(v.getType());
-    vi.shape.assign(type.getShape().begin(), type.getShape().end());
-    vi.axes = axes.axesOf(v);
-    vi.expr = exprs->lookup(v);
-    return vi;
-  };
-  for (Value arg : program.getArguments()) {
-    auto type = cast<RankedTensorType>(arg.getType());
-    if (!info.elementType)
-      info.elementType = type.getElementType();
-    if (type.getElementType() != info.elementType)
-      return program.emitRemark("the superoptimizer needs one element type, "
-                                "got ")
-             << info.elementType << " and " << type.getElementType();
-    info.arguments.push_back(valueInfo(arg));
-  }
-  if (!info.elementType)
-    return program.emitRemark("the superoptimizer needs tensor arguments");
-  Operation *ret = program.getBody().front().getTerminator();
-  for (Value out : ret->getOperands())
-    info.outputs.push_back(valueInfo(out));
-  for (auto &[value, expr] : *exprs)
-    info.subterms.push_back(expr);
-  // DenseMap order is not deterministic: sort by interned id.
-  llvm::sort(info.subterms, [](const Expr *a, const Expr *b) {
-    return a->getId() < b->getId();
-  });
-  info.subterms.erase(llvm::unique(info.subterms), info.subterms.end());
-  info.subtermSet.insert(info.subterms.begin(), info.subterms.end());
-  program.walk([&](Operation *op) {
-    auto reduces = [&](Value v, int64_t dim) {
-      auto type = cast<ShapedType>(v.getType());
-      if (dim < 0)
-        dim += type.getRank();
-      info.reducedAxes[axes.axesOf(v)[dim].axis] = type.getDimSize(dim);
-    };
-    if (auto reduce = dyn_cast<tk::ReduceOp>(op))
-      reduces(reduce.getInput(), reduce.getDim());
-    if (isa<tk::MatmulOp, tk::RmsNormOp>(op))
-      reduces(op->getOperand(0), -1);
-    if (isa<tk::MatmulOp>(op))
-      for (Value operand : op->getOperands()) {
-        info.matmulOperands.insert(exprs->lookup(operand));
-        SmallVector<AxisRef, 4> operandAxes = axes.axesOf(operand);
-        for (AxisRef a : ArrayRef(operandAxes).take_back(2))
-          info.matrixAxes.insert(a.axis);
-      }
-    if (auto norm = dyn_cast<tk::RmsNormOp>(op))
-      info.addends.push_back(norm.getEpsilon().convertToDouble());
-    if (auto unary = dyn_cast<tk::UnaryOp>(op)) {
-      if (unary.getKind() == UnaryKind::add_scalar)
-        info.addends.push_back(unary.getScalar()->convertToDouble());
-      if (unary.getKind() == UnaryKind::mul_scalar)
-        info.factors.push_back(unary.getScalar()->convertToDouble());
-      // The search scales by the program's factors; a negation is one.
-      if (unary.getKind() == UnaryKind::neg)
-        info.factors.push_back(-1);
-      if (unary.getKind() == UnaryKind::sigmoid &&
-          !llvm::is_contained(info.ownUnaryKinds, UnaryKind::sigmoid))
-        info.ownUnaryKinds.push_back(UnaryKind::sigmoid);
-    }
-  });
-  SmallVector<tk::UnaryOp> exps;
-  program.walk([&](tk::UnaryOp u) {
-    if (u.getKind() == UnaryKind::exp)
-      exps.push_back(u);
-  });
-  info.stableExp = !exps.empty() && llvm::all_of(exps, [&](tk::UnaryOp u) {
-    return shiftedByMax(exprs->lookup(u.getInput()));
-  });
-  for (auto *list : {&info.addends, &info.factors}) {
-    llvm::sort(*list);
-    list->erase(llvm::unique(*list), list->end());
-  }
-  return info;
 }
 
 namespace {
@@ -348,14 +117,73 @@ struct Candidate {
 };
 
 /// Runs `fn` with the diagnostics it emits on this thread dropped.
-template <typename Fn>
-auto quietly(MLIRContext *context, Fn &&fn) {
+template <typename Fn> auto quietly(MLIRContext *context, Fn &&fn) {
   ThreadDiagnosticHandler handler(context,
                                   [](Diagnostic &) { return success(); });
   return fn();
 }
 
+/// With the `progress` option, prints the counts of a running search and
+/// the cheapest price so far on stderr about once a second, from a thread
+/// of its own, until it is stopped (or destroyed).
+class ProgressReporter {
+public:
+  ProgressReporter(const SearchProgress &progress, bool enabled)
+      : progress(progress) {
+    if (enabled)
+      reporter = std::thread([this] { report(); });
+  }
+  ~ProgressReporter() { stop(); }
+
+  /// Notes a candidate priced `seconds` (called by the search's workers).
+  void priced(double seconds) {
+    std::lock_guard<std::mutex> lock(mutex);
+    bestSeconds = std::min(bestSeconds, seconds);
+  }
+
+  void stop() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      finished = true;
+    }
+    done.notify_all();
+    if (reporter.joinable())
+      reporter.join();
+  }
+
+private:
+  void report() {
+    std::unique_lock<std::mutex> lock(mutex);
+    while (
+        !done.wait_for(lock, std::chrono::seconds(1), [&] { return finished; }))
+      llvm::errs() << "[superopt] explored " << progress.explored.load()
+                   << ", pruned " << progress.pruned.load() << ", complete "
+                   << progress.complete.load() << ", best "
+                   << llvm::format("%.2f", bestSeconds * 1e6) << " us\n";
+  }
+
+  const SearchProgress &progress;
+  std::mutex mutex;
+  std::condition_variable done;
+  bool finished = false;
+  double bestSeconds = std::numeric_limits<double>::infinity();
+  std::thread reporter;
+};
+
 } // namespace
+
+/// Adds the counts of a function's search to the statistics (`-stats`).
+static void recordStatistics(const SearchStatistics &stats) {
+  ++NumFunctionsSearched;
+  NumExplored += stats.explored;
+  NumPruned += stats.pruned;
+  NumComplete += stats.complete;
+  NumVerified += stats.verified;
+  NumEquivalent += stats.equivalent;
+  NumNotCompiled += stats.uncompiled;
+  if (stats.budgetExhausted)
+    ++NumBudgetExhausted;
+}
 
 /// Why the verifier cannot check `program` (it is checked against itself),
 /// or nothing. Every candidate must pass the verifier, so a program it
@@ -408,51 +236,31 @@ static bool compilesWell(func::FuncOp f, double seconds,
   return false;
 }
 
-/// The search proper: the candidates of `program` (modeled as `info`, its
-/// terms in `ctx`) that `checker` verifies equivalent to it, at most
-/// `opts.keep`, cheapest first, in `result.module` named
-/// `<program>_candidate<i>`.
-static SearchResult
-searchCandidates(func::FuncOp program, const ProgramInfo &info,
-                 ExprContext &ctx, verifier::EquivalenceChecker &checker,
-                 const SearchOptions &opts,
-                 std::chrono::steady_clock::time_point start) {
+/// Moves `choices` to the next combination of one block graph per fused
+/// kernel (`sizes[i]` graphs for the i-th), the first choice fastest;
+/// false after the last.
+static bool nextCombination(MutableArrayRef<size_t> choices,
+                            ArrayRef<size_t> sizes) {
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (++choices[i] < sizes[i])
+      return true;
+    choices[i] = 0;
+  }
+  return false;
+}
+
+/// Step 1 of a search: enumerates the kernel graphs of `program` (modeled
+/// as `info`) and prices each combination of their fused kernels' block
+/// graphs, until the enumeration ends or a budget stops it.
+static std::vector<Candidate> enumerateAndPrice(
+    func::FuncOp program, const ProgramInfo &info, ExprContext &ctx,
+    const SearchOptions &opts, SearchProgress &progress,
+    PredefinedCostMemo &predefinedPrices, ProgressReporter &reporter) {
   MLIRContext *context = program.getContext();
-
-  SearchProgress progress;
-  progress.deadline =
-      start + std::chrono::milliseconds(
-                  static_cast<int64_t>(opts.timeBudgetSeconds * 1000));
-  progress.graphBudget = opts.graphBudget;
-
-  SearchResult result;
-  result.module = ModuleOp::create(UnknownLoc::get(context));
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(context));
-
-  // Progress on stderr, about once a second.
-  std::mutex progressMutex;
-  std::condition_variable progressDone;
-  bool finished = false;
-  double bestSeconds = std::numeric_limits<double>::infinity();
-  std::thread reporter;
-  if (opts.progress)
-    reporter = std::thread([&] {
-      std::unique_lock<std::mutex> lock(progressMutex);
-      while (!progressDone.wait_for(lock, std::chrono::seconds(1),
-                                    [&] { return finished; }))
-        llvm::errs() << "[superopt] explored " << progress.explored.load()
-                     << ", pruned " << progress.pruned.load() << ", complete "
-                     << progress.complete.load() << ", best "
-                     << llvm::format("%.2f", bestSeconds * 1e6) << " us\n";
-    });
-
-  // Enumerate and cost.
   FunctionType type = program.getFunctionType();
   std::vector<Candidate> candidates;
   uint64_t order = 0;
-  // The candidates share most of their predefined kernels, whose pricing
-  // builds their tilings.
-  PredefinedCostMemo predefinedPrices;
   auto costOf = [&](func::FuncOp f) -> FailureOr<ProgramCost> {
     return quietly(context, [&] {
       return estimateCost(f, opts.target, &predefinedPrices);
@@ -468,39 +276,35 @@ searchCandidates(func::FuncOp program, const ProgramInfo &info,
     choices.assign(sizes.size(), 0);
     // The combinations multiply (a few fused kernels of many block graphs
     // each): each is priced, so the time budget is checked per combination.
-    while (!progress.expired()) {
+    do {
+      if (progress.expired())
+        break;
       func::FuncOp f = materialize(scratch.get(), "candidate", type, g, choices,
                                    info.elementType, opts.blockThreads);
       if (FailureOr<ProgramCost> cost = costOf(f); succeeded(cost)) {
         candidates.push_back(
             {shared, choices, cost->seconds, cost->serialSeconds, order++});
-        std::lock_guard<std::mutex> lock(progressMutex);
-        bestSeconds = std::min(bestSeconds, cost->seconds);
+        reporter.priced(cost->seconds);
       }
       f.erase();
-      size_t i = 0;
-      for (; i < sizes.size(); ++i) {
-        if (++choices[i] < sizes[i])
-          break;
-        choices[i] = 0;
-      }
-      if (i == sizes.size())
-        break;
-    }
+    } while (nextCombination(choices, sizes));
   });
-  result.stats.explored = progress.explored.load();
-  result.stats.pruned = progress.pruned.load();
-  result.stats.complete = progress.complete.load();
-  result.stats.budgetExhausted = progress.stop.load();
-  {
-    std::lock_guard<std::mutex> lock(progressMutex);
-    finished = true;
-  }
-  progressDone.notify_all();
-  if (reporter.joinable())
-    reporter.join();
+  return candidates;
+}
 
-  // Verify cheapest first; the input program is always a candidate.
+/// Step 2 of a search: materializes `candidates` cheapest first into
+/// `result.module` and ranks those the verifier finds equivalent to
+/// `program` and that compile, until `opts.keep` are ranked or too many
+/// did not compile.
+static void verifyCheapestFirst(func::FuncOp program, const ProgramInfo &info,
+                                verifier::EquivalenceChecker &checker,
+                                const SearchOptions &opts,
+                                std::vector<Candidate> &candidates,
+                                PredefinedCostMemo &predefinedPrices,
+                                SearchResult &result) {
+  MLIRContext *context = program.getContext();
+  FunctionType type = program.getFunctionType();
+  // The input program is always a candidate (superoptimize ranks it).
   llvm::sort(candidates, [](const Candidate &a, const Candidate &b) {
     return std::tie(a.seconds, a.serialSeconds, a.order) <
            std::tie(b.seconds, b.serialSeconds, b.order);
@@ -531,200 +335,44 @@ searchCandidates(func::FuncOp program, const ProgramInfo &info,
         estimateCost(f, opts.target, &predefinedPrices);
     result.ranked.push_back({f, *cost});
   }
+}
+
+/// The search proper: the candidates of `program` (modeled as `info`, its
+/// terms in `ctx`) that `checker` verifies equivalent to it, at most
+/// `opts.keep`, cheapest first, in `result.module` named
+/// `<program>_candidate<i>`.
+static SearchResult
+searchCandidates(func::FuncOp program, const ProgramInfo &info,
+                 ExprContext &ctx, verifier::EquivalenceChecker &checker,
+                 const SearchOptions &opts,
+                 std::chrono::steady_clock::time_point start) {
+  SearchProgress progress;
+  progress.deadline = start + std::chrono::milliseconds(static_cast<int64_t>(
+                                  opts.timeBudgetSeconds * 1000));
+  progress.graphBudget = opts.graphBudget;
+
+  SearchResult result;
+  result.module = ModuleOp::create(UnknownLoc::get(program.getContext()));
+  // The candidates share most of their predefined kernels, whose pricing
+  // builds their tilings.
+  PredefinedCostMemo predefinedPrices;
+  ProgressReporter reporter(progress, opts.progress);
+  std::vector<Candidate> candidates = enumerateAndPrice(
+      program, info, ctx, opts, progress, predefinedPrices, reporter);
+  result.stats.explored = progress.explored.load();
+  result.stats.pruned = progress.pruned.load();
+  result.stats.complete = progress.complete.load();
+  result.stats.budgetExhausted = progress.stop.load();
+  reporter.stop();
+
+  verifyCheapestFirst(program, info, checker, opts, candidates,
+                      predefinedPrices, result);
+  LLVM_DEBUG({
+    llvm::dbgs() << "[" DEBUG_TYPE "] @" << program.getSymName() << ": ";
+    result.stats.print(llvm::dbgs());
+    llvm::dbgs() << "\n";
+  });
   return result;
-}
-
-namespace {
-
-/// A part of the program searched as a program of its own.
-struct Segment {
-  SmallVector<Operation *> ops;
-  /// The part as a function: its arguments are `arguments`, its results
-  /// `results`, values of the program.
-  func::FuncOp function;
-  SmallVector<Value> arguments, results;
-};
-
-/// The program cut where the search cannot go (docs/superoptimizer.md,
-/// step 11). Kept ops stay kernels of their own: the layout changes
-/// (reshapes and transposes, which the search does not build) and the ops
-/// whose values depend on one argument alone (qknorm_attention's
-/// rms_norm(Q) and rms_norm(K), a weight's transpose). The other ops are
-/// cut into segments at the layout changes: an op belongs to the segment
-/// of the most layout changes on a path from an argument to it.
-struct ProgramSplit {
-  /// Kept ops and segments in an order that runs them: for each segment,
-  /// the layout changes that lead to it, the other kept ops of its level,
-  /// then the segment.
-  struct Step {
-    Operation *kept = nullptr;
-    unsigned segment = 0;
-  };
-  SmallVector<Step> schedule;
-  SmallVector<Segment> segments;
-  bool hasLayoutChange = false;
-};
-
-bool isLayoutChange(Operation *op) { return op->hasTrait<tk::LayoutChange>(); }
-
-} // namespace
-
-/// Splits `program`, building the segments' functions in `scratch`;
-/// nothing when there is no op to keep or nothing to search.
-static std::optional<ProgramSplit> splitProgram(func::FuncOp program,
-                                                ModuleOp scratch) {
-  Block &body = program.getBody().front();
-  if (body.getNumArguments() > 64)
-    return std::nullopt;
-  // The arguments each value depends on, and its level: the most layout
-  // changes on a path from an argument to it.
-  llvm::DenseMap<Value, uint64_t> reads;
-  llvm::DenseMap<Value, unsigned> levelOf;
-  for (BlockArgument arg : body.getArguments())
-    reads[arg] = uint64_t(1) << arg.getArgNumber();
-  struct Placed {
-    Operation *op;
-    unsigned level;
-    bool kept;
-  };
-  SmallVector<Placed> placed;
-  ProgramSplit split;
-  unsigned levels = 0;
-  bool anyKept = false;
-  for (Operation &op : body.without_terminator()) {
-    uint64_t mask = 0;
-    unsigned level = 0;
-    for (Value operand : op.getOperands()) {
-      mask |= reads.lookup(operand);
-      level = std::max(level, levelOf.lookup(operand));
-    }
-    bool layoutChange = isLayoutChange(&op);
-    split.hasLayoutChange |= layoutChange;
-    if (layoutChange)
-      ++level;
-    for (Value result : op.getResults()) {
-      reads[result] = mask;
-      levelOf[result] = level;
-    }
-    bool kept = layoutChange || llvm::popcount(mask) == 1;
-    anyKept |= kept;
-    placed.push_back({&op, level, kept});
-    levels = std::max(levels, level + 1);
-  }
-  if (!anyKept)
-    return std::nullopt;
-
-  llvm::DenseMap<Operation *, unsigned> segmentOf;
-  for (unsigned level = 0; level < levels; ++level) {
-    for (const Placed &p : placed)
-      if (p.kept && p.level == level && isLayoutChange(p.op))
-        split.schedule.push_back({p.op});
-    for (const Placed &p : placed)
-      if (p.kept && p.level == level && !isLayoutChange(p.op))
-        split.schedule.push_back({p.op});
-    Segment segment;
-    for (const Placed &p : placed)
-      if (!p.kept && p.level == level)
-        segment.ops.push_back(p.op);
-    if (segment.ops.empty())
-      continue;
-    for (Operation *op : segment.ops)
-      segmentOf[op] = split.segments.size();
-    split.schedule.push_back({nullptr, unsigned(split.segments.size())});
-    split.segments.push_back(std::move(segment));
-  }
-  if (split.segments.empty())
-    return std::nullopt;
-
-  // A segment reads the values its ops use that other steps compute (the
-  // arguments first, in order), and returns those of its values that other
-  // steps use or the program returns.
-  Operation *ret = body.getTerminator();
-  OpBuilder b(program.getContext());
-  b.setInsertionPointToEnd(scratch.getBody());
-  for (auto [index, segment] : llvm::enumerate(split.segments)) {
-    auto inSegment = [&, index = index](Operation *op) {
-      auto it = segmentOf.find(op);
-      return it != segmentOf.end() && it->second == index;
-    };
-    llvm::SetVector<Value> arguments;
-    for (BlockArgument arg : body.getArguments())
-      if (llvm::any_of(arg.getUsers(), inSegment))
-        arguments.insert(arg);
-    for (Operation *op : segment.ops)
-      for (Value operand : op->getOperands())
-        if (!isa<BlockArgument>(operand) && !inSegment(operand.getDefiningOp()))
-          arguments.insert(operand);
-    segment.arguments = arguments.takeVector();
-    for (Operation *op : segment.ops)
-      for (Value result : op->getResults())
-        if (llvm::any_of(result.getUsers(), [&](Operation *user) {
-              return user == ret || !inSegment(user);
-            }))
-          segment.results.push_back(result);
-
-    SmallVector<Type> argumentTypes, resultTypes;
-    for (Value v : segment.arguments)
-      argumentTypes.push_back(v.getType());
-    for (Value v : segment.results)
-      resultTypes.push_back(v.getType());
-    segment.function = func::FuncOp::create(
-        b, program.getLoc(),
-        (program.getSymName() + "_segment" + Twine(index)).str(),
-        b.getFunctionType(argumentTypes, resultTypes));
-    Block *segmentBody = segment.function.addEntryBlock();
-    IRMapping mapping;
-    mapping.map(segment.arguments, segmentBody->getArguments());
-    OpBuilder inner = OpBuilder::atBlockEnd(segmentBody);
-    for (Operation *op : segment.ops)
-      inner.clone(*op, mapping);
-    SmallVector<Value> returned;
-    for (Value v : segment.results)
-      returned.push_back(mapping.lookup(v));
-    func::ReturnOp::create(inner, program.getLoc(), returned);
-  }
-  return split;
-}
-
-/// The program with each segment computed by `chosen[i]`, a µGraph of the
-/// segment's function (or, when null, as the program computes it), as
-/// `name` in `module`.
-static func::FuncOp splice(func::FuncOp program, const ProgramSplit &split,
-                           ArrayRef<func::FuncOp> chosen, ModuleOp module,
-                           StringRef name) {
-  OpBuilder b(program.getContext());
-  b.setInsertionPointToEnd(module.getBody());
-  auto f = func::FuncOp::create(b, program.getLoc(), name,
-                                program.getFunctionType());
-  Block *body = f.addEntryBlock();
-  IRMapping mapping;
-  mapping.map(program.getArguments(), body->getArguments());
-  b.setInsertionPointToEnd(body);
-  for (const ProgramSplit::Step &step : split.schedule) {
-    if (step.kept) {
-      b.clone(*step.kept, mapping);
-      continue;
-    }
-    const Segment &segment = split.segments[step.segment];
-    func::FuncOp candidate = chosen[step.segment];
-    if (!candidate) {
-      for (Operation *op : segment.ops)
-        b.clone(*op, mapping);
-      continue;
-    }
-    IRMapping inner;
-    for (auto [arg, value] :
-         llvm::zip_equal(candidate.getArguments(), segment.arguments))
-      inner.map(arg, mapping.lookup(value));
-    Block &candidateBody = candidate.getBody().front();
-    for (Operation &op : candidateBody.without_terminator())
-      b.clone(op, inner);
-    for (auto [value, computed] : llvm::zip_equal(
-             segment.results, candidateBody.getTerminator()->getOperands()))
-      mapping.map(value, inner.lookupOrDefault(computed));
-  }
-  b.clone(*program.getBody().front().getTerminator(), mapping);
-  return f;
 }
 
 static bool cheaperFirst(const RankedCandidate &x, const RankedCandidate &y) {
@@ -743,90 +391,46 @@ static void keepCheapest(SearchResult &result, StringRef name, unsigned keep) {
     c.function.setSymName((name + "_candidate" + std::to_string(i)).str());
 }
 
-FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
-                                                const SearchOptions &options) {
-  auto start = std::chrono::steady_clock::now();
-  MLIRContext *context = program.getContext();
-  SearchOptions opts = options;
-  if (opts.numThreads == 0)
-    opts.numThreads = std::max(1u, std::thread::hardware_concurrency());
-  if (!context->isMultithreadingEnabled())
-    opts.numThreads = 1;
+namespace {
 
-  // What the search cannot model keeps its form; a remark says why.
-  ExprContext ctx;
-  FailureOr<ProgramInfo> info = modelProgram(program, ctx);
-  if (failed(info))
-    return failure();
-  // A program the verifier cannot check gets no search of its own; the
-  // segments between its kept ops may still be checkable (see below).
-  verifier::VerifierOptions verifierOptions;
-  verifierOptions.seed = opts.seed;
-  verifier::EquivalenceChecker checker(program, verifierOptions);
-  std::optional<std::string> unverifiable = whyUnverifiable(program, checker);
+/// The program rewritten for the search (its matmul chains reassociated,
+/// the batches of its shared-rhs matmuls merged into rows), once the
+/// verifier has found it equivalent.
+struct RewrittenProgram {
+  OwningOpRef<ModuleOp> module; // owns `function`
+  func::FuncOp function;
+  ProgramInfo info;
+};
 
-  // The program rewritten (its matmul chains reassociated where that lowers
-  // its flops, the batches of its shared-rhs matmuls merged into rows), if
-  // the verifier agrees, is what the search explores; every candidate is
-  // still verified against the program as given, which stays a candidate
-  // itself.
-  OwningOpRef<ModuleOp> rewrittenModule;
-  func::FuncOp searched = program;
-  if ((opts.reassociate || opts.mergeBatchRows) && !unverifiable) {
-    rewrittenModule = ModuleOp::create(UnknownLoc::get(context));
-    OpBuilder b(context);
-    b.setInsertionPointToEnd(rewrittenModule->getBody());
-    auto variant = cast<func::FuncOp>(b.clone(*program));
-    bool reassociated = opts.reassociate && reassociateMatmuls(variant);
-    bool merged = opts.mergeBatchRows && mergeBatchRows(variant);
-    FailureOr<verifier::VerificationResult> verdict = failure();
-    if (reassociated || merged)
-      verdict = quietly(context, [&] { return checker.check(variant); });
-    FailureOr<ProgramInfo> variantInfo = failure();
-    if (succeeded(verdict) && verdict->equivalent)
-      variantInfo =
-          quietly(context, [&] { return modelProgram(variant, ctx); });
-    if (succeeded(variantInfo)) {
-      if (opts.progress) {
-        llvm::errs() << "[superopt] @" << program.getSymName()
-                     << ": searching it with";
-        if (reassociated)
-          llvm::errs() << " its matmul chains reassociated ("
-                       << llvm::format("%.3g", matmulFlops(program) * 1e-9)
-                       << " -> "
-                       << llvm::format("%.3g", matmulFlops(variant) * 1e-9)
-                       << " GFLOP)" << (merged ? " and" : "");
-        if (merged)
-          llvm::errs() << " the batches of its shared-rhs matmuls as rows";
-        llvm::errs() << "\n";
-      }
-      searched = variant;
-      info = std::move(variantInfo);
-    }
+/// Candidates of the whole program being ranked into a SearchResult: each
+/// µGraph once (by candidateKey), priced by the cost model, verified against
+/// the program (unless it stands verified) and compiled.
+class CandidateRanking {
+public:
+  CandidateRanking(SearchResult &result, verifier::EquivalenceChecker &checker,
+                   const SearchOptions &opts, MLIRContext *context)
+      : result(result), checker(checker), opts(opts), context(context) {
+    for (const RankedCandidate &c : result.ranked)
+      known.insert(candidateKey(c.function));
   }
 
-  // The search builds no layout changes: a program with one is searched
-  // in segments only (below).
-  OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(context));
-  std::optional<ProgramSplit> split = splitProgram(searched, scratch.get());
-  SearchResult result;
-  if (unverifiable || (split && split->hasLayoutChange))
-    result.module = ModuleOp::create(UnknownLoc::get(context));
-  else
-    result = searchCandidates(searched, *info, ctx, checker, opts, start);
+  /// The price of `f`, unless an equal candidate came before or the cost
+  /// model cannot price it: then `f` is erased.
+  FailureOr<ProgramCost> priceIfNew(func::FuncOp f) {
+    if (!known.insert(candidateKey(f)).second) {
+      f.erase();
+      return failure();
+    }
+    FailureOr<ProgramCost> cost =
+        quietly(context, [&] { return estimateCost(f, opts.target); });
+    if (failed(cost))
+      f.erase();
+    return cost;
+  }
 
-  // Ranks `f`, a function of the whole program in `result.module`, unless
-  // an equal candidate was ranked before; with `verify`, only if the
-  // checker finds it equivalent to the program.
-  llvm::StringSet<> known;
-  for (const RankedCandidate &c : result.ranked)
-    known.insert(candidateKey(c.function));
-  auto price = [&](func::FuncOp f) {
-    return quietly(context, [&] { return estimateCost(f, opts.target); });
-  };
-  // Ranks `f`, priced `cost`, if (with `verify`) the checker finds it
-  // equivalent and it compiles; whether it does.
-  auto accept = [&](func::FuncOp f, const ProgramCost &cost, bool verify) {
+  /// Ranks `f`, priced `cost`, if (with `verify`) the checker finds it
+  /// equivalent and it compiles; whether it does. Erases it otherwise.
+  bool accept(func::FuncOp f, const ProgramCost &cost, bool verify) {
     ++result.stats.verified;
     if (verify) {
       FailureOr<verifier::VerificationResult> verdict =
@@ -843,206 +447,338 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
     }
     result.ranked.push_back({f, cost});
     return true;
-  };
-  auto admit = [&](func::FuncOp f, bool verify) {
-    if (!known.insert(candidateKey(f)).second) {
-      f.erase();
-      return;
-    }
-    FailureOr<ProgramCost> cost = price(f);
-    if (failed(cost)) {
-      f.erase();
-      return;
-    }
-    accept(f, *cost, verify);
-  };
-
-  // Each segment, searched as a program of its own with an equal share of
-  // what is left of the time budget: smaller programs, whose searches the
-  // budgets let finish (or get further) where the whole program's did not.
-  // Their candidates, spliced between the kept kernels, are verified
-  // against the whole program like any other; when the verifier cannot
-  // check the whole program, their verification against their segments
-  // stands for it (the kept ops are the program's own: equal segments make
-  // equal programs).
-  if (split) {
-    if (opts.progress)
-      llvm::errs() << "[superopt] @" << program.getSymName() << ": searching "
-                   << split->segments.size() << " segment(s) between "
-                   << split->schedule.size() - split->segments.size()
-                   << " kernel(s) kept as they are\n";
-    // Each segment's search result, which owns its candidates, and those
-    // candidates (none when the segment could not be searched).
-    std::vector<SearchResult> segmentResults;
-    SmallVector<SmallVector<func::FuncOp>> segmentCandidates;
-    for (auto [index, segment] : llvm::enumerate(split->segments)) {
-      double elapsed = std::chrono::duration<double>(
-                           std::chrono::steady_clock::now() - start)
-                           .count();
-      SearchOptions segmentOptions = opts;
-      segmentOptions.timeBudgetSeconds =
-          std::max(0.0, opts.timeBudgetSeconds - elapsed) /
-          (split->segments.size() - index);
-      ExprContext segmentCtx;
-      verifier::EquivalenceChecker segmentChecker(segment.function,
-                                                  verifierOptions);
-      FailureOr<SearchResult> found = quietly(context, [&] {
-        FailureOr<ProgramInfo> segmentInfo =
-            modelProgram(segment.function, segmentCtx);
-        if (failed(segmentInfo) ||
-            whyUnverifiable(segment.function, segmentChecker))
-          return FailureOr<SearchResult>(failure());
-        return FailureOr<SearchResult>(searchCandidates(
-            segment.function, *segmentInfo, segmentCtx, segmentChecker,
-            segmentOptions, std::chrono::steady_clock::now()));
-      });
-      SmallVector<func::FuncOp> &candidates = segmentCandidates.emplace_back();
-      if (failed(found))
-        continue;
-      result.stats.explored += found->stats.explored;
-      result.stats.pruned += found->stats.pruned;
-      result.stats.complete += found->stats.complete;
-      result.stats.uncompiled += found->stats.uncompiled;
-      result.stats.budgetExhausted |= found->stats.budgetExhausted;
-      for (const RankedCandidate &c : found->ranked)
-        candidates.push_back(c.function);
-      segmentResults.push_back(std::move(*found));
-    }
-    // The cheapest of every segment together, then each other candidate
-    // of a segment with the cheapest of the others.
-    SmallVector<func::FuncOp> cheapest;
-    for (const SmallVector<func::FuncOp> &candidates : segmentCandidates)
-      cheapest.push_back(candidates.empty() ? func::FuncOp() : candidates[0]);
-    SmallVector<SmallVector<func::FuncOp>> combinations = {cheapest};
-    for (auto [index, candidates] : llvm::enumerate(segmentCandidates)) {
-      // drop_begin of an empty list would run past its end.
-      if (candidates.empty())
-        continue;
-      for (func::FuncOp candidate : llvm::drop_begin(candidates)) {
-        combinations.push_back(cheapest);
-        combinations.back()[index] = candidate;
-      }
-    }
-    // Each with kept producers computed inside the kernels that read them,
-    // too, where the verifier can check the whole program: that form is no
-    // longer the program's ops around equal segments. Moving a producer
-    // saves a launch and a round trip but recomputes it in every block
-    // that reads a tile of it, which pays or not producer by producer (at
-    // b=8 qknorm_attention's 8 blocks per head would each normalize every
-    // key), so each subset of the producers that can move is a candidate
-    // (up to kMaxAbsorbedSubsetProducers of them; beyond, all of them and
-    // each alone), priced like any other.
-    //
-    // All are priced as they come, then verified and compiled (up to a
-    // second each) cheapest first until `keep` pass, as in step 8: those
-    // behind them could not be kept.
-    struct Offer {
-      func::FuncOp function;
-      ProgramCost cost;
-      bool verify;
-    };
-    SmallVector<Offer> offers;
-    auto offer = [&](func::FuncOp f, bool verify) {
-      if (!known.insert(candidateKey(f)).second) {
-        f.erase();
-        return;
-      }
-      FailureOr<ProgramCost> cost = price(f);
-      if (failed(cost)) {
-        f.erase();
-        return;
-      }
-      offers.push_back({f, *cost, verify});
-    };
-    size_t named = result.ranked.size();
-    auto nextName = [&] {
-      return (program.getSymName() + "_candidate" + std::to_string(named++))
-          .str();
-    };
-    auto offerAbsorbed = [&](func::FuncOp spliced) {
-      // The producers by their position in the body, which a clone keeps.
-      Block &body = spliced.getBody().front();
-      SmallVector<unsigned> producers;
-      for (Operation *op : absorbableProducers(spliced))
-        producers.push_back(std::distance(body.begin(), op->getIterator()));
-      unsigned n = producers.size();
-      // Which producers move, by their index in `producers`.
-      SmallVector<SmallVector<bool>> subsets;
-      if (n <= kMaxAbsorbedSubsetProducers) {
-        for (unsigned mask = 1; mask < (1u << n); ++mask)
-          subsets.push_back(llvm::map_to_vector(
-              llvm::seq(n), [&](unsigned i) { return bool(mask >> i & 1); }));
-      } else {
-        subsets.push_back(SmallVector<bool>(n, true));
-        for (unsigned i = 0; i < n; ++i) {
-          subsets.push_back(SmallVector<bool>(n, false));
-          subsets.back()[i] = true;
-        }
-      }
-      for (ArrayRef<bool> moves : subsets) {
-        auto absorbed = cast<func::FuncOp>(spliced->clone());
-        absorbed.setSymName(nextName());
-        result.module->push_back(absorbed);
-        auto ops = llvm::map_to_vector(absorbed.getBody().front(),
-                                       [](Operation &op) { return &op; });
-        llvm::SmallPtrSet<Operation *, 4> staying;
-        for (auto [position, move] : llvm::zip_equal(producers, moves))
-          if (!move)
-            staying.insert(ops[position]);
-        if (absorbProducers(absorbed, [&](Operation *op) {
-              return staying.contains(op);
-            }))
-          offer(absorbed, /*verify=*/true);
-        else
-          absorbed.erase();
-      }
-    };
-    if (llvm::any_of(cheapest, [](func::FuncOp f) { return bool(f); }))
-      for (ArrayRef<func::FuncOp> chosen : combinations) {
-        func::FuncOp spliced =
-            splice(searched, *split, chosen, result.module.get(), nextName());
-        if (!unverifiable)
-          offerAbsorbed(spliced);
-        offer(spliced, /*verify=*/!unverifiable);
-      }
-    llvm::stable_sort(offers, [](const Offer &x, const Offer &y) {
-      return x.cost.cheaperThan(y.cost);
-    });
-    unsigned accepted = 0;
-    for (Offer &o : offers) {
-      if (accepted == opts.keep)
-        o.function.erase();
-      else if (accept(o.function, o.cost, o.verify))
-        ++accepted;
-    }
-    keepCheapest(result, program.getSymName(), opts.keep);
   }
 
-  if (unverifiable && result.ranked.empty())
+  /// Ranks `f` as `accept` does, unless an equal candidate came before.
+  void admit(func::FuncOp f, bool verify) {
+    if (FailureOr<ProgramCost> cost = priceIfNew(f); succeeded(cost))
+      accept(f, *cost, verify);
+  }
+
+private:
+  SearchResult &result;
+  verifier::EquivalenceChecker &checker;
+  const SearchOptions &opts;
+  MLIRContext *context;
+  llvm::StringSet<> known;
+};
+
+/// The searches of a program's segments: each segment's result, which owns
+/// its candidates, and those candidates (none where the segment could not
+/// be searched), cheapest first.
+struct SegmentSearches {
+  std::vector<SearchResult> results;
+  SmallVector<SmallVector<func::FuncOp>> candidates;
+};
+
+} // namespace
+
+/// Step 1 of superoptimize: the program rewritten for the search, if that
+/// changes it, the verifier finds it equivalent and it can be modeled.
+static std::optional<RewrittenProgram>
+rewriteForSearch(func::FuncOp program, const SearchOptions &opts,
+                 verifier::EquivalenceChecker &checker, ExprContext &ctx) {
+  if (!opts.reassociate && !opts.mergeBatchRows)
+    return std::nullopt;
+  MLIRContext *context = program.getContext();
+  RewrittenProgram rewritten;
+  rewritten.module = ModuleOp::create(UnknownLoc::get(context));
+  OpBuilder b(context);
+  b.setInsertionPointToEnd(rewritten.module->getBody());
+  auto variant = cast<func::FuncOp>(b.clone(*program));
+  bool reassociated = opts.reassociate && reassociateMatmuls(variant);
+  bool merged = opts.mergeBatchRows && mergeBatchRows(variant);
+  FailureOr<verifier::VerificationResult> verdict = failure();
+  if (reassociated || merged)
+    verdict = quietly(context, [&] { return checker.check(variant); });
+  FailureOr<ProgramInfo> variantInfo = failure();
+  if (succeeded(verdict) && verdict->equivalent)
+    variantInfo = quietly(context, [&] { return modelProgram(variant, ctx); });
+  if (failed(variantInfo))
+    return std::nullopt;
+  if (opts.progress) {
+    llvm::errs() << "[superopt] @" << program.getSymName()
+                 << ": searching it with";
+    if (reassociated)
+      llvm::errs() << " its matmul chains reassociated ("
+                   << llvm::format("%.3g", matmulFlops(program) * 1e-9)
+                   << " -> "
+                   << llvm::format("%.3g", matmulFlops(variant) * 1e-9)
+                   << " GFLOP)" << (merged ? " and" : "");
+    if (merged)
+      llvm::errs() << " the batches of its shared-rhs matmuls as rows";
+    llvm::errs() << "\n";
+  }
+  rewritten.function = variant;
+  rewritten.info = std::move(*variantInfo);
+  return rewritten;
+}
+
+/// Step 3a of superoptimize: searches each segment of `split` as a program
+/// of its own, with an equal share of what is left of the time budget
+/// (smaller programs, whose searches the budgets let finish, or get
+/// further, where the whole program's did not). Adds their counts to
+/// `stats`.
+static SegmentSearches
+searchEachSegment(const ProgramSplit &split, const SearchOptions &opts,
+                  const verifier::VerifierOptions &verifierOptions,
+                  std::chrono::steady_clock::time_point start,
+                  MLIRContext *context, SearchStatistics &stats) {
+  SegmentSearches searches;
+  for (auto [index, segment] : llvm::enumerate(split.segments)) {
+    double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    SearchOptions segmentOptions = opts;
+    segmentOptions.timeBudgetSeconds =
+        std::max(0.0, opts.timeBudgetSeconds - elapsed) /
+        (split.segments.size() - index);
+    ExprContext segmentCtx;
+    verifier::EquivalenceChecker segmentChecker(segment.function,
+                                                verifierOptions);
+    FailureOr<SearchResult> found = quietly(context, [&] {
+      FailureOr<ProgramInfo> segmentInfo =
+          modelProgram(segment.function, segmentCtx);
+      if (failed(segmentInfo) ||
+          whyUnverifiable(segment.function, segmentChecker))
+        return FailureOr<SearchResult>(failure());
+      return FailureOr<SearchResult>(searchCandidates(
+          segment.function, *segmentInfo, segmentCtx, segmentChecker,
+          segmentOptions, std::chrono::steady_clock::now()));
+    });
+    SmallVector<func::FuncOp> &candidates = searches.candidates.emplace_back();
+    if (failed(found))
+      continue;
+    stats.explored += found->stats.explored;
+    stats.pruned += found->stats.pruned;
+    stats.complete += found->stats.complete;
+    stats.uncompiled += found->stats.uncompiled;
+    stats.budgetExhausted |= found->stats.budgetExhausted;
+    for (const RankedCandidate &c : found->ranked)
+      candidates.push_back(c.function);
+    searches.results.push_back(std::move(*found));
+  }
+  return searches;
+}
+
+/// Step 3b of superoptimize: the choices of one candidate per segment
+/// (null: the segment as the program computes it) that are spliced into
+/// the program: the cheapest of every segment together, then each other
+/// candidate of a segment with the cheapest of the others. None when no
+/// segment has a candidate.
+static SmallVector<SmallVector<func::FuncOp>>
+segmentCombinations(ArrayRef<SmallVector<func::FuncOp>> segmentCandidates) {
+  SmallVector<func::FuncOp> cheapest;
+  for (const SmallVector<func::FuncOp> &candidates : segmentCandidates)
+    cheapest.push_back(candidates.empty() ? func::FuncOp() : candidates[0]);
+  if (llvm::none_of(cheapest, [](func::FuncOp f) { return bool(f); }))
+    return {};
+  SmallVector<SmallVector<func::FuncOp>> combinations = {cheapest};
+  for (auto [index, candidates] : llvm::enumerate(segmentCandidates)) {
+    // drop_begin of an empty list would run past its end.
+    if (candidates.empty())
+      continue;
+    for (func::FuncOp candidate : llvm::drop_begin(candidates)) {
+      combinations.push_back(cheapest);
+      combinations.back()[index] = candidate;
+    }
+  }
+  return combinations;
+}
+
+/// Step 3c of superoptimize: `spliced` with kept producers computed inside
+/// the kernels that read them, one function per subset of the producers
+/// that can move, each named by `nextName` in `module`. That form is no
+/// longer the program's ops around equal segments, so each must be verified
+/// against the whole program. Moving a producer saves a launch and a round
+/// trip but recomputes it in every block that reads a tile of it, which
+/// pays or not producer by producer (at b=8 qknorm_attention's 8 blocks per
+/// head would each normalize every key), so each subset is a candidate (up
+/// to kMaxAbsorbedSubsetProducers producers; beyond, all of them and each
+/// alone), priced like any other.
+static SmallVector<func::FuncOp>
+absorbedVariants(func::FuncOp spliced, ModuleOp module,
+                 llvm::function_ref<std::string()> nextName) {
+  // The producers by their position in the body, which a clone keeps.
+  Block &body = spliced.getBody().front();
+  SmallVector<unsigned> producers;
+  for (Operation *op : absorbableProducers(spliced))
+    producers.push_back(std::distance(body.begin(), op->getIterator()));
+  unsigned n = producers.size();
+  // Which producers move, by their index in `producers`.
+  SmallVector<SmallVector<bool>> subsets;
+  if (n <= kMaxAbsorbedSubsetProducers) {
+    for (unsigned mask = 1; mask < (1u << n); ++mask)
+      subsets.push_back(llvm::map_to_vector(
+          llvm::seq(n), [&](unsigned i) { return bool(mask >> i & 1); }));
+  } else {
+    subsets.push_back(SmallVector<bool>(n, true));
+    for (unsigned i = 0; i < n; ++i) {
+      subsets.push_back(SmallVector<bool>(n, false));
+      subsets.back()[i] = true;
+    }
+  }
+  SmallVector<func::FuncOp> variants;
+  for (ArrayRef<bool> moves : subsets) {
+    auto absorbed = cast<func::FuncOp>(spliced->clone());
+    absorbed.setSymName(nextName());
+    module.push_back(absorbed);
+    auto ops = llvm::map_to_vector(absorbed.getBody().front(),
+                                   [](Operation &op) { return &op; });
+    llvm::SmallPtrSet<Operation *, 4> staying;
+    for (auto [position, move] : llvm::zip_equal(producers, moves))
+      if (!move)
+        staying.insert(ops[position]);
+    if (absorbProducers(absorbed,
+                        [&](Operation *op) { return staying.contains(op); }))
+      variants.push_back(absorbed);
+    else
+      absorbed.erase();
+  }
+  return variants;
+}
+
+/// Step 3 of superoptimize: the program's segments (`split` of `searched`),
+/// each searched as a program of its own, their candidates spliced between
+/// the kept kernels and ranked. They are verified against the whole
+/// program like any other candidate; when the verifier cannot check the
+/// whole program (`unverifiable`), their verification against their
+/// segments stands for it (the kept ops are the program's own: equal
+/// segments make equal programs).
+static void
+rankSegmentCandidates(func::FuncOp program, func::FuncOp searched,
+                      const ProgramSplit &split, bool unverifiable,
+                      const SearchOptions &opts,
+                      const verifier::VerifierOptions &verifierOptions,
+                      std::chrono::steady_clock::time_point start,
+                      SearchResult &result, CandidateRanking &ranking) {
+  if (opts.progress)
+    llvm::errs() << "[superopt] @" << program.getSymName() << ": searching "
+                 << split.segments.size() << " segment(s) between "
+                 << split.schedule.size() - split.segments.size()
+                 << " kernel(s) kept as they are\n";
+  // Owns the segments' candidates until they are spliced.
+  SegmentSearches searches = searchEachSegment(
+      split, opts, verifierOptions, start, program.getContext(), result.stats);
+
+  // All are priced as they come, then verified and compiled (up to a
+  // second each) cheapest first until `keep` pass, as in step 8: those
+  // behind them could not be kept.
+  struct Offer {
+    func::FuncOp function;
+    ProgramCost cost;
+    bool verify;
+  };
+  SmallVector<Offer> offers;
+  auto offer = [&](func::FuncOp f, bool verify) {
+    if (FailureOr<ProgramCost> cost = ranking.priceIfNew(f); succeeded(cost))
+      offers.push_back({f, *cost, verify});
+  };
+  size_t named = result.ranked.size();
+  auto nextName = [&] {
+    return (program.getSymName() + "_candidate" + std::to_string(named++))
+        .str();
+  };
+  for (ArrayRef<func::FuncOp> chosen :
+       segmentCombinations(searches.candidates)) {
+    func::FuncOp spliced =
+        splice(searched, split, chosen, result.module.get(), nextName());
+    // Kept producers moved into the kernels that read them, where the
+    // verifier can check the whole program.
+    if (!unverifiable)
+      for (func::FuncOp absorbed :
+           absorbedVariants(spliced, result.module.get(), nextName))
+        offer(absorbed, /*verify=*/true);
+    offer(spliced, /*verify=*/!unverifiable);
+  }
+  llvm::stable_sort(offers, [](const Offer &x, const Offer &y) {
+    return x.cost.cheaperThan(y.cost);
+  });
+  unsigned accepted = 0;
+  for (Offer &o : offers) {
+    if (accepted == opts.keep)
+      o.function.erase();
+    else if (ranking.accept(o.function, o.cost, o.verify))
+      ++accepted;
+  }
+  keepCheapest(result, program.getSymName(), opts.keep);
+}
+
+FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
+                                                const SearchOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  MLIRContext *context = program.getContext();
+  SearchOptions opts = options;
+  if (opts.numThreads == 0)
+    opts.numThreads = std::max(1u, std::thread::hardware_concurrency());
+  if (!context->isMultithreadingEnabled())
+    opts.numThreads = 1;
+
+  // What the search cannot model keeps its form; a remark says why.
+  ExprContext ctx;
+  FailureOr<ProgramInfo> info = modelProgram(program, ctx);
+  if (failed(info))
+    return failure();
+  // A program the verifier cannot check gets no search of its own; the
+  // segments between its kept ops may still be checkable (step 3).
+  verifier::VerifierOptions verifierOptions;
+  verifierOptions.seed = opts.seed;
+  verifier::EquivalenceChecker checker(program, verifierOptions);
+  std::optional<std::string> unverifiable = whyUnverifiable(program, checker);
+
+  // Step 1. The program rewritten, if the verifier agrees, is what the
+  // search explores; every candidate is still verified against the program
+  // as given, which stays a candidate itself.
+  std::optional<RewrittenProgram> rewritten;
+  if (!unverifiable)
+    rewritten = rewriteForSearch(program, opts, checker, ctx);
+  func::FuncOp searched = rewritten ? rewritten->function : program;
+  if (rewritten)
+    info = std::move(rewritten->info);
+
+  // Step 2. The whole program's search. It builds no layout changes: a
+  // program with one is searched in segments only (step 3).
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(context));
+  std::optional<ProgramSplit> split = splitProgram(searched, scratch.get());
+  SearchResult result;
+  if (unverifiable || (split && split->hasLayoutChange))
+    result.module = ModuleOp::create(UnknownLoc::get(context));
+  else
+    result = searchCandidates(searched, *info, ctx, checker, opts, start);
+
+  // Step 3. Each segment, searched as a program of its own.
+  CandidateRanking ranking(result, checker, opts, context);
+  if (split)
+    rankSegmentCandidates(program, searched, *split, unverifiable.has_value(),
+                          opts, verifierOptions, start, result, ranking);
+
+  if (unverifiable && result.ranked.empty()) {
+    recordStatistics(result.stats);
     return program.emitRemark("the verifier cannot check this program (")
            << *unverifiable << "); the function is left as it is";
+  }
 
-  // The rewritten program itself: verified above.
+  // Step 4. The rewritten program itself: verified in step 1.
   if (searched != program) {
     OpBuilder b(context);
     b.setInsertionPointToEnd(result.module->getBody());
-    admit(cast<func::FuncOp>(b.clone(*searched)), /*verify=*/false);
+    ranking.admit(cast<func::FuncOp>(b.clone(*searched)), /*verify=*/false);
     keepCheapest(result, program.getSymName(), opts.keep);
   }
 
-  // The program itself, placed by its cost.
-  {
-    OpBuilder b(context);
-    b.setInsertionPointToEnd(result.module->getBody());
-    auto original = cast<func::FuncOp>(b.clone(*program));
-    original.setSymName((program.getSymName() + "_input").str());
-    FailureOr<ProgramCost> cost =
-        quietly(context, [&] { return estimateCost(original, opts.target); });
-    if (failed(cost))
-      return program.emitRemark("the cost model cannot model the program");
-    result.ranked.push_back({original, *cost, /*isInput=*/true});
-    llvm::stable_sort(result.ranked, cheaperFirst);
-  }
+  recordStatistics(result.stats);
+
+  // Step 5. The program itself, placed by its cost.
+  OpBuilder b(context);
+  b.setInsertionPointToEnd(result.module->getBody());
+  auto original = cast<func::FuncOp>(b.clone(*program));
+  original.setSymName((program.getSymName() + "_input").str());
+  FailureOr<ProgramCost> cost =
+      quietly(context, [&] { return estimateCost(original, opts.target); });
+  if (failed(cost))
+    return program.emitRemark("the cost model cannot model the program");
+  result.ranked.push_back({original, *cost, /*isInput=*/true});
+  llvm::stable_sort(result.ranked, cheaperFirst);
   result.stats.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

@@ -12,7 +12,9 @@
 
 // The soundness test builds graphs with the search's own ops and materializes
 // them the way the search does.
-#include "Enumerate.h"
+#include "AbstractOps.h"
+#include "Admissibility.h"
+#include "ProgramModel.h"
 #include "Materialize.h"
 
 #include "TileOpt/Dialect/TB/IR/TBOps.h"
