@@ -9,6 +9,9 @@
 #                                  kernels autotuned, against torch, Triton
 #                                  and cuTile, and the Mamba-2 SSD against
 #                                  the float64 reference
+#   build/device-corpus            test/corpus/gpu.py prepare -> the TOSA
+#                                  corpus's artifacts against upstream
+#                                  MLIR's results, and their times
 #   .whl                           Python wheels the machine lacks (cuTile:
 #                                  cuda-tile, nvidia-cuda-tileiras)
 # Each part whose input is missing is skipped with a note. Logs under $OUT.
@@ -42,13 +45,24 @@ if compgen -G ".whl/*.whl" > /dev/null; then
     tail -5 "$logs/wheels.log"
 fi
 
-if [[ -d build/device-dsl ]]; then
-  rt=/tmp/tileopt-runtime
+rt=/tmp/tileopt-runtime
+if [[ -d build/device-dsl || -d build/device-corpus ]]; then
   { cmake -G Ninja -S runtime -B "$rt" -DCMAKE_BUILD_TYPE=Release &&
     cmake --build "$rt" -j 16; } > "$logs/runtime-build.log" 2>&1 ||
     { tail -20 "$logs/runtime-build.log"; exit 1; }
-  TILEOPT_RUNTIME_LIB=$rt/lib/libtileopt_runtime.so PYTHONPATH=python${PYTHONPATH:+:$PYTHONPATH} \
-    PYTHONUNBUFFERED=1 python3 bench/tile_dsl/gpu_check.py build/device-dsl 2>&1 |
+fi
+export TILEOPT_RUNTIME_LIB=$rt/lib/libtileopt_runtime.so
+export PYTHONPATH=python${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1
+
+if [[ -d build/device-corpus ]]; then
+  python3 test/corpus/gpu.py run build/device-corpus 2>&1 |
+    tee "$logs/corpus.log" || failed=1
+else
+  echo "skipped the corpus: build/device-corpus not carried"
+fi
+
+if [[ -d build/device-dsl ]]; then
+  python3 bench/tile_dsl/gpu_check.py build/device-dsl 2>&1 |
     tee "$logs/tile-dsl.log" || failed=1
 else
   echo "skipped the tile DSL check: build/device-dsl not carried"

@@ -26,6 +26,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -291,5 +292,10 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
-  return failed(compile(ctx, sourceMgr, *target)) ? 1 : 0;
+  LogicalResult result = compile(ctx, sourceMgr, *target);
+  // The search's statistics, with -stats (Debian's LLVM would only say at
+  // exit that it has none).
+  if (llvm::AreStatisticsEnabled())
+    llvm::PrintStatistics(llvm::errs());
+  return failed(result) ? 1 : 0;
 }

@@ -12,6 +12,7 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/ADT/Statistic.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
@@ -24,6 +25,12 @@ int main(int argc, char **argv) {
   mlir::registerAllToLLVMIRTranslations(registry);
   mlir::tileopt::registerAllDialects(registry);
 
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "TileOpt optimizer driver\n", registry));
+  mlir::LogicalResult result =
+      mlir::MlirOptMain(argc, argv, "TileOpt optimizer driver\n", registry);
+  // Debian's LLVM is built without statistics: at exit it would only say
+  // so, but the search's ALWAYS_ENABLED_STATISTICs count, and -stats prints
+  // them here.
+  if (llvm::AreStatisticsEnabled())
+    llvm::PrintStatistics(llvm::errs());
+  return mlir::asMainReturnCode(result);
 }

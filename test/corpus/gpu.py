@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""The corpus on the GPU: compiled artifacts against upstream MLIR's results.
+
+    # here (LLVM/MLIR, no GPU): compile each program and compute its
+    # reference with mlir-runner, into DIR (git-ignored, carried)
+    test/corpus/gpu.py prepare build/device-corpus [--full] [NAME...]
+    # on the GPU machine (torch, the runtime; no MLIR)
+    test/corpus/gpu.py run build/device-corpus
+
+prepare: for each program of programs/ (with --full also gen.py's full-size
+workloads, written to DIR/full-programs), `tileopt-compile PROGRAM -o
+DIR/NAME` (TILEOPT_CORPUS_COMPILE_ARGS adds options), seeded inputs drawn as
+check.py draws them, and the outputs of upstream MLIR's own execution of the
+program (reference.run_reference: mlir-opt + mlir-runner only), saved as
+DIR/NAME/corpus.npz with the program's tolerance. A program that does not
+compile or whose reference fails is listed as such, not dropped.
+
+run: loads each artifact (tileopt.runtime.Artifact, on torch's current
+device), binds the inputs by buffer name (the source's argument names),
+runs it, and compares its outputs with the reference as check.py does (the
+largest difference over the largest |reference|, per output, against the
+program's tolerance); then times it (CUDA events, median of 50 launches
+after warm-up). Prints one line per program and a table; exit status 1 if
+any program is wrong or did not run.
+"""
+
+import argparse
+import json
+import math
+import os
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT / "python"))
+
+REFERENCE_FILE = "corpus.npz"
+
+
+def prepare(args):
+    import check  # noqa: E402  (MLIR tools: only here)
+    import reference  # noqa: E402
+
+    out = Path(args.dir)
+    out.mkdir(parents=True, exist_ok=True)
+    programs = sorted((HERE / "programs").glob("*.mlir"))
+    if args.full:
+        full = out / "full-programs"
+        subprocess.run([sys.executable, str(HERE / "gen.py"), "--size=full", "-o", str(full)],
+                       check=True, capture_output=True)
+        programs += sorted(full.glob("*.mlir"))
+    if args.names:
+        programs = [p for p in programs if p.stem in args.names]
+    compile_args = shlex.split(os.environ.get("TILEOPT_CORPUS_COMPILE_ARGS", ""))
+    failed = 0
+    for path in programs:
+        name = path.stem + ("_full" if path.parent.name == "full-programs" else "")
+        artifact = out / name
+        start = time.monotonic()
+        compiled = subprocess.run([check.tool("tileopt-compile"), str(path), "-o", str(artifact),
+                                   *compile_args], capture_output=True, text=True)
+        if compiled.returncode:
+            errors = [l for l in compiled.stderr.splitlines() if "error:" in l]
+            print(f"{name}: does not compile: {errors[0] if errors else compiled.stderr[-300:]}")
+            failed += 1
+            continue
+        program = reference.Program(path)
+        inputs = reference.draw_inputs(program, check.SEED)
+        try:
+            expected = reference.run_reference(program, inputs, timeout=1800)
+        except reference.ReferenceError as e:
+            print(f"{name}: no reference: {str(e)[:300]}")
+            failed += 1
+            continue
+        np.savez(artifact / REFERENCE_FILE,
+                 names=np.array([a[0] for a in program.args]),
+                 tolerance=check.tolerance(program),
+                 **{f"input{i}": a for i, a in enumerate(inputs)},
+                 **{f"expected{i}": np.asarray(r, dtype=np.float64)
+                    for i, r in enumerate(expected)})
+        print(f"{name}: compiled and referenced in {time.monotonic() - start:.1f} s")
+    return 1 if failed else 0
+
+
+def run(args):
+    import torch
+    from tileopt.runtime import Artifact
+
+    rows, failed = [], 0
+    for artifact_dir in sorted(p for p in Path(args.dir).iterdir() if (p / REFERENCE_FILE).is_file()):
+        name = artifact_dir.name
+        ref = np.load(artifact_dir / REFERENCE_FILE)
+        names = [str(n) for n in ref["names"]]
+        tol = float(ref["tolerance"])
+        try:
+            artifact = Artifact(artifact_dir)
+            dtypes = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
+            by_name = {b.name: b for b in artifact.buffers}
+            named = {}
+            for i, arg in enumerate(names):
+                b = by_name[arg]
+                named[arg] = torch.tensor(ref[f"input{i}"], dtype=torch.float64).to(
+                    dtypes[b.dtype]).reshape(b.shape).cuda()
+            outputs = [b for b in artifact.buffers if b.role == "output"]
+            results = [torch.full(b.shape, float("nan"), dtype=dtypes[b.dtype], device="cuda")
+                       for b in outputs]
+            named.update({b.name: t for b, t in zip(outputs, results)})
+            artifact(**named)
+            torch.cuda.synchronize()
+            worst = 0.0
+            for i, got in enumerate(results):
+                want = ref[f"expected{i}"]
+                got = got.double().cpu().numpy().reshape(want.shape)
+                if np.isnan(got).any() and not np.isnan(want).any():
+                    raise ValueError(f"output #{i} has NaNs (unwritten elements?)")
+                scale = max(float(np.max(np.abs(want))), np.finfo(np.float32).tiny)
+                worst = max(worst, float(np.max(np.abs(want - got))) / scale)
+            ok = worst <= tol and len(results) == sum(1 for k in ref.files if k.startswith("expected"))
+            for _ in range(5):
+                artifact(**named)
+            times = []
+            for _ in range(50):
+                begin, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                begin.record()
+                artifact(**named)
+                end.record()
+                end.synchronize()
+                times.append(begin.elapsed_time(end) * 1000)
+            us = float(np.median(times))
+            artifact.close()
+        except Exception as e:  # noqa: BLE001  (a program that cannot run is a row of the table)
+            print(f"{name}: ERROR {type(e).__name__}: {e}")
+            rows.append((name, "ERROR", math.nan, tol, math.nan))
+            failed += 1
+            continue
+        failed += not ok
+        rows.append((name, "match" if ok else "MISMATCH", worst, tol, us))
+        print(f"{name}: {'match' if ok else 'MISMATCH'} rel err {worst:.2e} (tolerance {tol:g}), {us:.1f} us")
+    print(f"\n{'program':32} {'verdict':9} {'rel err':>9} {'tol':>7} {'us':>9}")
+    for name, verdict, err, tol, us in rows:
+        print(f"{name:32} {verdict:9} {err:9.2e} {tol:7g} {us:9.1f}")
+    print(f"\n{sum(r[1] == 'match' for r in rows)} of {len(rows)} match on "
+          f"{torch.cuda.get_device_name()}")
+    return 1 if failed else 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("prepare")
+    p.add_argument("dir")
+    p.add_argument("--full", action="store_true", help="also the full-size workloads of gen.py")
+    p.add_argument("names", nargs="*")
+    r = sub.add_parser("run")
+    r.add_argument("dir")
+    args = parser.parse_args()
+    return prepare(args) if args.command == "prepare" else run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
