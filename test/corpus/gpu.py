@@ -12,8 +12,10 @@ workloads, written to DIR/full-programs), `tileopt-compile PROGRAM -o
 DIR/NAME` (TILEOPT_CORPUS_COMPILE_ARGS adds options), seeded inputs drawn as
 check.py draws them, and the outputs of upstream MLIR's own execution of the
 program (reference.run_reference: mlir-opt + mlir-runner only), saved as
-DIR/NAME/corpus.npz with the program's tolerance. A program that does not
-compile or whose reference fails is listed as such, not dropped.
+DIR/NAME/corpus.npz (as f32, with the program's path and tolerance; the
+inputs are drawn again on the GPU machine from the same seed, since at full
+size they are hundreds of MB). A program that does not compile or whose
+reference fails is listed as such, not dropped.
 
 run: loads each artifact (tileopt.runtime.Artifact, on torch's current
 device), binds the inputs by buffer name (the source's argument names),
@@ -80,10 +82,9 @@ def prepare(args):
             failed += 1
             continue
         np.savez(artifact / REFERENCE_FILE,
-                 names=np.array([a[0] for a in program.args]),
+                 program=str(path.resolve().relative_to(ROOT)),
                  tolerance=check.tolerance(program),
-                 **{f"input{i}": a for i, a in enumerate(inputs)},
-                 **{f"expected{i}": np.asarray(r, dtype=np.float64)
+                 **{f"expected{i}": np.asarray(r, dtype=np.float32)
                     for i, r in enumerate(expected)})
         print(f"{name}: compiled and referenced in {time.monotonic() - start:.1f} s")
     return 1 if failed else 0
@@ -92,21 +93,24 @@ def prepare(args):
 def run(args):
     import torch
     from tileopt.runtime import Artifact
+    import check  # noqa: E402  (the seed; no MLIR tool runs here)
+    import reference  # noqa: E402  (draw_inputs)
 
     rows, failed = [], 0
     for artifact_dir in sorted(p for p in Path(args.dir).iterdir() if (p / REFERENCE_FILE).is_file()):
         name = artifact_dir.name
         ref = np.load(artifact_dir / REFERENCE_FILE)
-        names = [str(n) for n in ref["names"]]
+        program = reference.Program(ROOT / str(ref["program"]))
         tol = float(ref["tolerance"])
         try:
             artifact = Artifact(artifact_dir)
             dtypes = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
             by_name = {b.name: b for b in artifact.buffers}
             named = {}
-            for i, arg in enumerate(names):
+            inputs = reference.draw_inputs(program, check.SEED)
+            for (arg, _, _), values in zip(program.args, inputs):
                 b = by_name[arg]
-                named[arg] = torch.tensor(ref[f"input{i}"], dtype=torch.float64).to(
+                named[arg] = torch.tensor(values, dtype=torch.float64).to(
                     dtypes[b.dtype]).reshape(b.shape).cuda()
             outputs = [b for b in artifact.buffers if b.role == "output"]
             results = [torch.full(b.shape, float("nan"), dtype=dtypes[b.dtype], device="cuda")
@@ -116,7 +120,7 @@ def run(args):
             torch.cuda.synchronize()
             worst = 0.0
             for i, got in enumerate(results):
-                want = ref[f"expected{i}"]
+                want = ref[f"expected{i}"].astype(np.float64)
                 got = got.double().cpu().numpy().reshape(want.shape)
                 if np.isnan(got).any() and not np.isnan(want).any():
                     raise ValueError(f"output #{i} has NaNs (unwritten elements?)")
