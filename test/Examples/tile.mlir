@@ -74,11 +74,14 @@
 // EW-MANIFEST-NEXT:   8,
 // EW-MANIFEST-NEXT:   1
 
-// A missing ptxas is an error that says where it looked.
-// RUN: not env -u CUDA_HOME PATH=/nonexistent %tileopt_compile \
-// RUN:   %S/../../examples/tile/softmax.mlir -o %t/none --cuda-toolkit=/nonexistent 2>&1 \
+// A missing ptxas is an error that says where it looked (a toolkit folder
+// without one; a --cuda-toolkit that does not exist is a usage error,
+// test/Driver/missing-cuda-toolkit.mlir).
+// RUN: mkdir -p %t/no-toolkit
+// RUN: not env CUDA_HOME=%t/no-toolkit PATH=/nonexistent %tileopt_compile \
+// RUN:   %S/../../examples/tile/softmax.mlir -o %t/none 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NO-PTXAS
-// NO-PTXAS: error: ptxas not found: looked in /nonexistent/bin/ptxas and on PATH
+// NO-PTXAS: error: ptxas not found: looked in {{.*}}no-toolkit/bin/ptxas and on PATH
 
 // The bf16 matrix product: both operands copied by cp.async into three
 // shared-memory stages (48 KiB), read with ldmatrix, multiplied with

@@ -21,7 +21,9 @@ run: loads each artifact (tileopt.runtime.Artifact, on torch's current
 device), binds the inputs by buffer name (the source's argument names),
 runs it, and compares its outputs with the reference as check.py does (the
 largest difference over the largest |reference|, per output, against the
-program's tolerance); then times it (CUDA events, median of 50 launches
+program's tolerance): upstream MLIR's at test size, the program's float64
+NumPy meaning (meaning.py) at full size, where upstream's f16 execution
+accumulates in f16 and overflows; both errors are printed. Then it times it (CUDA events, median of 50 launches
 after warm-up). Prints one line per program and a table; exit status 1 if
 any program is wrong or did not run.
 """
@@ -48,6 +50,7 @@ REFERENCE_FILE = "corpus.npz"
 
 def prepare(args):
     import check  # noqa: E402  (MLIR tools: only here)
+    import meaning  # noqa: E402
     import reference  # noqa: E402
 
     out = Path(args.dir)
@@ -81,11 +84,15 @@ def prepare(args):
             print(f"{name}: no reference: {str(e)[:300]}")
             failed += 1
             continue
+        meant = meaning.MEANINGS[program.name](*inputs)
+        meant = meant if isinstance(meant, tuple) else (meant,)
         np.savez(artifact / REFERENCE_FILE,
                  program=str(path.resolve().relative_to(ROOT)),
                  tolerance=check.tolerance(program),
                  **{f"expected{i}": np.asarray(r, dtype=np.float32)
-                    for i, r in enumerate(expected)})
+                    for i, r in enumerate(expected)},
+                 **{f"meaning{i}": np.asarray(r, dtype=np.float32)
+                    for i, r in enumerate(meant)})
         print(f"{name}: compiled and referenced in {time.monotonic() - start:.1f} s")
     return 1 if failed else 0
 
@@ -118,14 +125,21 @@ def run(args):
             named.update({b.name: t for b, t in zip(outputs, results)})
             artifact(**named)
             torch.cuda.synchronize()
-            worst = 0.0
-            for i, got in enumerate(results):
-                want = ref[f"expected{i}"].astype(np.float64)
-                got = got.double().cpu().numpy().reshape(want.shape)
-                if np.isnan(got).any() and not np.isnan(want).any():
-                    raise ValueError(f"output #{i} has NaNs (unwritten elements?)")
-                scale = max(float(np.max(np.abs(want))), np.finfo(np.float32).tiny)
-                worst = max(worst, float(np.max(np.abs(want - got))) / scale)
+            def error(key):
+                worst = 0.0
+                for i, got in enumerate(results):
+                    want = ref[f"{key}{i}"].astype(np.float64)
+                    got = got.double().cpu().numpy().reshape(want.shape)
+                    if np.isnan(got).any() and not np.isnan(want).any():
+                        raise ValueError(f"output #{i} has NaNs (unwritten elements?)")
+                    scale = max(float(np.max(np.abs(want))), np.finfo(np.float32).tiny)
+                    worst = max(worst, float(np.max(np.abs(want - got))) / scale)
+                return worst
+            upstream, meant = error("expected"), error("meaning")
+            # At full size the f16 programs' upstream execution accumulates
+            # and squares in f16 (sums of 4096 terms; overflows in ntrans's
+            # norms), so the judge there is the float64 meaning.
+            worst = meant if name.endswith("_full") else upstream
             ok = worst <= tol and len(results) == sum(1 for k in ref.files if k.startswith("expected"))
             for _ in range(5):
                 artifact(**named)
@@ -141,15 +155,15 @@ def run(args):
             artifact.close()
         except Exception as e:  # noqa: BLE001  (a program that cannot run is a row of the table)
             print(f"{name}: ERROR {type(e).__name__}: {e}")
-            rows.append((name, "ERROR", math.nan, tol, math.nan))
+            rows.append((name, "ERROR", math.nan, math.nan, tol, math.nan))
             failed += 1
             continue
         failed += not ok
-        rows.append((name, "match" if ok else "MISMATCH", worst, tol, us))
+        rows.append((name, "match" if ok else "MISMATCH", upstream, meant, tol, us))
         print(f"{name}: {'match' if ok else 'MISMATCH'} rel err {worst:.2e} (tolerance {tol:g}), {us:.1f} us")
-    print(f"\n{'program':32} {'verdict':9} {'rel err':>9} {'tol':>7} {'us':>9}")
-    for name, verdict, err, tol, us in rows:
-        print(f"{name:32} {verdict:9} {err:9.2e} {tol:7g} {us:9.1f}")
+    print(f"\n{'program':32} {'verdict':9} {'upstream':>9} {'float64':>9} {'tol':>7} {'us':>9}")
+    for name, verdict, upstream, meant, tol, us in rows:
+        print(f"{name:32} {verdict:9} {upstream:9.2e} {meant:9.2e} {tol:7g} {us:9.1f}")
     print(f"\n{sum(r[1] == 'match' for r in rows)} of {len(rows)} match on "
           f"{torch.cuda.get_device_name()}")
     return 1 if failed else 0
