@@ -5,6 +5,8 @@ NumPy float64 written from what each graph means (not from the IR). Needs
 the tools (TILEOPT_BUILD_DIR) and NumPy, not torch."""
 
 import json
+import re
+import shutil
 
 import numpy as np
 import pytest
@@ -96,6 +98,31 @@ def test_load_refuses_what_is_not_a_compiled_graph(gated_mlp, tmp_path):
     (saved / "tile.mlir").unlink()
     with pytest.raises(ValueError, match="it has no tile.mlir"):
         mi.load(saved)
+
+
+def test_visualize_draws_the_chosen_ugraph(gated_mlp, tmp_path):
+    written = gated_mlp.visualize(tmp_path / "gated_mlp.svg")
+    dot = (tmp_path / "gated_mlp.dot").read_text()
+    assert dot.startswith("digraph ugraph {")
+    # The fused kernel with its launch shape, its loop body nested, the
+    # accumulators; the inputs named.
+    assert re.search(r'label="tk.fused\\lgrid \[\d+, 1, 1\]  block \[128, 1, 1\]  '
+                     r'forloop \d+', dot), dot
+    assert "tb.forloop_accum" in dot
+    walks_a_loop = re.search(r"input_iterator .* fmap [0-9]", gated_mlp.ugraph)
+    assert ("for-loop body" in dot) == bool(walks_a_loop)
+    assert 'label="x = %arg0' in dot
+    if shutil.which("dot"):
+        assert written == [tmp_path / f"gated_mlp.{s}" for s in ("dot", "svg", "png")]
+        assert "<svg" in (tmp_path / "gated_mlp.svg").read_text()
+    else:
+        assert written == [tmp_path / "gated_mlp.dot"]
+
+
+def test_visualize_without_graphviz_writes_dot(gated_mlp, tmp_path, monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    assert gated_mlp.visualize(tmp_path / "g") == [tmp_path / "g.dot"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.dot"]
 
 
 def test_calls_check_their_inputs(gated_mlp):

@@ -13,6 +13,7 @@ the manifest's source_hash)::
     compiled.save("attention.tileopt")
     again = tileopt.load("attention.tileopt")
     cpu = again.run_on_cpu(inputs=[q, k, v])  # the tile interpreter, no GPU
+    again.visualize("attention")              # attention.dot (+ .svg, .png)
 
 Inputs are the artifact's input buffers in manifest order (the graph's
 inputs, in the order they were created); outputs its buffers out0, out1,
@@ -24,8 +25,10 @@ and kept.
 import hashlib
 import json
 import math
+import os
 import re
 import shutil
+import subprocess
 import tempfile
 import weakref
 from dataclasses import dataclass
@@ -127,6 +130,32 @@ class CompiledGraph:
         """The µGraph's tile kernels and host function, which the artifact
         was generated from (MLIR text)."""
         return (self.directory / TILE_FILE).read_text()
+
+    def visualize(self, path, formats=("svg", "png")):
+        """Draws the µGraph the search chose: writes `path` with the suffix
+        .dot, Graphviz's DOT from `tileopt-opt --tileopt-view-ugraph` (each
+        kernel a cluster labelled with its grid, block and for-loop range,
+        its loop body a cluster inside; the ops with their maps and tile
+        types; the accumulators filled), and, where Graphviz's `dot` is
+        installed, renders it into `path` with each suffix of `formats`.
+        Returns the paths written: the DOT alone without Graphviz."""
+        base = Path(path)
+        if base.suffix in (".dot", *(f".{f}" for f in formats)):
+            base = base.with_suffix("")
+        dot_file = base.with_suffix(".dot")
+        dot_file.write_text(run_tool(
+            "tileopt-opt", [self.directory / UGRAPH_FILE, "--tileopt-view-ugraph=output=-",
+                            "-o", os.devnull], "drawing the µGraph"))
+        written = [dot_file]
+        graphviz = shutil.which("dot")
+        for suffix in formats if graphviz else ():
+            picture = base.with_suffix(f".{suffix}")
+            run = subprocess.run([graphviz, f"-T{suffix}", str(dot_file), "-o", str(picture)],
+                                 capture_output=True, text=True)
+            if run.returncode:
+                raise RuntimeError(f"dot -T{suffix} failed: {run.stderr.strip()}")
+            written.append(picture)
+        return written
 
     def save(self, directory):
         """Copies the compiled graph to `directory`, which must not exist;
