@@ -173,7 +173,34 @@ def test_a_missing_tool_is_named(monkeypatch, tmp_path):
     monkeypatch.setenv("TILEOPT_BUILD_DIR", str(tmp_path))
     with pytest.raises(mi.ToolNotFoundError, match=r"tileopt-compile is not in "
                                                    r"\$TILEOPT_BUILD_DIR/bin"):
-        gated_mlp_graph().superoptimize()
+        gated_mlp_graph().superoptimize(use_cache=False)
+
+
+def test_a_compiled_graph_is_loaded_from_the_cache_without_tools(
+        search_options, monkeypatch, tmp_path):
+    """As on a GPU machine that has only the runtime and a copy of the
+    cache: the same graph, built on other lines, needs no tool."""
+    def cast_graph():
+        g = mi.new_kernel_graph("cast")
+        x = g.new_input((16, 32), mi.float16, name="x")
+        g.mark_output(g.cast(g.exp(x), mi.float32))
+        return g
+    options = {**search_options, "cache_dir": str(tmp_path / "cache")}
+    with pytest.warns(RuntimeWarning, match="cannot model 'tk.map'"):
+        first = cast_graph().superoptimize(**options)
+    monkeypatch.setenv("TILEOPT_BUILD_DIR", str(tmp_path))  # no tools there
+    with pytest.warns(RuntimeWarning, match="cannot model 'tk.map'"):
+        again = cast_graph().superoptimize(**options)
+    assert again.directory.parent == tmp_path / "cache" / "compiled"
+    assert again.tile_program == first.tile_program
+    with pytest.warns(RuntimeWarning):
+        kept = cast_graph().superoptimize(**options, directory=tmp_path / "kept")
+    assert (tmp_path / "kept" / "manifest.json").is_file() and kept.ugraph == first.ugraph
+    # Other options are another entry, which needs the tools.
+    with pytest.raises(mi.ToolNotFoundError):
+        cast_graph().superoptimize(**{**options, "seed": 7})
+    with pytest.raises(mi.ToolNotFoundError):
+        cast_graph().superoptimize(**{**options, "use_cache": False})
 
 
 def f32_graph(build, *dims):

@@ -43,6 +43,7 @@ __all__ = ["CompiledGraph", "TensorSpec", "load"]
 KERNEL_GRAPH_FILE = "graph.mlir"
 UGRAPH_FILE = "ugraph.mlir"
 TILE_FILE = "tile.mlir"
+REMARKS_FILE = "remarks.txt"  # the search's remarks, one a line
 _OUTPUT_NAME = re.compile(r"out([0-9]+)\Z")
 
 
@@ -54,10 +55,12 @@ class TensorSpec:
     dtype: object  # a tileopt DType
 
 
-def write_sources(directory, kernel_graph, ugraph, tile_program):
-    """Adds the stages an artifact was compiled from to its directory."""
+def write_sources(directory, kernel_graph, ugraph, tile_program, remarks):
+    """Adds the stages an artifact was compiled from, and the search's
+    remarks, to its directory."""
     for name, text in ((KERNEL_GRAPH_FILE, kernel_graph), (UGRAPH_FILE, ugraph),
-                       (TILE_FILE, tile_program)):
+                       (TILE_FILE, tile_program), (REMARKS_FILE, "".join(
+                           f"{remark}\n" for remark in remarks))):
         Path(directory, name).write_text(text)
 
 
