@@ -238,6 +238,7 @@ class TileOptBackend:
                     value = fx.call_function(torch.ops.aten.clone.default, (source,))
                 if dims is not None:
                     value = fx.call_function(torch.ops.aten.expand.default, (value, list(dims)))
+                value.meta["val"] = node.meta["val"]  # what the next partitions read
                 node.replace_all_uses_with(value, delete_user_cb=lambda u: u not in members)
         for node in reversed(nodes):
             fx.erase_node(node)
