@@ -157,6 +157,8 @@ class Artifact:
                 info.size_bytes))
         # The buffers a call binds, in manifest order: all but the constants.
         self.arguments = [b for b in self.buffers if b.role != "constant"]
+        # The addresses a launch passes, filled in place on each launch.
+        self._pointers = (ctypes.c_uint64 * len(self.buffers))()
 
     def close(self):
         if self._handle is not None:
@@ -201,9 +203,12 @@ class Artifact:
         themselves (tileopt.CompiledGraph)."""
         if self._handle is None:
             raise TileOptError("the artifact is closed")
-        array = (ctypes.c_uint64 * len(pointers))(*pointers)
+        if len(pointers) != len(self.buffers):
+            raise TileOptError(f"got {len(pointers)} addresses for "
+                               f"{len(self.buffers)} buffers")
+        self._pointers[:] = pointers
         _check(self._lib, self._lib.tileopt_artifact_launch(
-            self._handle, array, len(pointers), ctypes.c_void_p(stream)))
+            self._handle, self._pointers, len(pointers), stream))
 
     def _buffer(self, name):
         for b in self.buffers:
