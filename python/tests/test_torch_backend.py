@@ -102,6 +102,29 @@ def test_unsupported_ops_split_the_partitions(search_options):
     assert relative_error(got, want) < 2e-3
 
 
+class ResidualAroundAnUnmappedOp(nn.Module):
+    """The second partition reads the first's result, through the node the
+    first's replacement left in the graph."""
+
+    def __init__(self):
+        super().__init__()
+        self.first = nn.Linear(32, 32)
+        self.second = nn.Linear(32, 32)
+
+    def forward(self, x):
+        h = self.first(x)
+        return self.second(torch.sin(h)) + h
+
+
+def test_a_partition_reads_another_partitions_result(search_options):
+    torch.manual_seed(0)
+    backend = interpreted(search_options, fallback="eager")
+    got, want = run(ResidualAroundAnUnmappedOp().half(), half(16, 32), backend)
+    assert [p.compiled is not None for p in backend.partitions] == [True, True]
+    assert op_names(backend.partitions[1])[-1] == "add"
+    assert relative_error(got, want) < 2e-3
+
+
 def test_a_refused_partition_is_left_to_the_fallback(search_options):
     """The GPU code generator multiplies f16 and bf16 only: an f32 product
     compiles to no artifact, and inductor runs it."""
