@@ -5,6 +5,8 @@ NumPy float64 written from what each graph means (not from the IR). Needs
 the tools (TILEOPT_BUILD_DIR) and NumPy, not torch."""
 
 import json
+import re
+import shutil
 
 import numpy as np
 import pytest
@@ -98,6 +100,31 @@ def test_load_refuses_what_is_not_a_compiled_graph(gated_mlp, tmp_path):
         mi.load(saved)
 
 
+def test_visualize_draws_the_chosen_ugraph(gated_mlp, tmp_path):
+    written = gated_mlp.visualize(tmp_path / "gated_mlp.svg")
+    dot = (tmp_path / "gated_mlp.dot").read_text()
+    assert dot.startswith("digraph ugraph {")
+    # The fused kernel with its launch shape, its loop body nested, the
+    # accumulators; the inputs named.
+    assert re.search(r'label="tk.fused\\lgrid \[\d+, 1, 1\]  block \[128, 1, 1\]  '
+                     r'forloop \d+', dot), dot
+    assert "tb.forloop_accum" in dot
+    walks_a_loop = re.search(r"input_iterator .* fmap [0-9]", gated_mlp.ugraph)
+    assert ("for-loop body" in dot) == bool(walks_a_loop)
+    assert 'label="x = %arg0' in dot
+    if shutil.which("dot"):
+        assert written == [tmp_path / f"gated_mlp.{s}" for s in ("dot", "svg", "png")]
+        assert "<svg" in (tmp_path / "gated_mlp.svg").read_text()
+    else:
+        assert written == [tmp_path / "gated_mlp.dot"]
+
+
+def test_visualize_without_graphviz_writes_dot(gated_mlp, tmp_path, monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    assert gated_mlp.visualize(tmp_path / "g") == [tmp_path / "g.dot"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.dot"]
+
+
 def test_calls_check_their_inputs(gated_mlp):
     x, w1 = uniform((8, 64), np.float16), uniform((64, 32), np.float16)
     with pytest.raises(ValueError, match=r"expected 3 inputs \(x, w1, w2\), got 2"):
@@ -146,7 +173,34 @@ def test_a_missing_tool_is_named(monkeypatch, tmp_path):
     monkeypatch.setenv("TILEOPT_BUILD_DIR", str(tmp_path))
     with pytest.raises(mi.ToolNotFoundError, match=r"tileopt-compile is not in "
                                                    r"\$TILEOPT_BUILD_DIR/bin"):
-        gated_mlp_graph().superoptimize()
+        gated_mlp_graph().superoptimize(use_cache=False)
+
+
+def test_a_compiled_graph_is_loaded_from_the_cache_without_tools(
+        search_options, monkeypatch, tmp_path):
+    """As on a GPU machine that has only the runtime and a copy of the
+    cache: the same graph, built on other lines, needs no tool."""
+    def cast_graph():
+        g = mi.new_kernel_graph("cast")
+        x = g.new_input((16, 32), mi.float16, name="x")
+        g.mark_output(g.cast(g.exp(x), mi.float32))
+        return g
+    options = {**search_options, "cache_dir": str(tmp_path / "cache")}
+    with pytest.warns(RuntimeWarning, match="cannot model 'tk.map'"):
+        first = cast_graph().superoptimize(**options)
+    monkeypatch.setenv("TILEOPT_BUILD_DIR", str(tmp_path))  # no tools there
+    with pytest.warns(RuntimeWarning, match="cannot model 'tk.map'"):
+        again = cast_graph().superoptimize(**options)
+    assert again.directory.parent == tmp_path / "cache" / "compiled"
+    assert again.tile_program == first.tile_program
+    with pytest.warns(RuntimeWarning):
+        kept = cast_graph().superoptimize(**options, directory=tmp_path / "kept")
+    assert (tmp_path / "kept" / "manifest.json").is_file() and kept.ugraph == first.ugraph
+    # Other options are another entry, which needs the tools.
+    with pytest.raises(mi.ToolNotFoundError):
+        cast_graph().superoptimize(**{**options, "seed": 7})
+    with pytest.raises(mi.ToolNotFoundError):
+        cast_graph().superoptimize(**{**options, "use_cache": False})
 
 
 def f32_graph(build, *dims):

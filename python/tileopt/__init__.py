@@ -10,8 +10,9 @@ artifacts, run them on torch tensors (docs/python.md).
     (y,) = compiled(inputs=[x, w])          # CUDA tensors
 
 `tileopt.compile(fn, example_inputs)` does the same from a PyTorch function
-or module, captured with torch.export. torch is imported only by what
-needs it.
+or module, captured with torch.export, and `torch.compile(model,
+backend="tileopt")` for the parts of a model TileOpt can take. torch is
+imported only by what needs it.
 """
 
 from .compiled import CompiledGraph, TensorSpec, load
@@ -21,7 +22,7 @@ from .graph import (DTensor, DType, GraphError, KernelGraph, bfloat16, float16,
 
 __all__ = ["new_kernel_graph", "KernelGraph", "DTensor", "DType", "float16", "bfloat16",
            "float32", "GraphError", "CompileError", "ToolNotFoundError",
-           "CompiledGraph", "TensorSpec", "load", "compile"]
+           "CompiledGraph", "TensorSpec", "load", "compile", "backend"]
 
 
 def compile(fn_or_module, example_inputs, **superoptimize_options):
@@ -30,3 +31,17 @@ def compile(fn_or_module, example_inputs, **superoptimize_options):
     (tileopt.torch_export.CompiledFunction)."""
     from .torch_export import compile_function
     return compile_function(fn_or_module, example_inputs, **superoptimize_options)
+
+
+def backend(**options):
+    """A torch.compile backend with these options (TileOptBackend's:
+    fallback, on_cpu, and superoptimize's), whose `.partitions` says what
+    it handed to TileOpt: torch.compile(model, backend=tileopt.backend(...))."""
+    from .torch_backend import TileOptBackend
+    return TileOptBackend(**options)
+
+
+# backend="tileopt" for torch.compile, once torch's compiler is imported.
+from .torch_backend import register_when_torch_loads  # noqa: E402
+
+register_when_torch_loads()

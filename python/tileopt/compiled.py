@@ -13,6 +13,7 @@ the manifest's source_hash)::
     compiled.save("attention.tileopt")
     again = tileopt.load("attention.tileopt")
     cpu = again.run_on_cpu(inputs=[q, k, v])  # the tile interpreter, no GPU
+    again.visualize("attention")              # attention.dot (+ .svg, .png)
 
 Inputs are the artifact's input buffers in manifest order (the graph's
 inputs, in the order they were created); outputs its buffers out0, out1,
@@ -24,8 +25,10 @@ and kept.
 import hashlib
 import json
 import math
+import os
 import re
 import shutil
+import subprocess
 import tempfile
 import weakref
 from dataclasses import dataclass
@@ -40,6 +43,7 @@ __all__ = ["CompiledGraph", "TensorSpec", "load"]
 KERNEL_GRAPH_FILE = "graph.mlir"
 UGRAPH_FILE = "ugraph.mlir"
 TILE_FILE = "tile.mlir"
+REMARKS_FILE = "remarks.txt"  # the search's remarks, one a line
 _OUTPUT_NAME = re.compile(r"out([0-9]+)\Z")
 
 
@@ -51,15 +55,17 @@ class TensorSpec:
     dtype: object  # a tileopt DType
 
 
-def write_sources(directory, kernel_graph, ugraph, tile_program):
-    """Adds the stages an artifact was compiled from to its directory."""
+def write_sources(directory, kernel_graph, ugraph, tile_program, remarks):
+    """Adds the stages an artifact was compiled from, and the search's
+    remarks, to its directory."""
     for name, text in ((KERNEL_GRAPH_FILE, kernel_graph), (UGRAPH_FILE, ugraph),
-                       (TILE_FILE, tile_program)):
+                       (TILE_FILE, tile_program), (REMARKS_FILE, "".join(
+                           f"{remark}\n" for remark in remarks))):
         Path(directory, name).write_text(text)
 
 
 def _torch_dtype(dtype):
-    return _torch_dtype_of_manifest(dtype.mlir)
+    return _torch_dtype_of_manifest(dtype.mlir)  # cached
 
 
 class CompiledGraph:
@@ -128,6 +134,32 @@ class CompiledGraph:
         was generated from (MLIR text)."""
         return (self.directory / TILE_FILE).read_text()
 
+    def visualize(self, path, formats=("svg", "png")):
+        """Draws the µGraph the search chose: writes `path` with the suffix
+        .dot, Graphviz's DOT from `tileopt-opt --tileopt-view-ugraph` (each
+        kernel a cluster labelled with its grid, block and for-loop range,
+        its loop body a cluster inside; the ops with their maps and tile
+        types; the accumulators filled), and, where Graphviz's `dot` is
+        installed, renders it into `path` with each suffix of `formats`.
+        Returns the paths written: the DOT alone without Graphviz."""
+        base = Path(path)
+        if base.suffix in (".dot", *(f".{f}" for f in formats)):
+            base = base.with_suffix("")
+        dot_file = base.with_suffix(".dot")
+        dot_file.write_text(run_tool(
+            "tileopt-opt", [self.directory / UGRAPH_FILE, "--tileopt-view-ugraph=output=-",
+                            "-o", os.devnull], "drawing the µGraph"))
+        written = [dot_file]
+        graphviz = shutil.which("dot")
+        for suffix in formats if graphviz else ():
+            picture = base.with_suffix(f".{suffix}")
+            run = subprocess.run([graphviz, f"-T{suffix}", str(dot_file), "-o", str(picture)],
+                                 capture_output=True, text=True)
+            if run.returncode:
+                raise RuntimeError(f"dot -T{suffix} failed: {run.stderr.strip()}")
+            written.append(picture)
+        return written
+
     def save(self, directory):
         """Copies the compiled graph to `directory`, which must not exist;
         tileopt.load reads it back."""
@@ -145,29 +177,61 @@ class CompiledGraph:
         import torch
         inputs = self._check_list("inputs", inputs, self.inputs)
         device = inputs[0].device if inputs else None
-        for i, (spec, t) in enumerate(zip(self.inputs, inputs)):
-            self._check_tensor(f"input {i}", spec, t, device)
         if out is None:
+            self._check_tensors("input {}", self.inputs, inputs, device)
             out = [torch.empty(s.dims, dtype=_torch_dtype(s.dtype), device=device)
                    for s in self.outputs]
         else:
             out = self._check_list("out", out, self.outputs)
-            for i, (spec, t) in enumerate(zip(self.outputs, out)):
-                self._check_tensor(f"out[{i}]", spec, t, device)
-        bound = {s.name: t for s, t in zip(self.inputs + self.outputs, inputs + out)}
-        for s in self._intermediates:
-            key = (device, s.name)
-            if key not in self._scratch:
-                self._scratch[key] = torch.empty(s.dims, dtype=_torch_dtype(s.dtype),
-                                                 device=device)
-            bound[s.name] = self._scratch[key]
+            self._check_tensors("input {}", self.inputs, inputs, device)
+            self._check_tensors("out[{}]", self.outputs, out, device)
         if self._artifact is None:
-            from .runtime import Artifact
-            with torch.cuda.device(device):
-                self._artifact = Artifact(self.directory)
-        with torch.cuda.device(device):
-            self._artifact(**bound)
+            self._load_artifact(device)
+        tensors = inputs + out
+        pointers = [tensors[slot].data_ptr() if isinstance(slot, int)
+                    else 0 if slot is None else self._scratch_pointer(device, slot)
+                    for slot in self._slots]
+        self._artifact.launch(pointers, _current_stream(device))
         return out
+
+    def _check_tensors(self, what, specs, tensors, device):
+        """Each tensor is a contiguous CUDA tensor on `device` with its
+        spec's dtype and dims; the test of a call made on every launch, so
+        the message is only built (by _check_tensor) for one that fails."""
+        import torch
+        if device.type == "cuda":
+            for spec, t in zip(specs, tensors):
+                if (isinstance(t, torch.Tensor) and t.dtype == _torch_dtype(spec.dtype)
+                        and t.shape == spec.dims and t.device == device
+                        and t.is_contiguous()):
+                    continue
+                break
+            else:
+                return
+        for i, (spec, t) in enumerate(zip(specs, tensors)):
+            self._check_tensor(what.format(i), spec, t, device)
+
+    def _load_artifact(self, device):
+        """Loads the artifact into the device's context, and says what each
+        of its buffers binds: the index of an input or output in a call's
+        inputs + out, an intermediate's spec, or None for a constant."""
+        import torch
+        from .runtime import Artifact
+        with torch.cuda.device(device):
+            self._artifact = Artifact(self.directory)
+        index = {s.name: i for i, s in enumerate(self.inputs + self.outputs)}
+        intermediates = {s.name: s for s in self._intermediates}
+        self._slots = [None if b.role == "constant" else index.get(b.name, intermediates.get(b.name))
+                       for b in self._artifact.buffers]
+
+    def _scratch_pointer(self, device, spec):
+        """The address of intermediate `spec` on `device`, allocated once."""
+        key = (device, spec.name)
+        if key not in self._scratch:
+            import torch
+            self._scratch[key] = torch.empty(spec.dims, dtype=_torch_dtype(spec.dtype),
+                                             device=device)
+        return self._scratch[key].data_ptr()
 
     def run_on_cpu(self, inputs):
         """Runs the artifact's tile program with the tile interpreter
@@ -266,6 +330,17 @@ class CompiledGraph:
         def specs(ts):
             return ", ".join(f"{s.name}: {list(s.dims)} {s.dtype!r}" for s in ts)
         return f"CompiledGraph({specs(self.inputs)} -> {specs(self.outputs)})"
+
+
+def _current_stream(device):
+    """The handle of torch's current CUDA stream on `device`: torch's
+    private accessor is ~10x faster than current_stream(), which builds a
+    Stream object each call; the public one where it is missing."""
+    import torch
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return raw(device.index if device.index is not None else torch.cuda.current_device())
+    return torch.cuda.current_stream(device).cuda_stream
 
 
 def _row_major(shape):

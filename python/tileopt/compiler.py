@@ -5,11 +5,16 @@ $TILEOPT_BUILD_DIR/bin, else the package's bin/ (a wheel's), else this
 checkout's build/bin, else PATH. The
 search cache is tileopt-compile's own ($TILEOPT_CACHE_DIR, else
 $XDG_CACHE_HOME/tileopt, else ~/.cache/tileopt), shared with the command
-line; `cache_dir=` overrides it as --cache-dir does.
+line; `cache_dir=` overrides it as --cache-dir does. Its `compiled/`
+folder keeps each compiled graph, so that a graph compiled once is loaded
+without running a tool, also on a machine without them (a GPU machine
+with only the runtime) where the cache was copied.
 """
 
+import hashlib
 import inspect
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -56,23 +61,26 @@ def find_tool(name):
                             "directory, or put its bin/ on PATH")
 
 
-def run_tool(name, args, what, remarks_as_warnings=False):
+def run_tool(name, args, what, remarks=None):
     """Runs tool `name` with `args`; returns its stdout, or raises
-    CompileError with its diagnostics. With remarks_as_warnings, remarks
-    that the search left the function as it was (an op it cannot model, a
-    program its verifier cannot check) become Python warnings at the
-    user's line."""
+    CompileError with its diagnostics. A `remarks` list receives the
+    remarks that the search left the function as it was (an op it cannot
+    model, a program its verifier cannot check)."""
     command = [find_tool(name), *map(str, args)]
     run = subprocess.run(command, capture_output=True, text=True)
     if run.returncode:
         raise CompileError(f"{what} failed ({name} exited with {run.returncode})",
                            run.stderr, command)
-    if remarks_as_warnings:
-        for line in run.stderr.splitlines():
-            if "remark: " in line and "the function is left as it is" in line:
-                warnings.warn(line.split("remark: ", 1)[1], RuntimeWarning,
-                              stacklevel=_user_stacklevel())
+    if remarks is not None:
+        remarks += [line.split("remark: ", 1)[1] for line in run.stderr.splitlines()
+                    if "remark: " in line and "the function is left as it is" in line]
     return run.stdout
+
+
+def _warn(remarks):
+    """The search's remarks as Python warnings at the user's line."""
+    for remark in remarks:
+        warnings.warn(remark, RuntimeWarning, stacklevel=_user_stacklevel())
 
 
 def _user_stacklevel():
@@ -83,12 +91,35 @@ def _user_stacklevel():
     return level
 
 
+def default_cache_dir():
+    """tileopt-compile's cache directory when --cache-dir is not given
+    (lib/Driver's defaultCacheDir)."""
+    if os.environ.get("TILEOPT_CACHE_DIR"):
+        return Path(os.environ["TILEOPT_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "tileopt"
+
+
+# A location annotation of the builder's MLIR: loc("file":line:col), loc(unknown).
+_LOCATION = re.compile(r' loc\((?:"(?:[^"\\]|\\.)*":\d+:\d+|unknown)\)')
+
+
+def _compiled_entry(cache_dir, kernel_graph, options):
+    """The folder of the compiled-graph cache that holds what `options`
+    make of `kernel_graph`. Locations name the source lines that built the
+    graph, which change nothing compiled: they are left out of the key, so
+    the same program compiled from another checkout finds its entry."""
+    key = hashlib.sha256("\0".join([_LOCATION.sub("", kernel_graph), *options])
+                         .encode()).hexdigest()
+    return Path(cache_dir) / "compiled" / key[:32]
+
+
 def _options(time_budget, search_threads, graph_budget, max_kernel_ops, max_block_ops,
-             seed, chip, num_warps, cache_dir, extra_args):
+             seed, chip, num_warps, extra_args):
     chosen = {"time-budget": time_budget, "search-threads": search_threads,
               "graph-budget": graph_budget, "max-kernel-ops": max_kernel_ops,
               "max-block-ops": max_block_ops, "seed": seed, "chip": chip,
-              "num-warps": num_warps, "cache-dir": cache_dir}
+              "num-warps": num_warps}
     return [f"--{flag}={value}" for flag, value in chosen.items()
             if value is not None] + list(extra_args)
 
@@ -105,7 +136,8 @@ def superoptimize(graph, *, time_budget=None, search_threads=None, graph_budget=
     hardware thread), graph_budget, max_kernel_ops, max_block_ops, seed,
     chip ("sm_90" or "sm_90a"), num_warps, cache_dir (default
     $TILEOPT_CACHE_DIR, ...), use_cache=False to search without reading or
-    writing that cache, extra_args (more tileopt-compile flags).
+    writing that cache or its compiled graphs, extra_args (more
+    tileopt-compile flags).
     `directory`, a path that does not exist yet, keeps the result; by
     default it lives in a temporary directory removed with the object
     (CompiledGraph.save copies it).
@@ -116,30 +148,50 @@ def superoptimize(graph, *, time_budget=None, search_threads=None, graph_budget=
     artifact, so CompiledGraph.run_on_cpu interprets exactly what the GPU
     runs. A µGraph with no fused kernel is a kernel graph, which the second
     run would search again: it shares the first run's cache (a private one
-    under use_cache=False), so it gets the same answer."""
-    from .compiled import CompiledGraph, write_sources
+    under use_cache=False), so it gets the same answer.
+
+    The result is kept in the cache's compiled/ folder: the same graph
+    (source locations aside) with the same options is loaded from there
+    without running a tool, its search remarks warned again."""
+    from .compiled import REMARKS_FILE, CompiledGraph, write_sources
     kernel_graph = graph.to_mlir()
     if directory is not None and Path(directory).exists():
         raise FileExistsError(f"superoptimize: {directory} already exists")
+    search = _options(time_budget, search_threads, graph_budget, max_kernel_ops,
+                      max_block_ops, seed, chip, num_warps, extra_args)
+    entry = (_compiled_entry(cache_dir or default_cache_dir(), kernel_graph, search)
+             if use_cache else None)
+    if entry is not None and entry.is_dir():
+        # Compiled before, here or where the cache was copied from.
+        _warn((entry / REMARKS_FILE).read_text().splitlines())
+        if directory is None:
+            return CompiledGraph(entry)
+        shutil.copytree(entry, directory)
+        return CompiledGraph(directory)
     with tempfile.TemporaryDirectory(prefix="tileopt-compile-") as work:
         work = Path(work)
-        options = _options(time_budget, search_threads, graph_budget, max_kernel_ops,
-                           max_block_ops, seed, chip, num_warps,
-                           cache_dir if use_cache else work / "cache", extra_args)
-        stages = {}
+        options = list(search)
+        if not use_cache:  # a private cache, which the three runs share
+            options.append(f"--cache-dir={work / 'cache'}")
+        elif cache_dir is not None:
+            options.append(f"--cache-dir={cache_dir}")
+        stages, remarks = {}, []
         source = work / f"{graph.name}.mlir"
         source.write_text(kernel_graph)
         for stage, what in (("ugraph", f"superoptimizing graph {graph.name!r}"),
                             ("tile", f"lowering the µGraph of graph {graph.name!r}")):
             stages[stage] = run_tool("tileopt-compile",
                                      [source, f"--emit={stage}", "-o", "-", *options],
-                                     what, remarks_as_warnings=stage == "ugraph")
+                                     what, remarks=remarks if stage == "ugraph" else None)
             source = work / f"{graph.name}.{stage}.mlir"
             source.write_text(stages[stage])
+        _warn(remarks)
         artifact = work / "artifact"
         run_tool("tileopt-compile", [source, "-o", artifact, *options],
                  f"generating the GPU code of graph {graph.name!r}")
-        write_sources(artifact, kernel_graph, stages["ugraph"], stages["tile"])
+        write_sources(artifact, kernel_graph, stages["ugraph"], stages["tile"], remarks)
+        if entry is not None:
+            _store(artifact, entry)
         temporary = None
         if directory is None:
             temporary = Path(tempfile.mkdtemp(prefix="tileopt-"))
@@ -148,3 +200,18 @@ def superoptimize(graph, *, time_budget=None, search_threads=None, graph_budget=
         directory.parent.mkdir(parents=True, exist_ok=True)
         shutil.move(str(artifact), directory)
     return CompiledGraph(directory, temporary=temporary)
+
+
+def _store(artifact, entry):
+    """Copies `artifact` into the cache as `entry`, whole or not at all (a
+    copy renamed into place; another process may have stored it first)."""
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=entry.parent))
+    shutil.copytree(artifact, staging / "entry")
+    try:
+        os.rename(staging / "entry", entry)
+    except OSError:
+        if not entry.is_dir():
+            raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)

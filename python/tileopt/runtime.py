@@ -25,6 +25,7 @@ is imported only when tensors are involved.
 """
 
 import ctypes
+import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,6 +116,7 @@ def _check(lib, status):
         raise (NoDeviceError if status in _NO_DEVICE_STATUSES else TileOptError)(message)
 
 
+@functools.cache
 def _torch_dtype(dtype):
     import torch
     return {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
@@ -155,6 +157,8 @@ class Artifact:
                 info.size_bytes))
         # The buffers a call binds, in manifest order: all but the constants.
         self.arguments = [b for b in self.buffers if b.role != "constant"]
+        # The addresses a launch passes, filled in place on each launch.
+        self._pointers = (ctypes.c_uint64 * len(self.buffers))()
 
     def close(self):
         if self._handle is not None:
@@ -190,10 +194,21 @@ class Artifact:
             stream = torch.cuda.current_stream(self._device)
         # One address per buffer of self.buffers: 0 in the constants' slots,
         # as tileopt_artifact_launch takes them.
-        pointers = [0 if t is None else t.data_ptr() for t in bound]
-        array = (ctypes.c_uint64 * len(pointers))(*pointers)
+        self.launch([0 if t is None else t.data_ptr() for t in bound], stream.cuda_stream)
+
+    def launch(self, pointers, stream):
+        """Enqueues the launch sequence on the CUDA stream handle `stream`
+        (an int) with one device address per buffer of `self.buffers` (0
+        for the constants), unchecked: for callers that checked the tensors
+        themselves (tileopt.CompiledGraph)."""
+        if self._handle is None:
+            raise TileOptError("the artifact is closed")
+        if len(pointers) != len(self.buffers):
+            raise TileOptError(f"got {len(pointers)} addresses for "
+                               f"{len(self.buffers)} buffers")
+        self._pointers[:] = pointers
         _check(self._lib, self._lib.tileopt_artifact_launch(
-            self._handle, array, len(pointers), ctypes.c_void_p(stream.cuda_stream)))
+            self._handle, self._pointers, len(pointers), stream))
 
     def _buffer(self, name):
         for b in self.buffers:

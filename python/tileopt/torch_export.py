@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 from .graph import DTYPES, GraphError, KernelGraph
 
-__all__ = ["CompiledFunction", "CapturedGraph", "capture", "compile_function", "ATEN_OPS"]
+__all__ = ["CompiledFunction", "CapturedGraph", "capture", "compile_function", "map_node",
+           "ATEN_OPS"]
 
 
 @dataclass(frozen=True)
@@ -353,24 +354,12 @@ def capture(fn_or_module, example_inputs):
         values[node.name] = graph.new_input(tuple(val.shape),
                                             _dtype(val.dtype, f"input {name}"), name=name)
     for node in exported.graph.nodes:
-        if node.op != "call_function":
+        if node.op != "call_function" or str(node.target) in _IGNORED:
             continue
-        target = str(node.target)
-        if target in _IGNORED:
-            continue
-        if target not in ATEN_OPS:
-            raise GraphError(f"tileopt.compile: {target} has no mapping onto a kernel "
-                             f"graph{_where(node)}")
-        args, kwargs = torch.fx.node.map_arg((node.args, node.kwargs),
-                                             lambda n: values[n.name])
-        frame = _user_frame(node)
         try:
-            with graph.source_line(*frame[:2]) if frame else contextlib.nullcontext():
-                result = ATEN_OPS[target](graph, *args, **kwargs)
+            values[node.name] = map_node(graph, node, values)
         except GraphError as e:
-            raise GraphError(f"tileopt.compile: {target}: {e}{_where(node)}") from None
-        _check_result(target, node, result)
-        values[node.name] = result
+            raise GraphError(f"tileopt.compile: {e}") from None
     outputs = [n for n in exported.graph.nodes if n.op == "output"][0].args[0]
     for spec, node in zip(signature.output_specs, outputs):
         if spec.kind != torch.export.graph_signature.OutputKind.USER_OUTPUT:
@@ -386,13 +375,34 @@ def capture(fn_or_module, example_inputs):
     return CapturedGraph(graph, sources, exported.call_spec.out_spec, module)
 
 
+def map_node(graph, node, values):
+    """Maps `node`, an FX call_function node of an ATen op, onto `graph`;
+    its arguments that are nodes are read from `values` (node name -> what
+    the node was mapped to). Returns what the node computes, checked
+    against the shape and dtype torch recorded; a GraphError names the op
+    and the user's line that called it."""
+    import torch
+    target = str(node.target)
+    if target not in ATEN_OPS:
+        raise GraphError(f"{target} has no mapping onto a kernel graph{_where(node)}")
+    args, kwargs = torch.fx.node.map_arg((node.args, node.kwargs), lambda n: values[n.name])
+    frame = _user_frame(node)
+    try:
+        with graph.source_line(*frame[:2]) if frame else contextlib.nullcontext():
+            result = ATEN_OPS[target](graph, *args, **kwargs)
+    except GraphError as e:
+        raise GraphError(f"{target}: {e}{_where(node)}") from None
+    _check_result(target, node, result)
+    return result
+
+
 def _check_result(target, node, result):
     """The mapped op computes what torch recorded: same dims and dtype."""
     val = node.meta.get("val")
     dims = result.dims
     dtype = result.dtype if not isinstance(result, _Broadcast) else result.tensor.dtype
     if tuple(val.shape) != dims or str(val.dtype) != f"torch.{dtype.name}":
-        raise GraphError(f"tileopt.compile: {target} was mapped to a tensor of dims "
+        raise GraphError(f"{target} was mapped to a tensor of dims "
                          f"{list(dims)} and {dtype!r}, torch computes {list(val.shape)} "
                          f"and {val.dtype}{_where(node)}")
 

@@ -156,4 +156,38 @@ def PipelineTileLoads : Pass<"tileopt-pipeline-tile-loads"> {
   ];
 }
 
+def ViewUGraph : Pass<"tileopt-view-ugraph", "::mlir::ModuleOp"> {
+  let summary = "Print a µGraph as a Graphviz picture: kernels with their "
+                "block graphs nested";
+  let description = [{
+    A µGraph is read in three levels: the kernel graph of a function, the
+    block graph inside each graph-defined kernel (`tk.fused`), and the loop
+    every block runs. Upstream's `-view-op-graph` draws any IR, but it
+    draws a block graph as one more region: it does not say which ops run
+    once per loop iteration and which after the loop, and the launch shape
+    lives in attributes it cuts short. This pass prints one DOT `digraph`
+    of the module (https://www.graphviz.org/doc/info/lang.html) that does:
+
+    * each function is a cluster; its arguments, its ops and its return are
+      nodes, and values are edges from the op that defines them;
+    * each op implementing `BlockGraphOpInterface` (`tk.fused`) is a cluster
+      labelled with its grid, block and for-loop range, holding its region's
+      arguments and ops; the ops a loop iteration runs (those reached from an
+      input iterator that walks the loop, fmap >= 0) are a cluster of their
+      own inside it, labelled with the range;
+    * every op is labelled with its text, so a tile op shows its maps and its
+      tile type, a reduction its kind and dim; input iterators and output
+      savers are drawn as the kernel's doors, accumulators (`tb.forloop_accum`)
+      filled, at the loop's exit; a `th.graph` lists its scalar ops;
+    * a kernel's result is an edge from the output saver that writes it.
+
+    The DOT goes to stderr, as `-view-op-graph`'s, or to the `output` file
+    ("-" for stdout). The IR is not changed.
+  }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"\"",
+           "Where the DOT goes: a file, - for stdout, nothing for stderr">,
+  ];
+}
+
 #endif // TILEOPT_TRANSFORMS_PASSES_TD

@@ -1,0 +1,91 @@
+"""The host time a CompiledGraph call adds to the launch of its kernels
+(issue 26: under 5 us), on a small graph whose kernel is shorter than the
+host's work, so the queue never fills:
+
+    python3 bench/python/call_overhead.py            # on a GPU
+    python3 bench/python/call_overhead.py --prepare  # compile only, into
+                                                     # $TILEOPT_CACHE_DIR
+
+Each way of running the graph is enqueued 100 times, the host's time of
+those 100 calls taken without synchronizing (the GPU runs behind), then
+the GPU drained; the median per call of 50 such batches is reported:
+  launch              Artifact.launch on prepared addresses: the C ABI's
+                      own launch (cuLaunchKernel per kernel), the floor
+  call(inputs, out=)  a CompiledGraph call: checks, binding, the stream
+  call(inputs)        and the outputs allocated
+  tileopt::call       the torch.compile backend's custom op around it
+  torch               torch.relu(x @ w), eager, for scale
+"""
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "python"))
+
+import tileopt  # noqa: E402
+
+
+def graph():
+    g = tileopt.new_kernel_graph("relu_matmul")
+    x = g.new_input((16, 256), tileopt.float16, name="x")
+    w = g.new_input((256, 256), tileopt.float16, name="w")
+    g.mark_output(g.relu(g.matmul(x, w)))
+    return g
+
+
+def host_us(call, batches=50, calls=100):
+    import torch
+    for _ in range(calls):
+        call()
+    per_call = []
+    for _ in range(batches):
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        for _ in range(calls):
+            call()
+        per_call.append((time.perf_counter() - start) * 1e6 / calls)
+    torch.cuda.synchronize()
+    return statistics.median(per_call)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--prepare", action="store_true")
+    args = parser.parse_args()
+    options = {"time_budget": 5, "search_threads": 1}
+    compiled = graph().superoptimize(**options)
+    print(compiled, f"{compiled.tile_program.count('tile.launch')} kernel launch(es)")
+    if args.prepare:
+        return
+    import torch
+    from tileopt.compiled import _current_stream
+    from tileopt.torch_backend import _Runner, _call_op, _runners
+    x = torch.randn(16, 256, dtype=torch.float16, device="cuda")
+    w = torch.randn(256, 256, dtype=torch.float16, device="cuda") / 16
+    (y,) = compiled(inputs=[x, w])
+    error = ((y.float() - torch.relu(x.float() @ w.float())).abs().max()).item()
+    artifact = compiled._artifact
+    bound = [x, w, y]  # a call's inputs + out, as _slots index them
+    pointers = [0 if slot is None else bound[slot].data_ptr() if isinstance(slot, int)
+                else compiled._scratch_pointer(x.device, slot) for slot in compiled._slots]
+    stream = _current_stream(x.device)
+    _runners["bench"] = _Runner(compiled, interpret=False)
+    call_op = _call_op()
+    times = {
+        "launch": host_us(lambda: artifact.launch(pointers, stream)),
+        "call(inputs, out=)": host_us(lambda: compiled(inputs=[x, w], out=[y])),
+        "call(inputs)": host_us(lambda: compiled(inputs=[x, w])),
+        "tileopt::call": host_us(lambda: call_op("bench", [x, w])),
+        "torch": host_us(lambda: torch.relu(x @ w)),
+    }
+    print(f"host time per call, {torch.cuda.get_device_name()}, torch {torch.__version__} "
+          f"(max abs error {error:.1e}):")
+    for name, us in times.items():
+        print(f"  {name:20s} {us:6.2f} us   (+{us - times['launch']:.2f} over launch)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,344 @@
+"""`torch.compile(model, backend="tileopt")`: TileOpt's kernels for the parts
+of a model it can take, the default backend for the rest::
+
+    import tileopt
+    fast = torch.compile(model, backend="tileopt", options={"time_budget": 30})
+    # or, to see what was taken:
+    backend = tileopt.backend(time_budget=30)
+    fast = torch.compile(model, backend=backend)
+    fast(x)
+    print(backend.partitions)
+
+Dynamo hands the backend each graph it captures; AOTAutograd turns it into
+functional ATen ops, with no decompositions beyond torch's own
+(CompositeImplicitAutograd), so silu, softmax or gelu keep their names.
+The partitioner (torch.fx's CapabilityBasedPartitioner) groups maximal sets
+of ops that tileopt.torch_export maps onto the graph builder, sets that do
+not form a cycle through the rest of the graph. Each set that holds a
+matrix product becomes a kernel graph, superoptimized into a
+CompiledGraph, and is replaced by one call of the custom op
+`tileopt::call`. The graph around those calls goes to the fallback backend:
+inductor (the default; its own decompositions then apply to what is left)
+or eager. An op the mapping cannot take stays in the fallback's part; a
+partition the compiler refuses, or tools that are not installed, leave that
+partition to the fallback with a RuntimeWarning. A model never fails for
+either.
+
+Left out of partitions, and why:
+- ops the builder writes as scalar code (casts, `c / x`, `pow` by other
+  numbers than 2 and +-0.5): a tk.map, which the search does not model,
+  would keep the search off the partition's whole graph;
+- partitions without a matrix product: the fallback fuses elementwise ops
+  and reductions with their neighbours itself; TileOpt's search pays where
+  it fuses around products;
+- tensors of dynamic shape (the search works at fixed shapes) or of other
+  dtypes than float16, bfloat16 and float32.
+
+TileOpt's kernels run on CUDA devices. A graph on the CPU goes to the
+fallback whole, with a warning, unless on_cpu="interpreter": then the
+partitions run on the tile interpreter (float64; slow, for testing small
+models). Only forward and inference graphs are partitioned; a backward
+graph goes to the fallback.
+"""
+
+import importlib.abc
+import importlib.util
+import itertools
+import operator
+import sys
+import warnings
+from dataclasses import dataclass
+
+from .compiler import CompileError
+from .graph import DTYPES, GraphError, KernelGraph
+from .torch_export import ATEN_OPS, _Broadcast, _dtype, map_node
+
+__all__ = ["TileOptBackend", "Partition", "tileopt_backend", "register_backend"]
+
+# Ops with a matrix product, the ones worth a partition.
+_PRODUCTS = {"aten.mm.default", "aten.bmm.default", "aten.matmul.default",
+             "aten.linear.default", "aten.addmm.default",
+             "aten.scaled_dot_product_attention.default"}
+_FALLBACKS = ("inductor", "eager")
+_ON_CPU = ("fallback", "interpreter")
+
+
+@dataclass
+class Partition:
+    """A set of ATen ops the backend handed to TileOpt."""
+    ops: list            # the FX nodes' names, in graph order
+    targets: list        # their ATen overloads, "aten.mm.default", ...
+    graph: KernelGraph = None  # what they were mapped to
+    compiled: object = None    # its CompiledGraph; None when left to the fallback
+    reason: str = None         # why it was left to the fallback
+
+
+class _Runner:
+    """What `tileopt::call` runs for one partition."""
+
+    def __init__(self, compiled, interpret):
+        self.compiled = compiled
+        self.interpret = interpret
+
+    def run(self, inputs):
+        # The fallback may hand over strided views; artifacts read row-major.
+        inputs = [x.contiguous() for x in inputs]
+        if self.interpret:
+            return self.compiled.run_on_cpu(inputs=inputs)
+        return self.compiled(inputs=inputs)
+
+    def fake(self, inputs):
+        import torch
+        from .compiled import _torch_dtype
+        return [torch.empty(s.dims, dtype=_torch_dtype(s.dtype), device=inputs[0].device)
+                for s in self.compiled.outputs]
+
+
+_runners = {}  # the key tileopt::call is given -> its _Runner
+_keys = itertools.count()
+_library = None
+
+
+def _call_op():
+    """tileopt::call(str key, Tensor[] inputs) -> Tensor[]: runs the
+    partition `key` names. AOTAutograd and inductor see an opaque op (an
+    extern kernel), whose fake implementation gives the outputs' shapes."""
+    global _library
+    import torch
+    if _library is None:
+        library = torch.library.Library("tileopt", "DEF")
+        library.define("call(str key, Tensor[] inputs) -> Tensor[]")
+        library.impl("call", lambda key, inputs: _runners[key].run(inputs),
+                     "CompositeExplicitAutograd")
+        torch.library.register_fake("tileopt::call",
+                                    lambda key, inputs: _runners[key].fake(inputs),
+                                    lib=library)
+        _library = library
+    return torch.ops.tileopt.call.default
+
+
+class TileOptBackend:
+    """A torch.compile backend. `fallback` ("inductor" or "eager") compiles
+    what TileOpt does not take; `on_cpu` ("fallback" or "interpreter") says
+    what happens to a graph on the CPU; the other options are
+    superoptimize's (time_budget, search_threads, cache_dir, ...), for each
+    partition. `partitions` lists the partitions of every graph compiled."""
+
+    def __init__(self, fallback="inductor", on_cpu="fallback", **superoptimize_options):
+        if fallback not in _FALLBACKS:
+            raise ValueError(f"tileopt backend: fallback must be one of {_FALLBACKS}, "
+                             f"got {fallback!r}")
+        if on_cpu not in _ON_CPU:
+            raise ValueError(f"tileopt backend: on_cpu must be one of {_ON_CPU}, "
+                             f"got {on_cpu!r}")
+        self.fallback = fallback
+        self.on_cpu = on_cpu
+        self.superoptimize_options = superoptimize_options
+        self.partitions = []
+
+    def __call__(self, gm, example_inputs):
+        from torch._dynamo.backends.common import aot_autograd
+        return aot_autograd(fw_compiler=self._compile_forward,
+                            bw_compiler=self._compile_fallback)(gm, example_inputs)
+
+    def _compile_forward(self, gm, example_inputs):
+        self.take_partitions(gm)
+        return self._compile_fallback(gm, example_inputs)
+
+    def _compile_fallback(self, gm, example_inputs):
+        from torch._functorch.aot_autograd import make_boxed_func
+        if self.fallback == "eager":
+            return make_boxed_func(gm.forward)
+        from torch._inductor.compile_fx import compile_fx
+        return make_boxed_func(compile_fx(gm, example_inputs))
+
+    def take_partitions(self, gm):
+        """Replaces the partitions of `gm` (an FX graph of ATen ops whose
+        nodes carry torch's fake values) that TileOpt compiles by calls of
+        their CompiledGraphs; returns the Partitions it tried."""
+        from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
+        from torch.fx.passes.tools_common import legalize_graph
+        devices = {v.device.type for v in _tensor_values(gm)}
+        if devices <= {"cpu"} and self.on_cpu == "fallback":
+            warnings.warn("tileopt backend: the graph's tensors are on the CPU and "
+                          "TileOpt's kernels run on CUDA devices, so "
+                          f"{self.fallback} runs all of it (on_cpu='interpreter' runs "
+                          "TileOpt's parts on the tile interpreter)", RuntimeWarning)
+            return []
+        device = "cpu" if devices <= {"cpu"} else "cuda"
+        support = _MappableOps(device)
+        proposed = CapabilityBasedPartitioner(gm, support, allows_single_node_partition=True
+                                              ).propose_partitions()
+        order = {node: i for i, node in enumerate(gm.graph.nodes)}
+        tried = []
+        for proposal in sorted(proposed, key=lambda p: min(map(order.get, p.nodes))):
+            nodes = sorted(proposal.nodes, key=order.get)
+            if not any(str(n.target) in _PRODUCTS for n in nodes):
+                continue
+            partition = Partition([n.name for n in nodes], [str(n.target) for n in nodes])
+            tried.append(partition)
+            try:
+                self._replace(gm, nodes, partition, interpret=device == "cpu")
+            except (GraphError, CompileError) as e:
+                partition.reason = str(e)
+                warnings.warn(f"tileopt backend: {len(nodes)} ops ({_summary(nodes)}) "
+                              f"are left to {self.fallback}: {e}", RuntimeWarning)
+        self.partitions += tried
+        if any(p.compiled for p in tried):
+            legalize_graph(gm)
+            gm.graph.lint()
+            gm.recompile()
+        return tried
+
+    def _replace(self, gm, nodes, partition, interpret):
+        """Maps `nodes` onto a kernel graph, superoptimizes it and puts one
+        tileopt::call in their place."""
+        import torch
+        members = set(nodes)
+        inputs = []  # the nodes outside the partition it reads, in order of use
+        for node in nodes:
+            inputs += [a for a in node.all_input_nodes if a not in members and a not in inputs]
+        outputs = [n for n in nodes if any(user not in members for user in n.users)]
+        key = str(next(_keys))
+        graph = KernelGraph(f"partition{key}")
+        values = {}
+        for a in inputs:
+            val = a.meta["val"]
+            values[a.name] = graph.new_input(tuple(val.shape), _dtype(val.dtype, a.name))
+        for node in nodes:
+            values[node.name] = map_node(graph, node, values)
+        # Each output is a result of the kernel graph or one of its inputs
+        # (clone and its kin map to their operand), possibly read as a
+        # broadcast (aten.expand): the FX graph takes the result, or clones
+        # the input, and expands it.
+        results, recipes = [], []
+        for node in outputs:
+            value, dims = values[node.name], None
+            if isinstance(value, _Broadcast):
+                value, dims = value.tensor, value.dims
+            if value in graph.inputs:
+                recipes.append((None, inputs[graph.inputs.index(value)], dims))
+                continue
+            if value not in results:
+                results.append(value)
+                graph.mark_output(value)
+            recipes.append((results.index(value), None, dims))
+        if not results:
+            raise GraphError("the partition computes nothing: its outputs are its inputs")
+        partition.graph = graph
+        partition.compiled = graph.superoptimize(**self.superoptimize_options)
+        _runners[key] = _Runner(partition.compiled, interpret)
+        fx = gm.graph
+        with fx.inserting_before(nodes[0]):
+            call = fx.call_function(_call_op(), (key, inputs))
+            for node, (index, source, dims) in zip(outputs, recipes):
+                if index is not None:
+                    value = fx.call_function(operator.getitem, (call, index))
+                else:
+                    value = fx.call_function(torch.ops.aten.clone.default, (source,))
+                if dims is not None:
+                    value = fx.call_function(torch.ops.aten.expand.default, (value, list(dims)))
+                value.meta["val"] = node.meta["val"]  # what the next partitions read
+                node.replace_all_uses_with(value, delete_user_cb=lambda u: u not in members)
+        for node in reversed(nodes):
+            fx.erase_node(node)
+
+
+class _MappableOps:
+    """The partitioner's question, per node: does this one op map onto a
+    kernel graph, on its own, without scalar code? (An OperatorSupportBase,
+    duck-typed so that importing this module needs no torch.)"""
+
+    def __init__(self, device):
+        self.device = device
+
+    def is_node_supported(self, submodules, node):
+        if node.op != "call_function" or str(node.target) not in ATEN_OPS:
+            return False
+        operands = node.all_input_nodes
+        if not all(self._takes(n.meta.get("val")) for n in [*operands, node]):
+            return False
+        graph = KernelGraph("probe")
+        values = {}
+        for a in operands:
+            val = a.meta["val"]
+            if str(a.target) == "aten.expand.default":  # read as a broadcast, as in the partition
+                source = a.args[0].meta["val"]
+                values[a.name] = _Broadcast(graph.new_input(tuple(source.shape),
+                                                            _dtype(source.dtype, a.name)),
+                                            tuple(val.shape))
+            else:
+                values[a.name] = graph.new_input(tuple(val.shape), _dtype(val.dtype, a.name))
+        try:
+            map_node(graph, node, values)
+        except GraphError:
+            return False
+        return not any("= tk.map" in op.text for op in graph._ops)
+
+    def _takes(self, value):
+        import torch
+        return (isinstance(value, torch.Tensor) and value.device.type == self.device
+                and any(str(value.dtype) == f"torch.{d.name}" for d in DTYPES)
+                and all(type(n) is int for n in value.shape))
+
+
+def _tensor_values(gm):
+    import torch
+    for node in gm.graph.nodes:
+        if node.op == "placeholder" and isinstance(node.meta.get("val"), torch.Tensor):
+            yield node.meta["val"]
+
+
+def _summary(nodes):
+    names = [str(n.target).removeprefix("aten.").split(".")[0] for n in nodes]
+    return ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
+
+
+def tileopt_backend(gm, example_inputs, options=None, mode=None, name=None):
+    """The backend `torch.compile(model, backend="tileopt", options={...})`
+    runs: TileOptBackend(**options) on each graph."""
+    if mode is not None:
+        raise ValueError(f"the tileopt backend takes no mode (got {mode!r}): its "
+                         "options are TileOptBackend's, through options={...}")
+    return TileOptBackend(**(options or {}))(gm, example_inputs)
+
+
+def register_backend():
+    """Registers tileopt_backend as torch.compile's "tileopt" (once)."""
+    from torch._dynamo.backends.registry import _COMPILER_FNS, register_backend
+    if "tileopt" not in _COMPILER_FNS:
+        register_backend(tileopt_backend, name="tileopt")
+
+
+class _RegisterAfterLoading(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Registers the backend right after torch._dynamo is imported.
+    Registering imports torch._dynamo, which takes seconds; so `import
+    tileopt` only puts this finder on sys.meta_path when torch is installed
+    but its compiler not yet imported, and torch.compile imports it."""
+
+    MODULE = "torch._dynamo"
+
+    def find_spec(self, name, path, target=None):
+        if name != self.MODULE:
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        self.loader, spec.loader = spec.loader, self
+        return spec
+
+    def create_module(self, spec):
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module):
+        module.__spec__.loader = module.__loader__ = self.loader
+        self.loader.exec_module(module)
+        register_backend()
+
+
+def register_when_torch_loads():
+    """Makes backend="tileopt" known to torch.compile, without importing
+    torch where it is not imported yet (or not installed)."""
+    if _RegisterAfterLoading.MODULE in sys.modules:
+        register_backend()
+    elif importlib.util.find_spec("torch") is not None:
+        sys.meta_path.insert(0, _RegisterAfterLoading())
