@@ -331,6 +331,14 @@ struct SuperoptimizePass
     FailureOr<SearchResult> result = superoptimize(func, options);
     if (failed(result))
       return; // A remark says why; the function keeps its form.
+    // Candidates left out because ptxas could not run say nothing of the
+    // program: a later compile, with room on the disk, searches again.
+    if (result->stats.notRun > 0 && cache) {
+      func.emitWarning("ptxas could not check ")
+          << result->stats.notRun << " candidate(s), left out ("
+          << result->stats.whyNotRun << "); the answer is not cached";
+      cache.reset();
+    }
     if (!candidatesDir.empty())
       writeCandidates(func, *result);
     if (measured)
