@@ -30,13 +30,7 @@ namespace mlir::tileopt::superopt {
 /// spills in 33.8.
 constexpr int64_t kMaxSpillStoreBytes = 64;
 
-/// Why `candidate`, a function of tk ops, would not compile to kernels
-/// worth running: the first diagnostic of the lowering (tileopt-lower-ugraph,
-/// then the tile-to-PTX pipeline of tileopt-compile, `blockThreads` threads
-/// a block), or a kernel with a loop that ptxas (found as tileopt-compile
-/// finds it) spills more than kMaxSpillStoreBytes in; nothing when it
-/// compiles well. Without ptxas only the lowering is checked; a ptxas that
-/// fails on the PTX refuses the candidate with its messages.
+/// What whyNotCompiled says of a candidate.
 struct CompileCheck {
   /// Why the candidate is left out; nothing when it compiles well.
   std::optional<std::string> refusal;
@@ -46,6 +40,14 @@ struct CompileCheck {
   /// of the program.
   bool notRun = false;
 };
+
+/// Why `candidate`, a function of tk ops, would not compile to kernels
+/// worth running: the first diagnostic of the lowering (tileopt-lower-ugraph,
+/// then the tile-to-PTX pipeline of tileopt-compile, `blockThreads` threads
+/// a block), or a kernel with a loop that ptxas (found as tileopt-compile
+/// finds it) spills more than kMaxSpillStoreBytes in; nothing when it
+/// compiles well. Without ptxas only the lowering is checked; a ptxas that
+/// fails on the PTX refuses the candidate with its messages.
 CompileCheck whyNotCompiled(func::FuncOp candidate, int64_t blockThreads,
                             StringRef chip);
 
