@@ -427,6 +427,8 @@ class Fuzzer:
     # -- crashes
     def record(self, target, sig, output, reproduce, payload, suffix):
         known = known_bug(sig, output)
+        if sig == "timeout":
+            sig = f"timeout ({target})"  # the signature says nothing else
         entry = self.crashes.get(sig)
         if entry:
             entry["count"] += 1
