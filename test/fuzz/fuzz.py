@@ -39,6 +39,7 @@ import json
 import os
 import random
 import re
+import resource
 import shlex
 import shutil
 import struct
@@ -631,7 +632,9 @@ class Fuzzer:
                     print(f"[fuzz] {time.monotonic() - start:.0f} s: {self.stats}", flush=True)
         finally:
             shutil.rmtree(work, ignore_errors=True)
-        summary = {"seed": self.args.seed, "seconds": round(time.monotonic() - start, 1), "executions": self.stats,
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        summary = {"seed": self.args.seed, "seconds": round(time.monotonic() - start, 1),
+                   "tool_cpu_seconds": round(children.ru_utime + children.ru_stime, 1), "executions": self.stats,
                    "crashes": self.crashes}
         (self.out / "summary.json").write_text(json.dumps(summary, indent=1))
         print(json.dumps(summary, indent=1))
