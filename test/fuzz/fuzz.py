@@ -372,9 +372,22 @@ def stack_frames(output):
     return own or [name for name, _ in frames]
 
 
+def scalar_args(art):
+    """The literal arguments of an artifact's launches ({"i64": 32}, ...),
+    or None if its manifest is not JSON of that shape."""
+    try:
+        manifest = json.loads((Path(art) / "manifest.json").read_text())
+        return [[arg for arg in launch["args"] if isinstance(arg, dict) and not {"buffer", "tensor_map"} & set(arg)]
+                for launch in manifest["launches"]]
+    except (ValueError, KeyError, TypeError, OSError):
+        return None
+
+
 def known_bug(sig, output):
     """Which known bug a crash is, by its signature or its innermost frames."""
     innermost = " ".join(name for name, _ in frames_of(output)[:4])
+    if output.startswith("known: a launch's literal argument changed"):
+        return "a kernel given a size past its buffers (the stand-in driver's host kernels fault, as a GPU's would)"
     for name, pattern in KNOWN.items():
         if pattern.search(sig) or pattern.search(innermost):
             return name
@@ -590,6 +603,12 @@ class Fuzzer:
         rc, output, timed_out, _ = run_tool(argv, timeout=20, env=env)
         # tileopt-run: 0 pass, 1 a failed check, 2 an error, 77 no GPU.
         sig = signature(1 if rc in (2, 77) else rc, output, timed_out)
+        if sig and scalar_args(art) not in (None, scalar_args(seed)):
+            # The kernel ran, told a size its buffers do not have: the
+            # stand-in driver's kernels run on the host and fault, as a GPU
+            # kernel would. The manifest cannot say what a scalar means.
+            sig = "a kernel given a size its buffers do not have (stand-in driver)"
+            output = "known: a launch's literal argument changed\n" + output
         if sig:
             self.record("loader", sig, output,
                         lambda p: f"LD_LIBRARY_PATH={self.fake_driver} {self.run} {p} --iters 1 --warmup 0",
