@@ -15,6 +15,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
@@ -461,23 +462,42 @@ LogicalResult driver::writeArtifact(StringRef dir, const Artifact &artifact,
     if (ec)
       return discard("cannot write " + path + ": " + ec.message());
   }
-  // An artifact already there is replaced whole: moved aside first, since
-  // rename does not replace a non-empty directory.
-  SmallString<128> old;
-  if (llvm::sys::fs::is_directory(target)) {
-    if (std::error_code ec =
-            llvm::sys::fs::createUniqueDirectory(target + ".old", old))
-      return discard("cannot replace " + target + ": " + ec.message());
-    llvm::sys::fs::remove(old);
-    if (std::error_code ec = llvm::sys::fs::rename(target, old))
-      return discard("cannot replace " + target + ": " + ec.message());
-  } else if (llvm::sys::fs::exists(target)) {
+  if (llvm::sys::fs::exists(target) && !llvm::sys::fs::is_directory(target))
     return discard(target + " exists and is not a directory");
+  // An artifact already there is replaced whole: moved aside first, since
+  // rename does not replace a non-empty directory, and removed once the new
+  // one is in place. Another compile may be writing the same target at once
+  // and put its artifact there between the two renames: then that one is
+  // moved aside in turn, and the last compile to rename wins. Neither fails,
+  // and what is at the target is one whole artifact (for a moment, none).
+  SmallVector<SmallString<128>> movedAside;
+  llvm::scope_exit removeMovedAside([&] {
+    for (StringRef old : movedAside)
+      llvm::sys::fs::remove_directories(old);
+  });
+  std::error_code ec;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    ec = llvm::sys::fs::rename(staging, target);
+    if (ec != std::errc::directory_not_empty && ec != std::errc::file_exists)
+      break;
+    SmallString<128> old;
+    if ((ec = llvm::sys::fs::createUniqueDirectory(target + ".old", old)))
+      break;
+    llvm::sys::fs::remove(old);
+    ec = llvm::sys::fs::rename(target, old);
+    if (!ec)
+      movedAside.push_back(old);
+    else if (ec != std::errc::no_such_file_or_directory)
+      break; // else another compile moved it aside first
   }
-  if (std::error_code ec = llvm::sys::fs::rename(staging, target))
+  if (ec) {
+    // Put back the artifact this compile moved aside, if nothing took its
+    // place.
+    if (!movedAside.empty() && !llvm::sys::fs::exists(target) &&
+        !llvm::sys::fs::rename(movedAside.back(), target))
+      movedAside.pop_back();
     return discard("cannot move the artifact into " + target + ": " +
                    ec.message());
-  if (!old.empty())
-    llvm::sys::fs::remove_directories(old);
+  }
   return success();
 }

@@ -47,9 +47,9 @@ void superopt::getCompilationDialects(DialectRegistry &registry) {
   toPtx.getDependentDialects(registry);
 }
 
-std::optional<std::string> superopt::whyNotCompiled(func::FuncOp candidate,
-                                                    int64_t blockThreads,
-                                                    StringRef chip) {
+superopt::CompileCheck superopt::whyNotCompiled(func::FuncOp candidate,
+                                                int64_t blockThreads,
+                                                StringRef chip) {
   MLIRContext *context = candidate.getContext();
   OwningOpRef<ModuleOp> module = ModuleOp::create(candidate.getLoc());
   OpBuilder b(context);
@@ -70,7 +70,7 @@ std::optional<std::string> superopt::whyNotCompiled(func::FuncOp candidate,
   PassManager toGPU(context, ModuleOp::getOperationName());
   buildToGPU(toGPU, options);
   if (failed(toGPU.run(*module)))
-    return firstError.value_or("the lowering failed");
+    return {firstError.value_or("the lowering failed")};
   // A register spilled in a loop is stored and read back at every step;
   // one spilled where nothing loops, once. Any scf.for counts, a loop of
   // the block graph's or one the lowering made.
@@ -83,24 +83,24 @@ std::optional<std::string> superopt::whyNotCompiled(func::FuncOp candidate,
   PassManager toPtx(context, ModuleOp::getOperationName());
   buildGPUToBinaryPipeline(toPtx, options);
   if (failed(toPtx.run(*module)))
-    return firstError.value_or("the lowering to PTX failed");
+    return {firstError.value_or("the lowering to PTX failed")};
 
   std::optional<std::string> ptxas = compilationPtxas();
   if (!ptxas)
-    return std::nullopt;
+    return {};
   FailureOr<StringRef> ptx = binaryObjectOf(*module);
   if (failed(ptx))
-    return firstError.value_or("the lowering produced no PTX");
-  std::string error;
+    return {firstError.value_or("the lowering produced no PTX")};
+  PtxasError error;
   FailureOr<SmallVector<PtxasKernelReport>> reports =
       reportPtxas(*ptxas, *ptx, chip, error);
   if (failed(reports))
-    return error;
+    return {error.message, error.notRun};
   for (const PtxasKernelReport &report : *reports)
     if (looping.contains(report.name) &&
         report.spillStoreBytes > kMaxSpillStoreBytes)
-      return "ptxas spills " + std::to_string(report.spillStoreBytes) +
-             " bytes a thread in the loop of kernel " + report.name + " (" +
-             std::to_string(report.registers) + " registers)";
-  return std::nullopt;
+      return {"ptxas spills " + std::to_string(report.spillStoreBytes) +
+              " bytes a thread in the loop of kernel " + report.name + " (" +
+              std::to_string(report.registers) + " registers)"};
+  return {};
 }

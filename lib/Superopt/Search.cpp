@@ -224,15 +224,16 @@ static bool compilesWell(func::FuncOp f, double seconds,
                          const SearchOptions &opts, SearchStatistics &stats) {
   if (!opts.compileCandidates)
     return true;
-  std::optional<std::string> why =
-      whyNotCompiled(f, opts.blockThreads, opts.target.chip);
-  if (!why)
+  CompileCheck check = whyNotCompiled(f, opts.blockThreads, opts.target.chip);
+  if (!check.refusal)
     return true;
   ++stats.uncompiled;
+  if (check.notRun && stats.notRun++ == 0)
+    stats.whyNotRun = *check.refusal;
   if (opts.progress)
     llvm::errs() << "[superopt] a candidate priced "
                  << llvm::format("%.2f", seconds * 1e6)
-                 << " us is left out: " << *why << "\n";
+                 << " us is left out: " << *check.refusal << "\n";
   return false;
 }
 
@@ -553,6 +554,9 @@ searchEachSegment(const ProgramSplit &split, const SearchOptions &opts,
     stats.pruned += found->stats.pruned;
     stats.complete += found->stats.complete;
     stats.uncompiled += found->stats.uncompiled;
+    if (stats.notRun == 0)
+      stats.whyNotRun = found->stats.whyNotRun;
+    stats.notRun += found->stats.notRun;
     stats.budgetExhausted |= found->stats.budgetExhausted;
     for (const RankedCandidate &c : found->ranked)
       candidates.push_back(c.function);

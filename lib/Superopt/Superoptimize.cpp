@@ -14,6 +14,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Support/xxhash.h"
 
 namespace mlir::tileopt {
@@ -108,11 +109,19 @@ struct SuperoptimizePass
     return options;
   }
 
-  /// `<cache-dir>/<hash>.mlir`, or empty without a cache.
-  std::string cachePath(func::FuncOp func, const SearchOptions &options,
-                        const std::optional<MeasuredTimes> &measured) {
+  /// Where the search's answer for `func` is cached, and the digest of its
+  /// whole key, which the entry starts with.
+  struct CacheEntry {
+    std::string path;
+    std::string keyDigest;
+  };
+
+  /// `<cache-dir>/<xxh3 of the key>.mlir`, or none without a cache.
+  std::optional<CacheEntry>
+  cacheEntry(func::FuncOp func, const SearchOptions &options,
+             const std::optional<MeasuredTimes> &measured) {
     if (cacheDir.empty())
-      return "";
+      return std::nullopt;
     std::string key = canonicalText(func) + "\n" + options.fingerprint();
     if (measured)
       key += " measured=" + llvm::utohexstr(measured->hash);
@@ -120,22 +129,45 @@ struct SuperoptimizePass
     llvm::sys::path::append(
         path, llvm::utohexstr(llvm::xxh3_64bits(key), /*LowerCase=*/true) +
                   ".mlir");
-    return std::string(path);
+    return CacheEntry{
+        std::string(path),
+        llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(key)),
+                    /*LowerCase=*/true)};
+  }
+
+  /// The first line of a cache entry: the file name is a 64-bit hash of the
+  /// key, and an entry copied from another cache, or another key that
+  /// hashes alike, would otherwise answer for a program it is not.
+  static constexpr StringLiteral kCacheHeaderPrefix =
+      "// tileopt search cache, key sha256 ";
+  static std::string cacheHeader(const CacheEntry &entry) {
+    return (kCacheHeaderPrefix + entry.keyDigest + "\n").str();
   }
 
   /// Replaces `func`'s body with the cached answer; false on a miss.
-  bool answerFromCache(func::FuncOp func, StringRef path) {
-    auto buffer = llvm::MemoryBuffer::getFile(path);
+  bool answerFromCache(func::FuncOp func, const CacheEntry &entry) {
+    auto buffer = llvm::MemoryBuffer::getFile(entry.path);
     if (!buffer)
       return false;
-    // An entry cut short or from another version is a miss, searched
-    // again and rewritten, not an error of the program being compiled.
+    StringRef text = (*buffer)->getBuffer();
+    std::string header = cacheHeader(entry);
+    StringRef firstLine = text.split('\n').first;
+    if (firstLine.starts_with(kCacheHeaderPrefix) &&
+        firstLine.size() + 1 == header.size() && !text.starts_with(header)) {
+      func.emitRemark("the cache entry ")
+          << entry.path
+          << " was written for another program, search options or TileOpt "
+             "version; searching again";
+      return false;
+    }
+    // An entry cut short, garbage or without the header is a miss,
+    // searched again and rewritten, not an error of the program compiled.
     OwningOpRef<ModuleOp> cached;
-    {
+    if (text.consume_front(header)) {
       ThreadDiagnosticHandler quiet(func.getContext(),
                                     [](Diagnostic &) { return success(); });
       ParserConfig config(func.getContext());
-      cached = parseSourceString<ModuleOp>((*buffer)->getBuffer(), config);
+      cached = parseSourceString<ModuleOp>(text, config);
       if (cached && failed(verify(*cached)))
         cached = nullptr;
     }
@@ -143,26 +175,23 @@ struct SuperoptimizePass
                        : func::FuncOp();
     if (!best || best.getFunctionType() != func.getFunctionType()) {
       func.emitRemark("the cache entry ")
-          << path << " is unreadable; searching again";
+          << entry.path << " is unreadable; searching again";
       return false;
     }
     func.getBody().takeBody(best.getBody());
-    func.emitRemark("superoptimized µGraph read from the cache ") << path;
+    func.emitRemark("superoptimized µGraph read from the cache ") << entry.path;
     return true;
   }
 
-  /// Writes `func`, renamed `name`, as a module of its own to `path`
-  /// (creating its directory); a warning names `what` on failure. The file
-  /// is written beside `path` and renamed onto it: a reader, another
-  /// compile among them, sees the old file or the new one, never a part.
-  static bool writeFunction(StringRef path, func::FuncOp func, StringRef name,
-                            StringRef what) {
+  /// Writes `header`, then `func`, renamed `name`, as a module of its own to
+  /// `path` (creating its directory). The file is written beside `path` and
+  /// renamed onto it: a reader, another compile among them, sees the old
+  /// file or the new one, never a part.
+  static std::error_code writeFunction(StringRef path, func::FuncOp func,
+                                       StringRef name, StringRef header = "") {
     if (std::error_code ec = llvm::sys::fs::create_directories(
-            llvm::sys::path::parent_path(path))) {
-      func.emitWarning("cannot create the directory of the ")
-          << what << " " << path << ": " << ec.message();
-      return false;
-    }
+            llvm::sys::path::parent_path(path)))
+      return ec;
     OpBuilder b(func.getContext());
     OwningOpRef<ModuleOp> module = ModuleOp::create(func.getLoc());
     b.setInsertionPointToEnd(module->getBody());
@@ -170,30 +199,32 @@ struct SuperoptimizePass
     clone.setSymName(name);
     int fd;
     SmallString<128> temporary;
-    std::error_code ec = llvm::sys::fs::createUniqueFile(
-        path + ".%%%%%%%%.partial", fd, temporary);
-    if (!ec) {
-      llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-      module->print(os, OpPrintingFlags().enableDebugInfo(false));
-      os.close();
-      ec = os.error();
-      os.clear_error();
-      if (!ec)
-        ec = llvm::sys::fs::rename(temporary, path);
-      if (ec)
-        llvm::sys::fs::remove(temporary);
-    }
-    if (ec) {
-      func.emitWarning("cannot write the ") << what << " " << path << ": "
-                                            << ec.message();
-      return false;
-    }
-    return true;
+    if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+            path + ".%%%%%%%%.partial", fd, temporary))
+      return ec;
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << header;
+    module->print(os, OpPrintingFlags().enableDebugInfo(false));
+    os.close();
+    std::error_code ec = os.error();
+    os.clear_error();
+    if (!ec)
+      ec = llvm::sys::fs::rename(temporary, path);
+    if (ec)
+      llvm::sys::fs::remove(temporary);
+    return ec;
   }
 
-  void store(StringRef path, func::FuncOp best) {
-    if (!path.empty())
-      writeFunction(path, best, "program", "superoptimizer cache");
+  /// Caches `best` as the answer for `func`; a warning at `func` if it
+  /// cannot (the compile goes on without).
+  void store(const std::optional<CacheEntry> &entry, func::FuncOp func,
+             func::FuncOp best) {
+    if (!entry)
+      return;
+    if (std::error_code ec =
+            writeFunction(entry->path, best, "program", cacheHeader(*entry)))
+      func.emitWarning("cannot write the superoptimizer cache ")
+          << entry->path << ": " << ec.message();
   }
 
   /// `<candidates-dir>/<function>/<rank>.mlir` for every ranked candidate,
@@ -213,8 +244,12 @@ struct SuperoptimizePass
           std::string file = std::to_string(rank) + ".mlir";
           SmallString<128> path(dir);
           llvm::sys::path::append(path, file);
-          if (!writeFunction(path, candidate, func.getSymName(), "candidate"))
+          if (std::error_code ec =
+                  writeFunction(path, candidate, func.getSymName())) {
+            func.emitWarning("cannot write the candidate ")
+                << path << ": " << ec.message();
             return;
+          }
           json.object([&] {
             json.attribute("rank", int64_t(rank));
             json.attribute("file", file);
@@ -230,11 +265,14 @@ struct SuperoptimizePass
     llvm::sys::path::append(path, "candidates.json");
     std::error_code ec;
     llvm::raw_fd_ostream file(path, ec);
-    if (ec) {
-      func.emitWarning("cannot write ") << path << ": " << ec.message();
-      return;
+    if (!ec) {
+      file << listing << "\n";
+      file.close();
+      ec = file.error();
+      file.clear_error();
     }
-    file << listing << "\n";
+    if (ec)
+      func.emitWarning("cannot write ") << path << ": " << ec.message();
   }
 
   /// Re-ranks by `measured`; says which candidate the times chose and what
@@ -284,15 +322,23 @@ struct SuperoptimizePass
         return signalPassFailure();
       measured = std::move(*read);
     }
-    std::string path = cachePath(func, options, measured);
+    std::optional<CacheEntry> cache = cacheEntry(func, options, measured);
     // Writing the candidates needs the search: the cache holds only the
     // answer.
-    if (!path.empty() && candidatesDir.empty() && answerFromCache(func, path))
+    if (cache && candidatesDir.empty() && answerFromCache(func, *cache))
       return;
 
     FailureOr<SearchResult> result = superoptimize(func, options);
     if (failed(result))
       return; // A remark says why; the function keeps its form.
+    // Candidates left out because ptxas could not run say nothing of the
+    // program: a later compile, with room on the disk, searches again.
+    if (result->stats.notRun > 0 && cache) {
+      func.emitWarning("ptxas could not check ")
+          << result->stats.notRun << " candidate(s), left out ("
+          << result->stats.whyNotRun << "); the answer is not cached";
+      cache.reset();
+    }
     if (!candidatesDir.empty())
       writeCandidates(func, *result);
     if (measured)
@@ -332,10 +378,10 @@ struct SuperoptimizePass
                         " left out as not compiled"
                   : std::string())
           << ")";
-      store(path, best);
+      store(cache, func, best);
       return;
     }
-    store(path, best);
+    store(cache, func, best);
     func.getBody().takeBody(best.getBody());
   }
 };

@@ -245,13 +245,16 @@ private:
         !onlyKeys(*t, "target", {"arch"}) ||
         !nonEmptyString(*t, "target", "arch", m.arch))
       return false;
-    // sm_<major><minor>[a|f]: sm_90, sm_90a, sm_100a, sm_120f.
+    // sm_<major><minor>[a|f]: sm_90, sm_90a, sm_100a, sm_120f. The prefix
+    // first: the digits and the suffix are read after it.
     const std::string &a = m.arch;
     size_t digitsEnd = 3;
-    while (digitsEnd < a.size() && a[digitsEnd] >= '0' && a[digitsEnd] <= '9')
+    bool prefixed = a.size() >= 3 && a.compare(0, 3, "sm_") == 0;
+    while (prefixed && digitsEnd < a.size() && a[digitsEnd] >= '0' &&
+           a[digitsEnd] <= '9')
       ++digitsEnd;
-    std::string suffix = a.substr(digitsEnd);
-    if (a.compare(0, 3, "sm_") != 0 || digitsEnd - 3 < 2 || digitsEnd - 3 > 3 ||
+    std::string suffix = prefixed ? a.substr(digitsEnd) : "";
+    if (!prefixed || digitsEnd - 3 < 2 || digitsEnd - 3 > 3 ||
         !(suffix.empty() || suffix == "a" || suffix == "f"))
       return fail("target.arch", "expected sm_<major><minor> with an optional "
                                  "a or f suffix (e.g. sm_90, sm_90a), got \"" +

@@ -169,6 +169,15 @@ TEST(Manifest, RejectsBadKernels) {
       errorOf(edit("\"sm_90a\"", "\"compute_90\"")),
       "target.arch: expected sm_<major><minor> with an optional a or f suffix "
       "(e.g. sm_90, sm_90a), got \"compute_90\"");
+  // Shorter than "sm_": the parser threw std::out_of_range (found by
+  // runtime/tests/fuzz/ManifestFuzzer.cpp), which aborts the program that
+  // loads the artifact.
+  for (const char *arch : {"s", "sm", "sm_"})
+    EXPECT_EQ(errorOf(edit("\"sm_90a\"", std::string("\"") + arch + "\"")),
+              std::string("target.arch: expected sm_<major><minor> with an "
+                          "optional a or f suffix (e.g. sm_90, sm_90a), got "
+                          "\"") +
+                  arch + "\"");
 }
 
 TEST(Manifest, RejectsArgsThatDoNotMatchParams) {

@@ -172,7 +172,16 @@ LogicalResult print(StringRef text) {
     llvm::errs() << "tileopt-compile: " << error << "\n";
     return failure();
   }
+  // A full disk is an error to report, not one for the stream's destructor
+  // (which aborts on an unchecked one); the file is then removed.
   output->os() << text;
+  output->os().flush();
+  if (std::error_code ec = output->os().error()) {
+    output->os().clear_error();
+    llvm::errs() << "tileopt-compile: cannot write " << output->getFilename()
+                 << ": " << ec.message() << "\n";
+    return failure();
+  }
   output->keep();
   return success();
 }

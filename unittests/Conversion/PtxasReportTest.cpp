@@ -9,6 +9,8 @@
 
 #include "gtest/gtest.h"
 
+#include <cstdlib>
+
 using namespace mlir;
 using namespace mlir::tileopt;
 
@@ -30,7 +32,7 @@ protected:
 
   std::optional<std::string> ptxas;
   /// ptxas's messages when report fails.
-  std::string error;
+  PtxasError error;
 };
 
 constexpr const char *kHeader =
@@ -52,7 +54,7 @@ TEST_F(PtxasReport, ReadsEveryKernelsRegistersAndSpills) {
   FailureOr<SmallVector<PtxasKernelReport>> reports =
       report(kHeader + storeKernel("store_one", "0f3F800000") +
              storeKernel("also_store_one", "0f3F800000"));
-  ASSERT_TRUE(succeeded(reports)) << error;
+  ASSERT_TRUE(succeeded(reports)) << error.message;
   ASSERT_EQ(reports->size(), 2u);
   llvm::SmallVector<std::string> names = {(*reports)[0].name,
                                           (*reports)[1].name};
@@ -88,7 +90,7 @@ std::string spillingKernel(int live) {
 TEST_F(PtxasReport, ReadsSpills) {
   FailureOr<SmallVector<PtxasKernelReport>> reports =
       report(spillingKernel(64));
-  ASSERT_TRUE(succeeded(reports)) << error;
+  ASSERT_TRUE(succeeded(reports)) << error.message;
   ASSERT_EQ(reports->size(), 1u);
   EXPECT_EQ((*reports)[0].name, "spill");
   EXPECT_LE((*reports)[0].registers, 24);
@@ -100,8 +102,32 @@ TEST_F(PtxasReport, FailsWithPtxasMessagesOnBadPtx) {
   FailureOr<SmallVector<PtxasKernelReport>> reports =
       report(std::string(kHeader) + "not ptx\n");
   EXPECT_TRUE(failed(reports));
-  EXPECT_NE(error.find("ptxas failed"), std::string::npos) << error;
-  EXPECT_NE(error.find("syntax error"), std::string::npos) << error;
+  EXPECT_NE(error.message.find("ptxas failed"), std::string::npos)
+      << error.message;
+  EXPECT_NE(error.message.find("syntax error"), std::string::npos)
+      << error.message;
+  // ptxas judged the PTX: the candidate is refused for what it is.
+  EXPECT_FALSE(error.notRun);
+}
+
+// Temporary files that cannot be written (a full disk, here a TMPDIR that
+// does not exist): ptxas never sees the PTX, and the failure says so, since
+// the superoptimizer must not remember the candidate as refused.
+TEST_F(PtxasReport, FailsAsNotRunWithoutTemporaryFiles) {
+  const char *saved = std::getenv("TMPDIR");
+  std::string restore = saved ? saved : "";
+  ::setenv("TMPDIR", "/nonexistent/tileopt-ptxas-test", /*overwrite=*/1);
+  FailureOr<SmallVector<PtxasKernelReport>> reports =
+      report(kHeader + storeKernel("store_one", "0f3F800000"));
+  if (saved)
+    ::setenv("TMPDIR", restore.c_str(), /*overwrite=*/1);
+  else
+    ::unsetenv("TMPDIR");
+  EXPECT_TRUE(failed(reports));
+  EXPECT_TRUE(error.notRun);
+  EXPECT_NE(error.message.find("cannot create temporary files"),
+            std::string::npos)
+      << error.message;
 }
 
 } // namespace

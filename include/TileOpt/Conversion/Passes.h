@@ -111,12 +111,21 @@ struct PtxasKernelReport {
   int64_t spillStoreBytes = 0;
 };
 
+/// Why reportPtxas failed.
+struct PtxasError {
+  std::string message;
+  /// ptxas did not judge the PTX: its temporary files could not be written
+  /// (a full disk), or it could not be started, crashed or ran out of time.
+  /// A fact about this machine, not about the PTX.
+  bool notRun = false;
+};
+
 /// Compiles `ptx` for `chip` with `ptxas` -v (the build's own -O3) and
 /// returns its report of each kernel, or fails with ptxas's messages in
 /// `error`. The superoptimizer uses it to turn down candidates whose
 /// kernels spill: ptxas says so only in this report.
 FailureOr<SmallVector<PtxasKernelReport>>
-reportPtxas(StringRef ptxas, StringRef ptx, StringRef chip, std::string &error);
+reportPtxas(StringRef ptxas, StringRef ptx, StringRef chip, PtxasError &error);
 
 } // namespace mlir::tileopt
 

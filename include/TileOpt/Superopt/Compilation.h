@@ -30,6 +30,17 @@ namespace mlir::tileopt::superopt {
 /// spills in 33.8.
 constexpr int64_t kMaxSpillStoreBytes = 64;
 
+/// What whyNotCompiled says of a candidate.
+struct CompileCheck {
+  /// Why the candidate is left out; nothing when it compiles well.
+  std::optional<std::string> refusal;
+  /// ptxas could not judge it (PtxasError::notRun: a full disk, a ptxas
+  /// that crashed or timed out): it is left out all the same, but the
+  /// search's answer then says something of this machine's state, not only
+  /// of the program.
+  bool notRun = false;
+};
+
 /// Why `candidate`, a function of tk ops, would not compile to kernels
 /// worth running: the first diagnostic of the lowering (tileopt-lower-ugraph,
 /// then the tile-to-PTX pipeline of tileopt-compile, `blockThreads` threads
@@ -37,8 +48,8 @@ constexpr int64_t kMaxSpillStoreBytes = 64;
 /// finds it) spills more than kMaxSpillStoreBytes in; nothing when it
 /// compiles well. Without ptxas only the lowering is checked; a ptxas that
 /// fails on the PTX refuses the candidate with its messages.
-std::optional<std::string> whyNotCompiled(func::FuncOp candidate,
-                                          int64_t blockThreads, StringRef chip);
+CompileCheck whyNotCompiled(func::FuncOp candidate, int64_t blockThreads,
+                            StringRef chip);
 
 /// The ptxas whyNotCompiled runs, found as tileopt-compile finds it, or
 /// nothing (then only the lowering is checked).

@@ -3,6 +3,7 @@
 #define TILEOPT_SUPEROPT_PASSES_H
 
 #include "TileOpt/Dialect/TB/IR/TBOps.h"
+#include "TileOpt/Dialect/TH/IR/THOps.h"
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"

@@ -119,8 +119,11 @@ def EstimateCost : Pass<"tileopt-estimate-cost", "::mlir::func::FuncOp"> {
     how its constants were fitted. The IR is left as it is; a kernel the
     model cannot price gets an error and fails the pass.
   }];
+  // A predefined kernel is priced as the lowering tiles it, and a tk.map's
+  // tiling computes its elements in a th.graph.
   let dependentDialects = ["::mlir::tileopt::tk::TKDialect",
-                           "::mlir::tileopt::tb::TBDialect"];
+                           "::mlir::tileopt::tb::TBDialect",
+                           "::mlir::tileopt::th::THDialect"];
 }
 
 def ReassociateMatmuls : Pass<"tileopt-reassociate-matmuls",

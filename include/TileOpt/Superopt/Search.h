@@ -30,6 +30,11 @@ struct SearchStatistics {
   uint64_t verified = 0;  // complete graphs the verifier ran on
   uint64_t equivalent = 0;
   uint64_t uncompiled = 0; // equivalent, but turned down by whyNotCompiled
+  /// Of those, the ones ptxas could not judge (CompileCheck::notRun), and
+  /// why the first could not: the answer then depends on this machine's
+  /// state, so it is not cached.
+  uint64_t notRun = 0;
+  std::string whyNotRun;
   double seconds = 0;
   bool budgetExhausted = false;
 

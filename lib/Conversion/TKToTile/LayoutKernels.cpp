@@ -181,6 +181,10 @@ FailureOr<LoweredKernel> lowerReshape(OpBuilder &b, tk::ReshapeOp op,
                                       StringRef name) {
   ArrayRef<int64_t> in = op.getInput().getType().getShape();
   ArrayRef<int64_t> out = op.getType().getShape();
+  // The copy views both as rows of chunks of their last dim.
+  if (in.empty() || out.empty())
+    return op.emitOpError("reshapes a rank-0 tensor; the layout kernels copy "
+                          "rows of the last dim, which it has not");
   Type elementType = op.getType().getElementType();
   int64_t chunk = std::min(powerOfTwoTile(in.back(), kReshapeChunk),
                            powerOfTwoTile(out.back(), kReshapeChunk));

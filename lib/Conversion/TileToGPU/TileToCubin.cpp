@@ -46,7 +46,7 @@ std::optional<std::string> tileopt::findPtxas(StringRef toolkit) {
 
 FailureOr<SmallVector<tileopt::PtxasKernelReport>>
 tileopt::reportPtxas(StringRef ptxas, StringRef ptx, StringRef chip,
-                     std::string &error) {
+                     PtxasError &error) {
   // ptxas reads and writes files: the PTX, the cubin (dropped), its report.
   SmallString<128> ptxFile, cubinFile, logFile;
   auto removeFiles = llvm::make_scope_exit([&] {
@@ -54,22 +54,28 @@ tileopt::reportPtxas(StringRef ptxas, StringRef ptx, StringRef chip,
       if (!file.empty())
         llvm::sys::fs::remove(file);
   });
-  int ptxFd = -1;
-  if (llvm::sys::fs::createTemporaryFile("tileopt-ptxas", "cubin", cubinFile) ||
-      llvm::sys::fs::createTemporaryFile("tileopt-ptxas", "log", logFile) ||
-      llvm::sys::fs::createTemporaryFile("tileopt-ptxas", "ptx", ptxFd,
-                                         ptxFile)) {
-    error = "cannot create temporary files for ptxas";
+  auto notRun = [&](const Twine &why) {
+    error = {why.str(), /*notRun=*/true};
     return failure();
-  }
+  };
+  int ptxFd = -1;
+  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+          "tileopt-ptxas", "cubin", cubinFile))
+    return notRun("cannot create temporary files for ptxas: " + ec.message());
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("tileopt-ptxas", "log", logFile))
+    return notRun("cannot create temporary files for ptxas: " + ec.message());
+  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+          "tileopt-ptxas", "ptx", ptxFd, ptxFile))
+    return notRun("cannot create temporary files for ptxas: " + ec.message());
   {
     llvm::raw_fd_ostream os(ptxFd, /*shouldClose=*/true);
     os << ptx;
     os.close();
     if (os.has_error()) {
-      error = "cannot write the PTX for ptxas: " + os.error().message();
+      std::error_code ec = os.error();
       os.clear_error();
-      return failure();
+      return notRun("cannot write the PTX for ptxas: " + ec.message());
     }
   }
   std::string arch = ("-arch=" + chip).str();
@@ -83,8 +89,11 @@ tileopt::reportPtxas(StringRef ptxas, StringRef ptx, StringRef chip,
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> log =
       llvm::MemoryBuffer::getFile(logFile);
   StringRef text = log ? (*log)->getBuffer() : StringRef();
+  // A negative status: ptxas did not start, crashed or timed out.
+  if (status < 0)
+    return notRun("ptxas did not finish: " + launchError + " " + text.trim());
   if (status != 0) {
-    error = ("ptxas failed: " + launchError + " " + text.trim()).str();
+    error = {("ptxas failed: " + text.trim()).str(), /*notRun=*/false};
     return failure();
   }
   // Per kernel: "Compiling entry function 'NAME' ...", then "Used N

@@ -49,6 +49,9 @@ LogicalResult tileopt::verifyBroadcastMatmulShapes(Operation *op, ShapedType a,
   if (a.getRank() < 2 || b.getRank() < 2)
     return op->emitOpError("expects operands of rank >= 2, got ")
            << a.getRank() << " and " << b.getRank();
+  if (c.getRank() < 2)
+    return op->emitOpError("expects a result of rank >= 2, got ")
+           << c.getRank();
   ArrayRef<int64_t> sa = a.getShape(), sb = b.getShape(), sc = c.getShape();
   SmallVector<int64_t> batch;
   if (!OpTrait::util::getBroadcastedShape(sa.drop_back(2), sb.drop_back(2),

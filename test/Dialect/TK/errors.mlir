@@ -20,6 +20,16 @@ func.func @matmul_result_rank(%a: tensor<2x16x64xf32>, %b: tensor<64x32xf32>) {
 
 // -----
 
+// A result of rank 1: its batch dims were read past its shape's start to
+// print them (a crash found by test/fuzz/fuzz.py).
+func.func @matmul_result_rank_one(%a: tensor<2x16x64xf32>, %b: tensor<64x32xf32>) {
+  // expected-error @+1 {{'tk.matmul' op expects a result of rank >= 2, got 1}}
+  %0 = tk.matmul %a, %b : tensor<2x16x64xf32>, tensor<64x32xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
 func.func @matmul_batch_dims(%a: tensor<2x16x64xf32>, %b: tensor<3x64x32xf32>) {
   // expected-error @+1 {{'tk.matmul' op batch dims 2 and 3 do not broadcast}}
   %0 = tk.matmul %a, %b : tensor<2x16x64xf32>, tensor<3x64x32xf32> -> tensor<2x16x32xf32>
