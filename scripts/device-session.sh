@@ -12,6 +12,10 @@
 #   build/device-corpus            test/corpus/gpu.py prepare -> the TOSA
 #                                  corpus's artifacts against upstream
 #                                  MLIR's results, and their times
+#   build-device-py                the Python package's GPU tests and
+#                                  measurements
+#                                  (scripts/python-device-session.sh, run
+#                                  from here; docs/python.md)
 #   .whl                           Python wheels the machine lacks (cuTile:
 #                                  cuda-tile, nvidia-cuda-tileiras)
 # Each part whose input is missing is skipped with a note. Logs under $OUT.
@@ -59,6 +63,13 @@ if [[ -d build/device-corpus ]]; then
     tee "$logs/corpus.log" || failed=1
 else
   echo "skipped the corpus: build/device-corpus not carried"
+fi
+
+if [[ -d build-device-py ]]; then
+  # Its own process: it installs the package and sets its own runtime.
+  (unset TILEOPT_RUNTIME_LIB; OUT=$logs scripts/python-device-session.sh) || failed=1
+else
+  echo "skipped the Python package: build-device-py not carried"
 fi
 
 if [[ -d build/device-dsl ]]; then
