@@ -35,14 +35,9 @@ namespace {
 /// chosen, takes those shapes too).
 LogicalResult checkMmas(tile::KernelOp kernel, int64_t numThreads) {
   WalkResult walk = kernel.walk([&](tile::MmaOp mma) -> WalkResult {
+    if (std::string limit = mmaTypeLimit(mma); !limit.empty())
+      return mma.emitOpError(limit);
     RankedTensorType lhs = mma.getLhs().getType();
-    Type operand = lhs.getElementType();
-    if (lhs.getRank() != 2 ||
-        !(operand.isF16() || operand.isBF16() || operand.isF32()) ||
-        !mma.getAcc().getType().getElementType().isF32())
-      return mma.emitOpError("takes rank-2 f16 or bf16 operands (tensor "
-                             "cores) or f32 operands (CUDA cores), and an f32 "
-                             "accumulator, for now");
     // On the CUDA cores, each thread computes the elements it holds.
     if (!mma.runsOnTensorCores())
       return WalkResult::advance();

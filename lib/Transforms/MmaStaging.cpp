@@ -112,6 +112,17 @@ std::string tileopt::mmaRingObstacle(scf::ForOp loop) {
   return "";
 }
 
+std::string tileopt::mmaTypeLimit(tile::MmaOp mma) {
+  RankedTensorType lhs = mma.getLhs().getType();
+  Type operand = lhs.getElementType();
+  if (lhs.getRank() == 2 &&
+      (operand.isF16() || operand.isBF16() || operand.isF32()) &&
+      mma.getAcc().getType().getElementType().isF32())
+    return "";
+  return "takes rank-2 f16 or bf16 operands (tensor cores) or f32 operands "
+         "(CUDA cores), and an f32 accumulator, for now";
+}
+
 std::string tileopt::wgmmaLimit(tile::MmaOp mma, int64_t numThreads) {
   int64_t m = mma.getLhs().getType().getDimSize(0);
   int64_t k = mma.getLhs().getType().getDimSize(1);

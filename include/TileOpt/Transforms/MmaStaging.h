@@ -73,6 +73,12 @@ constexpr int64_t kMaxMmaStages = 4;
 /// 128-byte lines.
 std::string wgmmaLimit(tile::MmaOp mma, int64_t numThreads);
 
+/// Why the code generator cannot take the operand and accumulator types of
+/// `mma`, or "": rank-2 f16 or bf16 operands (tensor cores) or f32 operands
+/// (CUDA cores), into an f32 accumulator. tileopt-assign-layouts checks it
+/// before laying out the kernel, tileopt-lower-tile again on what it gets.
+std::string mmaTypeLimit(tile::MmaOp mma);
+
 /// How `loop`'s tile.mma multiplicands are pipelined, as
 /// tileopt-assign-layouts decides it, on tensor cores that are `wgmma` or
 /// mma.sync (whose rings are `swizzle`d or padded), after it has given the

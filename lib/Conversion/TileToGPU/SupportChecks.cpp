@@ -65,14 +65,9 @@ LogicalResult checkLayouts(tile::KernelOp kernel, int64_t numThreads) {
 /// Checks what the code generator needs of `mma` beyond its layout: the
 /// operand types, K, and on wgmma the shapes wgmma takes.
 LogicalResult checkMma(tile::MmaOp mma, int64_t numThreads) {
+  if (std::string limit = mmaTypeLimit(mma); !limit.empty())
+    return mma.emitOpError(limit);
   RankedTensorType lhs = mma.getLhs().getType();
-  Type operand = lhs.getElementType();
-  if (lhs.getRank() != 2 ||
-      !(operand.isF16() || operand.isBF16() || operand.isF32()) ||
-      !mma.getAcc().getType().getElementType().isF32())
-    return mma.emitOpError("takes rank-2 f16 or bf16 operands (tensor "
-                           "cores) or f32 operands (CUDA cores), and an f32 "
-                           "accumulator, for now");
   if (!mma.runsOnTensorCores())
     return success();
   if (isWgmma(mma)) {
