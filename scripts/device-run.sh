@@ -6,7 +6,7 @@
 # size: against its built-in CPU reference), checks the small variants
 # against the tile interpreter's outputs (inputs.tensors and
 # expected.tensors, written by the prepare script), runs compute-sanitizer
-# memcheck and racecheck on them, then benchmarks against torch in one
+# memcheck, racecheck and synccheck on them, then benchmarks against torch in one
 # process (bench/tile/bench.py). Logs go to $OUT (or ./device-logs).
 #
 #   scripts/device-run.sh [--no-compile] [--cuda-graph] [--kernel-times] [--profile]
@@ -86,7 +86,7 @@ for example in "${selected[@]}"; do
   "$rt_build/bin/tileopt-run" "$small" --inputs "$small/inputs.tensors" \
     --expected "$small/expected.tensors" --iters 10 --warmup 2 \
     2>&1 | tee "$logs/run-$example-small.log" || failed=1
-  for tool in memcheck racecheck; do
+  for tool in memcheck racecheck synccheck; do
     step "compute-sanitizer $tool $example-small"
     compute-sanitizer --tool $tool --error-exitcode 3 \
       "$rt_build/bin/tileopt-run" "$small" --iters 1 --warmup 0 \

@@ -11,7 +11,13 @@
 #                                  the float64 reference
 #   build/device-corpus            test/corpus/gpu.py prepare -> the TOSA
 #                                  corpus's artifacts against upstream
-#                                  MLIR's results, and their times
+#                                  MLIR's results, and their times; with
+#                                  --sanitize also the test-size ones under
+#                                  compute-sanitizer memcheck, racecheck and
+#                                  synccheck
+#   build/device-random            test/corpus/gpu.py prepare --random ->
+#                                  random programs (test/random) against
+#                                  upstream MLIR's results
 #   build-device-py                the Python package's GPU tests and
 #                                  measurements
 #                                  (scripts/python-device-session.sh, run
@@ -20,8 +26,13 @@
 #                                  cuda-tile, nvidia-cuda-tileiras)
 # Each part whose input is missing is skipped with a note. Logs under $OUT.
 #
-#   scripts/device-session.sh [device-run NAMES...]
+#   scripts/device-session.sh [--sanitize] [device-run NAMES...]
 set -uo pipefail
+sanitize=0
+if [[ ${1:-} == --sanitize ]]; then
+  sanitize=1
+  shift
+fi
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 logs=${OUT:-$root/device-logs}
@@ -50,7 +61,7 @@ if compgen -G ".whl/*.whl" > /dev/null; then
 fi
 
 rt=/tmp/tileopt-runtime
-if [[ -d build/device-dsl || -d build/device-corpus ]]; then
+if [[ -d build/device-dsl || -d build/device-corpus || -d build/device-random ]]; then
   { cmake -G Ninja -S runtime -B "$rt" -DCMAKE_BUILD_TYPE=Release &&
     cmake --build "$rt" -j 16; } > "$logs/runtime-build.log" 2>&1 ||
     { tail -20 "$logs/runtime-build.log"; exit 1; }
@@ -61,8 +72,26 @@ export PYTHONPATH=python${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1
 if [[ -d build/device-corpus ]]; then
   python3 test/corpus/gpu.py run build/device-corpus 2>&1 |
     tee "$logs/corpus.log" || failed=1
+  if [[ $sanitize == 1 ]]; then
+    # Every kernel the corpus's artifacts launch (torch's own too), once.
+    for tool in memcheck racecheck synccheck; do
+      compute-sanitizer --tool $tool --error-exitcode 3 \
+        python3 test/corpus/gpu.py run build/device-corpus --check-only --test-size \
+        > "$logs/sanitizer-$tool-corpus.log" 2>&1 || failed=1
+      echo "compute-sanitizer $tool over the corpus: $(tail -n 1 "$logs/sanitizer-$tool-corpus.log")"
+    done
+  fi
 else
   echo "skipped the corpus: build/device-corpus not carried"
+fi
+
+if [[ -d build/device-random ]]; then
+  python3 test/corpus/gpu.py run build/device-random --check-only > "$logs/random.log" 2>&1 ||
+    failed=1
+  grep -E "MISMATCH|ERROR" "$logs/random.log" | head -20
+  tail -n 1 "$logs/random.log"
+else
+  echo "skipped the random programs: build/device-random not carried"
 fi
 
 if [[ -d build-device-py ]]; then
