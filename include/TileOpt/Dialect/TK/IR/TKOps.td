@@ -123,7 +123,8 @@ def TK_BinaryOp : TK_Op<"binary", [TK_Elementwise]> {
   }];
 }
 
-def TK_MapOp : TK_Op<"map", [SingleBlock, TK_Elementwise]> {
+def TK_MapOp
+    : TK_Op<"map", [IsolatedFromAbove, SingleBlock, TK_Elementwise]> {
   let summary = "elementwise kernel of any scalar arith/math code";
   let description = [{
     Applies the scalar code of its region to every element of its operands,
@@ -132,7 +133,9 @@ def TK_MapOp : TK_Op<"map", [SingleBlock, TK_Elementwise]> {
     a comparison and select (masks, clamps), a cast between float types, a
     constant the kinds do not take. The operands may have different float
     element types; the region's arguments have the operands' element types
-    and `tk.yield` gives one element of the result.
+    and `tk.yield` gives one element of the result. The region sees nothing
+    else (IsolatedFromAbove): its constants stay in it when a rewrite folds
+    the function around it.
 
     ```mlir
     %g = tk.map (%a = %x : tensor<8x64xf32>) -> tensor<8x64xf32> {
