@@ -66,6 +66,15 @@ static GpuTarget describe(const target::Gpu &gpu) {
 
 GpuTarget GpuTarget::h200() { return describe(target::kH200); }
 
+std::optional<GpuTarget> GpuTarget::forChip(StringRef chip) {
+  const target::Chip *facts = target::lookupChip(chip);
+  if (!facts)
+    return std::nullopt;
+  target::Gpu gpu = target::kH200;
+  gpu.chip = facts;
+  return describe(gpu);
+}
+
 std::string GpuTarget::fingerprint() const {
   std::string text;
   llvm::raw_string_ostream os(text);

@@ -4,6 +4,7 @@
 #include "TileOpt/Dialect/Common/ThreadDiagnostics.h"
 #include "TileOpt/Superopt/Compilation.h"
 #include "TileOpt/Superopt/Search.h"
+#include "TileOpt/Target/Target.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
@@ -78,6 +79,10 @@ struct SuperoptimizePass
                        "tileopt-superoptimize: max-grid-dims must be 1, 2 or "
                        "3, got ")
              << static_cast<unsigned>(maxGridDims);
+    if (std::string why = target::whyNotAChip(chip); !why.empty())
+      return emitError(UnknownLoc::get(context),
+                       "tileopt-superoptimize: chip: ")
+             << why;
     return success();
   }
 
@@ -101,6 +106,7 @@ struct SuperoptimizePass
     options.graphBudget = graphBudget;
     options.blockGraphBudget = blockGraphBudget;
     options.seed = seed;
+    options.target = *GpuTarget::forChip(chip);
     options.reassociate = reassociate;
     options.mergeBatchRows = mergeBatchRows;
     options.compileCandidates = compileCandidates;
