@@ -8,6 +8,7 @@
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -16,6 +17,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/xxhash.h"
 
 namespace mlir::tileopt {
@@ -203,16 +205,30 @@ struct SuperoptimizePass
     b.setInsertionPointToEnd(module->getBody());
     auto clone = cast<func::FuncOp>(b.clone(*func));
     clone.setSymName(name);
+    // An interrupted compile (SIGINT, SIGTERM, a crash) removes the file:
+    // it is registered before it exists, so no moment is left uncovered.
     int fd;
     SmallString<128> temporary;
-    if (std::error_code ec = llvm::sys::fs::createUniqueFile(
-            path + ".%%%%%%%%.partial", fd, temporary))
+    std::error_code ec;
+    for (int attempt = 0; attempt < 128; ++attempt) {
+      llvm::sys::fs::createUniquePath(path + ".%%%%%%%%.partial", temporary,
+                                      /*MakeAbsolute=*/false);
+      llvm::sys::RemoveFileOnSignal(temporary);
+      ec = llvm::sys::fs::openFileForWrite(temporary, fd,
+                                           llvm::sys::fs::CD_CreateNew);
+      if (ec != std::errc::file_exists)
+        break;
+      llvm::sys::DontRemoveFileOnSignal(temporary);
+    }
+    llvm::scope_exit keepOnSignal(
+        [&] { llvm::sys::DontRemoveFileOnSignal(temporary); });
+    if (ec)
       return ec;
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     os << header;
     module->print(os, OpPrintingFlags().enableDebugInfo(false));
     os.close();
-    std::error_code ec = os.error();
+    ec = os.error();
     os.clear_error();
     if (!ec)
       ec = llvm::sys::fs::rename(temporary, path);
