@@ -22,6 +22,12 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 
+#include <atomic>
+#include <climits>
+#include <csignal>
+#include <mutex>
+#include <unistd.h>
+
 using namespace mlir;
 using namespace mlir::tileopt;
 using namespace mlir::tileopt::driver;
@@ -411,6 +417,109 @@ LogicalResult driver::lowerTileToGPU(ModuleOp module,
   return lower.run(module);
 }
 
+// An interrupted compile (SIGHUP, SIGINT, SIGTERM) removes the artifact it
+// was writing: LLVM's RemoveFileOnSignal removes files only, not the
+// directory they are staged in.
+namespace {
+
+/// The files of an artifact (docs/artifact-format.md).
+constexpr const char *kArtifactFiles[] = {"kernels.cubin", "kernels.ptx",
+                                          "manifest.json", "constants.bin"};
+
+/// The staging directory being filled (one at a time) and its files' paths,
+/// for the signal handler, while `stagingWatched` is set.
+std::atomic<bool> stagingWatched{false};
+char stagingDirectory[PATH_MAX];
+char stagingFiles[std::size(kArtifactFiles)][PATH_MAX];
+
+/// Signals that ask a compile to end (LLVM's "interrupt" signals, which
+/// remove the files of RemoveFileOnSignal, less SIGUSR2).
+constexpr int kInterrupts[] = {SIGHUP, SIGINT, SIGTERM};
+struct sigaction previousActions[std::size(kInterrupts)];
+
+/// Removes the staging directory being filled, if any, then hands the
+/// signal to what handled it before: LLVM's handler, which removes the
+/// files registered with RemoveFileOnSignal and ends the process as the
+/// signal says, or the default action. Async-signal-safe.
+void onInterrupt(int signal) {
+  if (stagingWatched.exchange(false)) {
+    for (const char *file : stagingFiles)
+      unlink(file);
+    rmdir(stagingDirectory);
+  }
+  for (auto [interrupt, previous] : llvm::zip(kInterrupts, previousActions))
+    if (interrupt == signal)
+      sigaction(signal, &previous, nullptr);
+  raise(signal);
+}
+
+/// Installs onInterrupt, once, for each interrupt signal the process does
+/// not ignore (under nohup, SIGHUP stays ignored).
+void removeStagingOnInterrupt() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (auto [interrupt, previous] : llvm::zip(kInterrupts, previousActions)) {
+      sigaction(interrupt, nullptr, &previous);
+      if (!(previous.sa_flags & SA_SIGINFO) && previous.sa_handler == SIG_IGN)
+        continue;
+      struct sigaction action = {};
+      action.sa_handler = onInterrupt;
+      sigemptyset(&action.sa_mask);
+      sigaction(interrupt, &action, nullptr);
+    }
+  });
+}
+
+/// Copies `path` into a buffer of the signal handler.
+bool copyPath(const Twine &path, char (&buffer)[PATH_MAX]) {
+  SmallString<128> text;
+  StringRef ref = path.toStringRef(text);
+  if (ref.size() >= PATH_MAX)
+    return false;
+  llvm::copy(ref, buffer);
+  buffer[ref.size()] = '\0';
+  return true;
+}
+
+/// Has an interrupt remove the staging directory `dir` and the artifact's
+/// files in it (whether they exist yet or not); false if it cannot (a path
+/// too long).
+bool watchStaging(StringRef dir) {
+  if (!copyPath(dir, stagingDirectory))
+    return false;
+  for (auto [name, buffer] : llvm::zip(kArtifactFiles, stagingFiles))
+    if (!copyPath(dir + "/" + name, buffer))
+      return false;
+  stagingWatched.store(true);
+  return true;
+}
+
+/// Takes the staging directory back from the signal handler; false if an
+/// interrupt took it first (and is removing it, on another thread).
+bool unwatchStaging() { return stagingWatched.exchange(false); }
+
+/// Creates a directory named after `model` (its `%` random) that an
+/// interrupt removes until unwatchStaging: watched before it exists, so
+/// that no moment is left where an interrupt would leave it behind.
+std::error_code createWatchedDirectory(const Twine &model,
+                                       SmallVectorImpl<char> &path) {
+  std::error_code ec;
+  for (int attempt = 0; attempt < 128; ++attempt) {
+    llvm::sys::fs::createUniquePath(model, path, /*MakeAbsolute=*/false);
+    if (!watchStaging(StringRef(path.data(), path.size())))
+      return std::make_error_code(std::errc::filename_too_long);
+    ec = llvm::sys::fs::create_directory(path, /*IgnoreExisting=*/false);
+    if (ec != std::errc::file_exists)
+      break;
+    unwatchStaging();
+  }
+  if (ec)
+    unwatchStaging();
+  return ec;
+}
+
+} // namespace
+
 LogicalResult driver::writeArtifact(StringRef dir, const Artifact &artifact,
                                     std::string &error) {
   // Absolute first: createUniqueDirectory puts a relative model under the
@@ -428,26 +537,29 @@ LogicalResult driver::writeArtifact(StringRef dir, const Artifact &artifact,
       return failure();
     }
   // A fresh directory beside the target (same file system: the rename is
-  // atomic), filled, then renamed into place.
+  // atomic), filled, then renamed into place. An interrupt meanwhile
+  // removes it.
+  removeStagingOnInterrupt();
   SmallString<128> staging;
-  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(
-          target + ".partial", staging)) {
+  if (std::error_code ec =
+          createWatchedDirectory(target + ".partial-%%%%%%", staging)) {
     error = ("cannot create a directory beside " + target + ": " +
              ec.message())
                 .str();
     return failure();
   }
   auto discard = [&](const Twine &why) {
+    unwatchStaging();
     llvm::sys::fs::remove_directories(staging);
     error = why.str();
     return failure();
   };
   SmallVector<std::pair<StringRef, StringRef>> files = {
-      {"kernels.cubin", artifact.cubin},
-      {"kernels.ptx", artifact.ptx},
-      {"manifest.json", artifact.manifest}};
+      {kArtifactFiles[0], artifact.cubin},
+      {kArtifactFiles[1], artifact.ptx},
+      {kArtifactFiles[2], artifact.manifest}};
   if (!artifact.constants.empty())
-    files.push_back({"constants.bin", artifact.constants});
+    files.push_back({kArtifactFiles[3], artifact.constants});
   for (auto [name, contents] : files) {
     SmallString<128> path(staging);
     llvm::sys::path::append(path, name);
@@ -464,6 +576,14 @@ LogicalResult driver::writeArtifact(StringRef dir, const Artifact &artifact,
   }
   if (llvm::sys::fs::exists(target) && !llvm::sys::fs::is_directory(target))
     return discard(target + " exists and is not a directory");
+  // From here the directory is this compile's to move: an interrupt that
+  // came first is removing it (on another thread) and ends the process.
+  // One that comes between here and the rename below leaves it: the only
+  // moment it is not covered.
+  if (!unwatchStaging()) {
+    error = "interrupted";
+    return failure();
+  }
   // An artifact already there is replaced whole: moved aside first, since
   // rename does not replace a non-empty directory, and removed once the new
   // one is in place. Another compile may be writing the same target at once

@@ -183,9 +183,14 @@ LogicalResult runStage(ModuleOp module, Stage stage,
   case Stage::TK:
     pm.addNestedPass<func::FuncOp>(createImportLinalg());
     break;
-  case Stage::UGraph:
-    pm.addNestedPass<func::FuncOp>(createSuperoptimize(options.search));
+  case Stage::UGraph: {
+    // The search prices and compiles its candidates for the chip the
+    // artifact is for.
+    SuperoptimizeOptions search = options.search;
+    search.chip = options.chip;
+    pm.addNestedPass<func::FuncOp>(createSuperoptimize(search));
     break;
+  }
   case Stage::Tile:
     pm.addPass(createLowerUGraph());
     break;

@@ -88,6 +88,11 @@ void Expr::print(raw_ostream &os) const {
     list(", ");
     os << ")";
     return;
+  case ExprKind::Map:
+    os << "map" << count << "(";
+    list(", ");
+    os << ")";
+    return;
   }
 }
 
@@ -107,6 +112,7 @@ struct ExprContext::Impl {
   llvm::BumpPtrAllocator allocator;
   llvm::StringMap<const Expr *> interned;
   unsigned nextId = 0;
+  llvm::StringMap<int64_t> functions;
 };
 
 ExprContext::ExprContext() : impl(std::make_unique<Impl>()) {}
@@ -470,6 +476,19 @@ const Expr *ExprContext::split(const Expr *x, int64_t index,
   return fn(FnKind::Split,
             {x, constant(static_cast<double>(index)),
              constant(static_cast<double>(numParts))});
+}
+
+int64_t ExprContext::function(StringRef structure) {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  return impl->functions.try_emplace(structure, impl->functions.size())
+      .first->second;
+}
+
+// Nothing is known of a map but that it is a function of its arguments,
+// element by element: it meets only itself (the interning), and the oracle
+// finds a map in a target only as a subterm.
+const Expr *ExprContext::map(int64_t function, ArrayRef<const Expr *> args) {
+  return intern(ExprKind::Map, function, 0, args, {});
 }
 
 //===----------------------------------------------------------------------===//

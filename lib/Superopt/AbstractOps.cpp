@@ -20,6 +20,28 @@ superopt::operandsOf(const OpDesc &op, ArrayRef<ValueInfo> values) {
   return operands;
 }
 
+/// Broadcasts `r` (an elementwise op's result so far) with its operand
+/// `y`, numpy's rules on equal ranks: dims that meet index the same axis,
+/// or one of them is 1. False where they do not fit.
+static bool broadcastWith(ValueInfo &r, const ValueInfo &y) {
+  if (r.shape.size() != y.shape.size())
+    return false;
+  for (size_t d = 0; d < r.shape.size(); ++d) {
+    if (r.shape[d] == y.shape[d] && r.axes[d] == y.axes[d])
+      continue;
+    // Where both are 1, a single row of an axis the program keeps (a
+    // tile of one) stays that axis against a reduced dim of y.
+    bool keepR = y.shape[d] == 1 && !r.axes[d].reduced && y.axes[d].reduced;
+    if (r.shape[d] == 1 && !keepR) {
+      r.shape[d] = y.shape[d];
+      r.axes[d] = y.axes[d];
+    } else if (y.shape[d] != 1) {
+      return false;
+    }
+  }
+  return true;
+}
+
 const Expr *TermCache::get(OpKind kind, int sub, double scalar, int64_t extent,
                            const Expr *a, const Expr *b,
                            llvm::function_ref<const Expr *()> build) {
@@ -74,24 +96,23 @@ std::optional<ValueInfo> superopt::applyOp(ExprContext &ctx, const OpDesc &op,
   }
   case OpKind::Binary: {
     const ValueInfo &y = *operands[1];
-    if (x.shape.size() != y.shape.size())
+    if (!broadcastWith(r, y))
       return std::nullopt;
-    for (size_t d = 0; d < x.shape.size(); ++d) {
-      if (x.shape[d] == y.shape[d] && x.axes[d] == y.axes[d])
-        continue;
-      // Where both are 1, a single row of an axis the program keeps (a
-      // tile of one) stays that axis against a reduced dim of y.
-      bool keepX = y.shape[d] == 1 && !x.axes[d].reduced && y.axes[d].reduced;
-      if (x.shape[d] == 1 && !keepX) {
-        r.shape[d] = y.shape[d];
-        r.axes[d] = y.axes[d];
-      } else if (y.shape[d] != 1) {
-        return std::nullopt;
-      }
-    }
     r.expr = term(0, [&] {
       return applyBinary(ctx, static_cast<BinaryKind>(op.sub), x.expr, y.expr);
     });
+    return r;
+  }
+  case OpKind::Map: {
+    SmallVector<const Expr *, 4> args;
+    for (const ValueInfo *operand : operands) {
+      if (!broadcastWith(r, *operand))
+        return std::nullopt;
+      args.push_back(operand->expr);
+    }
+    auto build = [&] { return ctx.map(op.sub, args); };
+    // The cache keys on two operands.
+    r.expr = operands.size() <= 2 ? term(0, build) : build();
     return r;
   }
   case OpKind::Reduce: {

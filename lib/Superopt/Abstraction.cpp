@@ -3,8 +3,6 @@
 
 #include "TileOpt/Dialect/TH/IR/THOps.h"
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -99,39 +97,33 @@ static int64_t dimSize(Value v, int64_t dim) {
   return type.getDimSize(dim < 0 ? type.getRank() + dim : dim);
 }
 
-/// The scalar ops of a thread graph, as a term of its block arguments.
-static FailureOr<const Expr *> abstractThreadGraph(th::GraphOp graph,
-                                                   ExprContext &ctx,
-                                                   ArrayRef<const Expr *> args) {
-  llvm::DenseMap<Value, const Expr *> scalars;
-  Block &body = graph.getBody().front();
-  for (auto [arg, e] : llvm::zip_equal(body.getArguments(), args))
-    scalars[arg] = e;
-  for (Operation &op : body.without_terminator()) {
-    auto in = [&](unsigned i) { return scalars.lookup(op.getOperand(i)); };
-    const Expr *e =
-        TypeSwitch<Operation *, const Expr *>(&op)
-            .Case([&](arith::ConstantOp c) -> const Expr * {
-              auto attr = dyn_cast<FloatAttr>(c.getValue());
-              return attr ? ctx.constant(attr.getValueAsDouble()) : nullptr;
-            })
-            .Case([&](arith::AddFOp) { return ctx.add({in(0), in(1)}); })
-            .Case([&](arith::SubFOp) { return ctx.sub(in(0), in(1)); })
-            .Case([&](arith::MulFOp) { return ctx.mul({in(0), in(1)}); })
-            .Case([&](arith::DivFOp) { return ctx.div(in(0), in(1)); })
-            .Case([&](arith::NegFOp) { return ctx.scale(in(0), -1); })
-            .Case([&](math::ExpOp) { return ctx.exp(in(0)); })
-            .Case([&](math::SqrtOp) { return ctx.power(in(0), 1); })
-            .Case([&](math::RsqrtOp) { return ctx.power(in(0), -1); })
-            .Case([&](arith::MaximumFOp) {
-              return ctx.fn(FnKind::Relu, {in(0), in(1)});
-            })
-            .Default([](Operation *) { return nullptr; });
-    if (!e)
-      return op.emitError("the superoptimizer cannot model this op");
-    scalars[op.getResult(0)] = e;
+/// What identifies the scalar code that computes result `result` of a tk.map
+/// or th.graph region: the arguments' types, each op's name, operands (by
+/// number), attributes and result types, and the value yielded. Names,
+/// locations and the terminator (tk.yield or th.yield) are left out, so that
+/// a map and the thread graph cloned from it are one function.
+static std::string scalarCodeKey(Block &body, unsigned result) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  llvm::DenseMap<Value, unsigned> numbers;
+  auto define = [&](Value v) { numbers.try_emplace(v, numbers.size()); };
+  auto use = [&](Value v) { os << '%' << numbers.lookup(v); };
+  for (BlockArgument arg : body.getArguments()) {
+    define(arg);
+    os << arg.getType() << ';';
   }
-  return scalars.lookup(body.getTerminator()->getOperand(0));
+  for (Operation &op : body.without_terminator()) {
+    os << op.getName() << '(';
+    llvm::interleaveComma(op.getOperands(), os, use);
+    os << ')' << op.getAttrDictionary() << ':';
+    llvm::interleaveComma(op.getResultTypes(), os);
+    os << ';';
+    for (Value r : op.getResults())
+      define(r);
+  }
+  os << "yield ";
+  use(body.getTerminator()->getOperand(result));
+  return key;
 }
 
 FailureOr<llvm::DenseMap<Value, const Expr *>>
@@ -160,15 +152,16 @@ superopt::abstractValues(func::FuncOp func, ExprContext &ctx) {
       grid = fused.getGridDims();
       return WalkResult::advance();
     }
-    if (isa<th::GraphOp>(op)) {
+    // Scalar code is an uninterpreted function of its operands, element by
+    // element: pruning assumes nothing else of it, and a map and the thread
+    // graph cloned from it are the same function.
+    if (isa<tk::MapOp, th::GraphOp>(op)) {
       SmallVector<const Expr *> args;
       for (Value operand : op->getOperands())
         args.push_back(exprs.lookup(operand));
-      FailureOr<const Expr *> e =
-          abstractThreadGraph(cast<th::GraphOp>(op), ctx, args);
-      if (failed(e))
-        return WalkResult::interrupt();
-      exprs[op->getResult(0)] = *e;
+      Block &body = op->getRegion(0).front();
+      for (auto [i, result] : llvm::enumerate(op->getResults()))
+        exprs[result] = ctx.map(ctx.function(scalarCodeKey(body, i)), args);
       return WalkResult::skip();
     }
     const Expr *e =

@@ -66,6 +66,15 @@ static GpuTarget describe(const target::Gpu &gpu) {
 
 GpuTarget GpuTarget::h200() { return describe(target::kH200); }
 
+std::optional<GpuTarget> GpuTarget::forChip(StringRef chip) {
+  const target::Chip *facts = target::lookupChip(chip);
+  if (!facts)
+    return std::nullopt;
+  target::Gpu gpu = target::kH200;
+  gpu.chip = facts;
+  return describe(gpu);
+}
+
 std::string GpuTarget::fingerprint() const {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -229,8 +238,9 @@ Arithmetic matmulArithmetic(ShapedType lhs, ShapedType rhs, ShapedType result,
 
 /// The arithmetic of the compute ops of both levels: tk ops on device tensors
 /// and tb/th ops on tiles apply the same operators, so one rule serves both.
-/// An elementwise operator counts one flop per element; reductions one per
-/// input element; rms_norm three (square, sum, scale). std::nullopt for ops
+/// An elementwise operator counts one flop per element, scalar code (tk.map,
+/// th.graph) one per op of it; reductions one per input element; rms_norm
+/// three (square, sum, scale). std::nullopt for ops
 /// that are not compute ops of the µGraph dialects.
 std::optional<Arithmetic> arithmeticOf(Operation *op, const GpuTarget &target) {
   using Result = std::optional<Arithmetic>;
@@ -251,16 +261,17 @@ std::optional<Arithmetic> arithmeticOf(Operation *op, const GpuTarget &target) {
       .Case<tk::RmsNormOp, tb::RmsNormOp>([](auto norm) -> Result {
         return onCudaCores(3 * elementsOf(norm.getInput()), 1);
       })
-      .Case([](th::GraphOp graph) -> Result {
+      .Case<tk::MapOp, th::GraphOp>([](Operation *scalarCode) -> Result {
         // Operands broadcast to the results' shape; every scalar op of the
         // region but its constants runs once per element of it.
-        if (graph.getResults().empty())
+        if (scalarCode->getNumResults() == 0)
           return Arithmetic();
         double scalarOps = llvm::count_if(
-            graph.getBody().front().without_terminator(), [](Operation &op) {
+            scalarCode->getRegion(0).front().without_terminator(),
+            [](Operation &op) {
               return !op.hasTrait<OpTrait::ConstantLike>();
             });
-        return onCudaCores(scalarOps * elementsOf(graph.getResult(0)));
+        return onCudaCores(scalarOps * elementsOf(scalarCode->getResult(0)));
       })
       .Case<tk::ConcatOp, tk::SplitOp, tb::ConcatOp>(
           [](auto) -> Result { return Arithmetic(); })

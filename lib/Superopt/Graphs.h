@@ -58,13 +58,24 @@ inline bool isPartial(const ValueInfo &v) {
   return llvm::any_of(v.axes, [](AxisRef a) { return a.partialOf >= 0; });
 }
 
-/// The ops both levels share: unary, binary, reduce, matmul, rms_norm.
-enum class OpKind : uint8_t { Matmul, Unary, Binary, Reduce, RmsNorm, Accum };
+/// The ops both levels share: unary, binary, reduce, matmul, rms_norm, and
+/// the program's own scalar functions (a tk.map; in a block graph, the
+/// th.graph of its region).
+enum class OpKind : uint8_t {
+  Matmul,
+  Unary,
+  Binary,
+  Reduce,
+  RmsNorm,
+  Accum,
+  Map
+};
 
 struct OpDesc {
   OpKind kind;
   /// UnaryKind, BinaryKind, ReduceKind or tb::AccumKind; for an rms_norm,
-  /// kAcrossGrid when it normalizes across the blocks of grid dim `dim`.
+  /// kAcrossGrid when it normalizes across the blocks of grid dim `dim`;
+  /// for a map, its function (ExprContext::function, ProgramInfo::maps).
   int sub = 0;
   double scalar = 0;
   int64_t dim = 0;

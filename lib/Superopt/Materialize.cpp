@@ -1,7 +1,9 @@
 //===- Materialize.cpp - Candidates as tk / tb IR -------------------------===//
 #include "Materialize.h"
 
+#include "TileOpt/Dialect/TH/IR/THOps.h"
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
+#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 using namespace mlir::tileopt;
@@ -10,12 +12,25 @@ using namespace mlir::tileopt::superopt;
 namespace {
 
 /// The tk or tb op of a compute OpDesc. tk and tb ops have the same builders
-/// except for tb.reduce's optional `to`.
+/// except for tb.reduce's optional `to`; a map is a tk.map on tensors and
+/// a th.graph on tiles, each with the region of the program's map.
 template <typename MatmulT, typename UnaryT, typename BinaryT,
           typename ReduceT, typename RmsNormT>
 Value buildCompute(OpBuilder &b, Location loc, const OpDesc &op,
-                   ArrayRef<Value> operands, Type type) {
+                   ArrayRef<Value> operands, Type type,
+                   const ProgramInfo &program) {
   switch (op.kind) {
+  case OpKind::Map: {
+    tk::MapOp source = program.findMap(op.sub)->op;
+    Region &scalarCode = source.getBody();
+    if constexpr (std::is_same_v<UnaryT, tb::UnaryOp>)
+      return th::GraphOp::create(b, loc, TypeRange{type}, operands, scalarCode)
+          .getResult(0);
+    auto map = tk::MapOp::create(b, loc, type, operands);
+    IRMapping mapping;
+    scalarCode.cloneInto(&map.getBody(), mapping);
+    return map;
+  }
   case OpKind::Matmul:
     return MatmulT::create(b, loc, type, operands[0], operands[1]);
   case OpKind::Unary: {
@@ -55,8 +70,9 @@ RankedTensorType tensorType(const ValueInfo &v, Type elementType) {
 }
 
 tk::FusedOp buildFused(OpBuilder &b, Location loc, const BlockGraph &g,
-                       ArrayRef<Value> tensors, Type elementType,
+                       ArrayRef<Value> tensors, const ProgramInfo &program,
                        int64_t blockThreads) {
+  Type elementType = program.elementType;
   SmallVector<Value> inputs;
   SmallVector<Type> inputTypes;
   SmallVector<Location> locs;
@@ -97,7 +113,7 @@ tk::FusedOp buildFused(OpBuilder &b, Location loc, const BlockGraph &g,
     }
     tiles.push_back(buildCompute<tb::MatmulOp, tb::UnaryOp, tb::BinaryOp,
                                  tb::ReduceOp, tb::RmsNormOp>(
-        b, loc, op, operands, tileType(result)));
+        b, loc, op, operands, tileType(result), program));
   }
   SmallVector<Value> saved;
   for (const BlockOutput &out : g.outputs)
@@ -113,7 +129,8 @@ tk::FusedOp buildFused(OpBuilder &b, Location loc, const BlockGraph &g,
 
 func::FuncOp superopt::materialize(ModuleOp into, StringRef name,
                                    FunctionType type, const KernelGraph &graph,
-                                   ArrayRef<size_t> choices, Type elementType,
+                                   ArrayRef<size_t> choices,
+                                   const ProgramInfo &program,
                                    int64_t blockThreads) {
   OpBuilder b(into.getContext());
   Location loc = b.getUnknownLoc();
@@ -127,19 +144,18 @@ func::FuncOp superopt::materialize(ModuleOp into, StringRef name,
   for (const KernelOp &op : graph.ops) {
     if (op.graphs) {
       const BlockGraph &g = (*op.graphs)[choices[fusedIndex++]];
-      tk::FusedOp fused =
-          buildFused(b, loc, g, tensors, elementType, blockThreads);
+      tk::FusedOp fused = buildFused(b, loc, g, tensors, program, blockThreads);
       tensors.append(fused.getResults().begin(), fused.getResults().end());
       continue;
     }
     SmallVector<Value, 2> operands;
     for (int o : op.op.operands)
       operands.push_back(tensors[o]);
-    tensors.push_back(
-        buildCompute<tk::MatmulOp, tk::UnaryOp, tk::BinaryOp, tk::ReduceOp,
-                     tk::RmsNormOp>(
-            b, loc, op.op, operands,
-            tensorType(graph.tensors[op.results.front()], elementType)));
+    tensors.push_back(buildCompute<tk::MatmulOp, tk::UnaryOp, tk::BinaryOp,
+                                   tk::ReduceOp, tk::RmsNormOp>(
+        b, loc, op.op, operands,
+        tensorType(graph.tensors[op.results.front()], program.elementType),
+        program));
   }
   SmallVector<Value> results;
   for (int o : graph.outputs)

@@ -68,13 +68,8 @@ LogicalResult ProgramAxes::build(func::FuncOp func) {
     bool known =
         isa<tk::TKDialect>(op->getDialect()) && !isa<tk::FusedOp>(op) &&
         TypeSwitch<Operation *, bool>(op)
-            .Case<tk::UnaryOp, tk::RmsNormOp>([&](Operation *o) {
-              sameDims(o->getOperand(0), o->getResult(0));
-              return true;
-            })
-            .Case([&](tk::BinaryOp b) {
-              equateBroadcastDims(b.getLhs(), b, equate);
-              equateBroadcastDims(b.getRhs(), b, equate);
+            .Case([&](tk::RmsNormOp r) {
+              sameDims(r.getInput(), r);
               return true;
             })
             .Case([&](tk::ReduceOp r) {
@@ -109,7 +104,14 @@ LogicalResult ProgramAxes::build(func::FuncOp func) {
                   join(r.getInput(), i, r, o);
               return true;
             })
-            .Default([](Operation *) { return false; });
+            .Default([&](Operation *o) {
+              // unary, binary, map: numpy broadcasting.
+              if (!o->hasTrait<tk::Elementwise>())
+                return false;
+              for (Value operand : o->getOperands())
+                equateBroadcastDims(operand, o->getResult(0), equate);
+              return true;
+            });
     if (known)
       for (Value r : op->getResults())
         slot(r, 0);
@@ -182,6 +184,13 @@ FailureOr<ProgramInfo> superopt::modelProgram(func::FuncOp program,
   }
   if (!info.elementType)
     return program.emitRemark("the superoptimizer needs tensor arguments");
+  // Candidates hold values of one element type (a map may cast inside).
+  for (Operation &op : program.getBody().front())
+    for (Value v : op.getResults())
+      if (Type type = cast<ShapedType>(v.getType()).getElementType();
+          type != info.elementType)
+        return op.emitRemark("the superoptimizer needs one element type, got ")
+               << info.elementType << " and " << type;
   Operation *ret = program.getBody().front().getTerminator();
   for (Value out : ret->getOperands())
     info.outputs.push_back(valueInfo(out));
@@ -211,6 +220,18 @@ FailureOr<ProgramInfo> superopt::modelProgram(func::FuncOp program,
         for (AxisRef a : ArrayRef(operandAxes).take_back(2))
           info.matrixAxes.insert(a.axis);
       }
+    if (auto map = dyn_cast<tk::MapOp>(op)) {
+      int64_t function = exprs->lookup(map.getResult())->getCount();
+      auto *m = llvm::find_if(
+          info.maps, [&](const auto &m) { return m.function == function; });
+      if (m == info.maps.end())
+        m = &info.maps.emplace_back(
+            ProgramInfo::MapFunction{function, map, {}});
+      SmallVector<const Expr *, 3> args = llvm::map_to_vector<3>(
+          map.getInputs(), [&](Value v) { return exprs->lookup(v); });
+      if (!llvm::is_contained(m->applications, args))
+        m->applications.push_back(std::move(args));
+    }
     if (auto norm = dyn_cast<tk::RmsNormOp>(op))
       info.addends.push_back(norm.getEpsilon().convertToDouble());
     if (auto unary = dyn_cast<tk::UnaryOp>(op)) {

@@ -10,6 +10,7 @@
 #define TILEOPT_LIB_SUPEROPT_PROGRAMMODEL_H
 
 #include "Graphs.h"
+#include "TileOpt/Dialect/TK/IR/TKOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -47,6 +48,24 @@ struct ProgramInfo {
   }
   /// Scalars of add_scalar / rms_norm epsilons and mul_scalar factors.
   SmallVector<double, 2> addends, factors;
+  /// The program's scalar functions (tk.map), which the search applies
+  /// only to the arguments the program applies them to: a map is an
+  /// uninterpreted function, so its application is a subterm of the program
+  /// exactly when the program applies it to the same terms.
+  struct MapFunction {
+    /// ExprContext::function of its region.
+    int64_t function;
+    /// A map of the program computing it: the region candidates clone.
+    tk::MapOp op;
+    /// The terms of its operands, per distinct application.
+    SmallVector<SmallVector<const Expr *, 3>, 1> applications;
+  };
+  SmallVector<MapFunction, 1> maps;
+  const MapFunction *findMap(int64_t function) const {
+    const auto *it = llvm::find_if(
+        maps, [&](const MapFunction &m) { return m.function == function; });
+    return it == maps.end() ? nullptr : it;
+  }
   /// Unary kinds proposed only where the program applies them (sigmoid):
   /// none of the rewrites the search knows makes them.
   SmallVector<UnaryKind, 1> ownUnaryKinds;

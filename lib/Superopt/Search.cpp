@@ -281,7 +281,7 @@ static std::vector<Candidate> enumerateAndPrice(
       if (progress.expired())
         break;
       func::FuncOp f = materialize(scratch.get(), "candidate", type, g, choices,
-                                   info.elementType, opts.blockThreads);
+                                   info, opts.blockThreads);
       if (FailureOr<ProgramCost> cost = costOf(f); succeeded(cost)) {
         candidates.push_back(
             {shared, choices, cost->seconds, cost->serialSeconds, order++});
@@ -314,12 +314,12 @@ static void verifyCheapestFirst(func::FuncOp program, const ProgramInfo &info,
     if (result.ranked.size() >= opts.keep ||
         result.stats.uncompiled >= kMaxUncompiledCandidates)
       break;
-    func::FuncOp f = materialize(result.module.get(),
-                                 (program.getSymName() + "_candidate" +
-                                  std::to_string(result.ranked.size()))
-                                     .str(),
-                                 type, *c.graph, c.choices, info.elementType,
-                                 opts.blockThreads);
+    func::FuncOp f =
+        materialize(result.module.get(),
+                    (program.getSymName() + "_candidate" +
+                     std::to_string(result.ranked.size()))
+                        .str(),
+                    type, *c.graph, c.choices, info, opts.blockThreads);
     ++result.stats.verified;
     FailureOr<verifier::VerificationResult> verdict =
         quietly(context, [&] { return checker.check(f); });

@@ -4,9 +4,11 @@
 #include "TileOpt/Dialect/Common/ThreadDiagnostics.h"
 #include "TileOpt/Superopt/Compilation.h"
 #include "TileOpt/Superopt/Search.h"
+#include "TileOpt/Target/Target.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -15,6 +17,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/xxhash.h"
 
 namespace mlir::tileopt {
@@ -78,6 +81,10 @@ struct SuperoptimizePass
                        "tileopt-superoptimize: max-grid-dims must be 1, 2 or "
                        "3, got ")
              << static_cast<unsigned>(maxGridDims);
+    if (std::string why = target::whyNotAChip(chip); !why.empty())
+      return emitError(UnknownLoc::get(context),
+                       "tileopt-superoptimize: chip: ")
+             << why;
     return success();
   }
 
@@ -101,6 +108,7 @@ struct SuperoptimizePass
     options.graphBudget = graphBudget;
     options.blockGraphBudget = blockGraphBudget;
     options.seed = seed;
+    options.target = *GpuTarget::forChip(chip);
     options.reassociate = reassociate;
     options.mergeBatchRows = mergeBatchRows;
     options.compileCandidates = compileCandidates;
@@ -197,16 +205,30 @@ struct SuperoptimizePass
     b.setInsertionPointToEnd(module->getBody());
     auto clone = cast<func::FuncOp>(b.clone(*func));
     clone.setSymName(name);
+    // An interrupted compile (SIGINT, SIGTERM, a crash) removes the file:
+    // it is registered before it exists, so no moment is left uncovered.
     int fd;
     SmallString<128> temporary;
-    if (std::error_code ec = llvm::sys::fs::createUniqueFile(
-            path + ".%%%%%%%%.partial", fd, temporary))
+    std::error_code ec;
+    for (int attempt = 0; attempt < 128; ++attempt) {
+      llvm::sys::fs::createUniquePath(path + ".%%%%%%%%.partial", temporary,
+                                      /*MakeAbsolute=*/false);
+      llvm::sys::RemoveFileOnSignal(temporary);
+      ec = llvm::sys::fs::openFileForWrite(temporary, fd,
+                                           llvm::sys::fs::CD_CreateNew);
+      if (ec != std::errc::file_exists)
+        break;
+      llvm::sys::DontRemoveFileOnSignal(temporary);
+    }
+    llvm::scope_exit keepOnSignal(
+        [&] { llvm::sys::DontRemoveFileOnSignal(temporary); });
+    if (ec)
       return ec;
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     os << header;
     module->print(os, OpPrintingFlags().enableDebugInfo(false));
     os.close();
-    std::error_code ec = os.error();
+    ec = os.error();
     os.clear_error();
     if (!ec)
       ec = llvm::sys::fs::rename(temporary, path);

@@ -32,6 +32,12 @@
 // MISS-NOT: read from the cache
 // RUN: ls %t/cache | count 2
 
+// So is the chip the compile is for: the search prices and compiles its
+// candidates for it.
+// RUN: tileopt-compile %s --emit=ugraph --cache-dir=%t/cache --chip=sm_80 2>&1 >/dev/null | FileCheck %s --check-prefix=MISS --allow-empty
+// RUN: ls %t/cache | count 3
+// RUN: tileopt-compile %s --emit=ugraph --cache-dir=%t/cache --chip=sm_80 2>&1 >/dev/null | FileCheck %s --check-prefix=HIT-ANY
+
 // --no-cache: no remark, no files.
 // RUN: tileopt-compile %s --emit=ugraph --no-cache 2>&1 >/dev/null | FileCheck %s --check-prefix=MISS --allow-empty
 // RUN: env TILEOPT_CACHE_DIR=%t/unused tileopt-compile %s --emit=ugraph --no-cache

@@ -24,6 +24,21 @@ func.func @mixed_element_types(%x: tensor<16x64xf16>, %y: tensor<16x64xf32>) -> 
 
 // -----
 
+// A map may compute in another type inside; one whose result has another
+// element type makes a program of two.
+// CHECK-LABEL: func.func @map_to_another_type
+// CHECK: tk.map
+func.func @map_to_another_type(%x: tensor<16x64xf16>) -> tensor<16x64xf32> {
+  // expected-remark @+1 {{the superoptimizer needs one element type, got 'f16' and 'f32'}}
+  %0 = tk.map (%a = %x : tensor<16x64xf16>) -> tensor<16x64xf32> {
+    %w = arith.extf %a : f16 to f32
+    tk.yield %w : f32
+  }
+  return %0 : tensor<16x64xf32>
+}
+
+// -----
+
 // Ops of other dialects (here, linalg that was not imported) are not modeled.
 // CHECK-LABEL: func.func @not_imported
 // CHECK: linalg.matmul

@@ -29,3 +29,17 @@ func.func @masked(%x: tensor<8x64xf16>, %y: tensor<64xf32>) -> tensor<8x64xf16> 
   return %0 : tensor<8x64xf16>
 }
 // CHECK: remark: estimated on H200: {{.*}} in 1 kernel(s)
+
+// -----
+
+// A map the lowering's tiling does not take (a broadcast of rank 6, as the
+// importer writes mla_decode's latent cache for every head) is priced as
+// an elementwise kernel spread evenly over the SMs.
+// CHECK: estimate-cost-map.mlir:[[# @LINE + 2]]:8: remark: estimated on H200:
+func.func @broadcast(%c: tensor<1x1x1x37x1x24xf16>) -> tensor<3x1x1x37x1x24xf16> {
+  %0 = tk.map (%a = %c : tensor<1x1x1x37x1x24xf16>) -> tensor<3x1x1x37x1x24xf16> {
+    tk.yield %a : f16
+  }
+  return %0 : tensor<3x1x1x37x1x24xf16>
+}
+// CHECK: remark: estimated on H200: {{.*}} in 1 kernel(s)

@@ -85,3 +85,24 @@ func.func @transposes_cancel(%x: tensor<1x48xf32>, %a: tensor<64x32xf32>, %b: te
   %r = tk.matmul %x, %t : tensor<1x48xf32>, tensor<48x32xf32> -> tensor<1x32xf32>
   return %r : tensor<1x32xf32>
 }
+
+// -----
+
+// The rewrite folds the function; a map's constants stay in its region,
+// which sees nothing but its arguments (they were hoisted out of it, and
+// the verifier's interpreter crashed on the map of mla_decode's softmax).
+// CHECK-LABEL: func.func @map_keeps_its_constant
+// CHECK:         tk.map
+// CHECK-NEXT:      arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:      arith.divf
+// CHECK-NEXT:      tk.yield
+func.func @map_keeps_its_constant(%x: tensor<1x64xf32>, %a: tensor<64x32xf32>, %b: tensor<32x48xf32>) -> tensor<1x48xf32> {
+  %ab = tk.matmul %a, %b : tensor<64x32xf32>, tensor<32x48xf32> -> tensor<64x48xf32>
+  %r = tk.matmul %x, %ab : tensor<1x64xf32>, tensor<64x48xf32> -> tensor<1x48xf32>
+  %i = tk.map (%v = %r : tensor<1x48xf32>) -> tensor<1x48xf32> {
+    %one = arith.constant 1.0 : f32
+    %q = arith.divf %one, %v : f32
+    tk.yield %q : f32
+  }
+  return %i : tensor<1x48xf32>
+}

@@ -18,6 +18,7 @@
 #include "Materialize.h"
 
 #include "TileOpt/Dialect/TB/IR/TBOps.h"
+#include "TileOpt/Dialect/TH/IR/THOps.h"
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
 #include "TileOpt/InitAllDialects.h"
 #include "TileOpt/Verifier/Verifier.h"
@@ -28,6 +29,8 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/ScopeExit.h"
 #include <gtest/gtest.h>
+
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::tileopt;
@@ -166,6 +169,35 @@ TEST_F(AbstractExprNormalForm, OracleSplitsMaximaInsideASumOfTerms) {
   EXPECT_FALSE(oracle.mayBeSubexpression(ctx.sub(x, ctx.sum(4, x))));
 }
 
+// A map is an uninterpreted function: equal to itself on equal arguments,
+// and nothing moves through it.
+TEST_F(AbstractExprNormalForm, MapsAreUninterpretedFunctions) {
+  int64_t f = ctx.function("f"), g = ctx.function("g");
+  EXPECT_EQ(ctx.function("f"), f);
+  EXPECT_NE(f, g);
+  const Expr *fx = ctx.map(f, {x});
+  EXPECT_EQ(ctx.map(f, {x}), fx);
+  EXPECT_EQ(fx->getKind(), ExprKind::Map);
+  EXPECT_NE(ctx.map(g, {x}), fx);
+  EXPECT_NE(ctx.map(f, {y}), fx);
+  EXPECT_NE(ctx.map(f, {x, y}), ctx.map(f, {y, x}));
+  EXPECT_NE(ctx.map(f, {ctx.scale(x, 2)}), ctx.scale(fx, 2));
+  EXPECT_NE(ctx.map(f, {ctx.add({x, y})}), ctx.add({fx, ctx.map(f, {y})}));
+  EXPECT_EQ(ctx.map(f, {ctx.sum(4, x)})->str(), "map0(sum4(in0))");
+
+  // Pruning: a map of the program's arguments, or a part of the sum around
+  // it, may be a subexpression; a map of a partial sum, or another map, not.
+  const Expr *inner = ctx.map(f, {ctx.sum(4, x)});
+  const Expr *target = ctx.sum(8, ctx.mul({inner, y}));
+  SubexpressionOracle oracle(ArrayRef<const Expr *>{target});
+  EXPECT_TRUE(oracle.mayBeSubexpression(inner));
+  EXPECT_TRUE(oracle.mayBeSubexpression(ctx.sum(4, x)));
+  EXPECT_TRUE(oracle.mayBeSubexpression(ctx.sum(2, ctx.mul({inner, y}))));
+  EXPECT_FALSE(oracle.mayBeSubexpression(ctx.map(f, {ctx.sum(2, x)})));
+  EXPECT_FALSE(oracle.mayBeSubexpression(ctx.map(g, {ctx.sum(4, x)})));
+  EXPECT_FALSE(oracle.mayBeSubexpression(fx));
+}
+
 //===----------------------------------------------------------------------===//
 // Programs
 //===----------------------------------------------------------------------===//
@@ -217,6 +249,79 @@ protected:
   OwningOpRef<ModuleOp> module;
   ExprContext ctx;
 };
+
+// Maps are one function when their scalar code is the same, whatever its
+// names; a th.graph cloned from a map (how the search places it in a block
+// graph) is that function too.
+constexpr StringLiteral kMaps = R"mlir(
+func.func @maps(%x: tensor<8x64xf32>, %y: tensor<8x64xf32>)
+    -> (tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x64xf32>,
+        tensor<8x64xf32>, tensor<8x64xf32>) {
+  %a = tk.map (%p = %x : tensor<8x64xf32>) -> tensor<8x64xf32> {
+    %six = arith.constant 6.0 : f32
+    %m = arith.minimumf %p, %six : f32
+    tk.yield %m : f32
+  }
+  %b = tk.map (%q = %x : tensor<8x64xf32>) -> tensor<8x64xf32> {
+    %c = arith.constant 6.0 : f32
+    %r = arith.minimumf %q, %c : f32
+    tk.yield %r : f32
+  }
+  %c = tk.map (%p = %x : tensor<8x64xf32>) -> tensor<8x64xf32> {
+    %five = arith.constant 5.0 : f32
+    %m = arith.minimumf %p, %five : f32
+    tk.yield %m : f32
+  }
+  %d = tk.map (%p = %x : tensor<8x64xf32>) -> tensor<8x64xf32> {
+    %six = arith.constant 6.0 : f32
+    %m = arith.maximumf %p, %six : f32
+    tk.yield %m : f32
+  }
+  %e = tk.map (%p = %y : tensor<8x64xf32>) -> tensor<8x64xf32> {
+    %six = arith.constant 6.0 : f32
+    %m = arith.minimumf %p, %six : f32
+    tk.yield %m : f32
+  }
+  return %a, %b, %c, %d, %e
+    : tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x64xf32>,
+      tensor<8x64xf32>, tensor<8x64xf32>
+}
+
+func.func @thread_graph(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %r = tk.fused grid [1, 1, 1] block [128, 1, 1] forloop 1
+         (%xx = %x : tensor<8x64xf32>) -> tensor<8x64xf32> {
+    %t = tb.input_iterator %xx imap [-1, -1, -1] fmap -1
+           : tensor<8x64xf32> -> !tb.tile<8x64xf32>
+    %g = th.graph (%s = %t : !tb.tile<8x64xf32>) -> !tb.tile<8x64xf32> {
+      %six = arith.constant 6.0 : f32
+      %m = arith.minimumf %s, %six : f32
+      th.yield %m : f32
+    }
+    %acc = tb.forloop_accum none %g
+             : (!tb.tile<8x64xf32>) -> !tb.tile<8x64xf32>
+    %out = tb.output_saver %acc omap [-1, -1, -1]
+             : !tb.tile<8x64xf32> -> tensor<8x64xf32>
+    tb.yield %out : tensor<8x64xf32>
+  }
+  return %r : tensor<8x64xf32>
+}
+)mlir";
+
+TEST_F(AbstractExprProgram, MapsAreKeyedByTheirScalarCode) {
+  parse(kMaps);
+  SmallVector<const Expr *> maps = resultTerms("maps");
+  ASSERT_EQ(maps.size(), 5u);
+  EXPECT_EQ(maps[0]->getKind(), ExprKind::Map);
+  EXPECT_EQ(maps[0]->getOperands()[0], ctx.input(0));
+  EXPECT_EQ(maps[0], maps[1]) << "other names, the same code";
+  EXPECT_NE(maps[0], maps[2]) << "another constant";
+  EXPECT_NE(maps[0], maps[3]) << "another op";
+  EXPECT_NE(maps[0], maps[4]) << "another operand";
+  EXPECT_EQ(maps[4]->getCount(), maps[0]->getCount());
+  SmallVector<const Expr *> graph = resultTerms("thread_graph");
+  ASSERT_EQ(graph.size(), 1u);
+  EXPECT_EQ(graph[0], maps[0]);
+}
 
 // rms_norm(X) @ W, and examples/ugraph/rmsnorm_linear.mlir at smaller sizes
 // with the epsilon the example leaves out: each block accumulates X_i @ W_i
@@ -452,6 +557,8 @@ struct Vocabulary {
   SmallVector<ReduceKind> reduce;
   SmallVector<BinaryKind> binary;
   bool scalars = false;
+  /// The program's maps (uninterpreted functions), on every operand tuple.
+  bool maps = false;
 };
 
 /// A dim of a program argument, which names the axis it indexes.
@@ -627,6 +734,31 @@ SmallVector<OpDesc> ExhaustiveEnumeration::propose(ArrayRef<ValueInfo> values,
   for (ReduceKind kind : c.vocabulary.reduce)
     for (int64_t d = 0; d < static_cast<int64_t>(values[t].shape.size()); ++d)
       ops.push_back({OpKind::Reduce, static_cast<int>(kind), 0, d, {t}});
+  // Every tuple of values one of which is `t`, all in one phase: not only
+  // those the search proposes (the terms the program applies a map to).
+  auto meets = [&](int u, int v) {
+    return post[u] == post[v] || invariant[u] || invariant[v];
+  };
+  if (c.vocabulary.maps)
+    for (const ProgramInfo::MapFunction &map : info.maps) {
+      SmallVector<int, 2> operands;
+      std::function<void()> choose = [&] {
+        if (operands.size() == map.applications.front().size()) {
+          if (llvm::is_contained(operands, t))
+            ops.push_back(
+                {OpKind::Map, static_cast<int>(map.function), 0, 0, operands});
+          return;
+        }
+        for (int u = 0; u <= t; ++u) {
+          if (!llvm::all_of(operands, [&](int o) { return meets(o, u); }))
+            continue;
+          operands.push_back(u);
+          choose();
+          operands.pop_back();
+        }
+      };
+      choose();
+    }
   for (int u = 0; u <= t; ++u) {
     if (post[u] != post[t] && !invariant[u] && !invariant[t])
       continue;
@@ -971,7 +1103,7 @@ void ExhaustiveEnumeration::check(const KernelGraph &g,
                                   ArrayRef<const Expr *> terms, bool admitted) {
   ++counts.candidates;
   func::FuncOp f = materialize(scratch.get(), "candidate", type, g, choices,
-                               info.elementType, /*blockThreads=*/32);
+                               info, /*blockThreads=*/32);
   llvm::scope_exit erase([&] { f.erase(); });
   FailureOr<verifier::VerificationResult> verdict;
   {
@@ -995,7 +1127,9 @@ void ExhaustiveEnumeration::check(const KernelGraph &g,
   ASSERT_TRUE(succeeded(exprs));
   SmallVector<const Expr *, 16> built;
   f.walk([&](Operation *op) {
-    if (!isa<tb::OutputSaverOp, tb::YieldOp, func::ReturnOp>(op))
+    // The scalar code of a map has no terms of its own.
+    if (!isa<tb::OutputSaverOp, tb::YieldOp, func::ReturnOp>(op) &&
+        !isa<tk::MapOp, th::GraphOp>(op->getParentOp()))
       for (Value r : op->getResults())
         built.push_back(exprs->lookup(r));
   });
@@ -1118,6 +1252,16 @@ func.func @exp_mul(%X: tensor<4x8xf32>, %Y: tensor<4x8xf32>) -> tensor<4x8xf32> 
   return %y : tensor<4x8xf32>
 }
 
+func.func @map_linear(%X: tensor<4x8xf32>, %W: tensor<8x4xf32>)
+    -> tensor<4x4xf32> {
+  %a = tk.matmul %X, %W : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
+  %t = tk.map (%p = %a : tensor<4x4xf32>) -> tensor<4x4xf32> {
+    %r = math.tanh %p : f32
+    tk.yield %r : f32
+  }
+  return %t : tensor<4x4xf32>
+}
+
 func.func @lora(%X: tensor<4x8xf32>, %W: tensor<8x4xf32>, %A: tensor<8x2xf32>,
                 %B: tensor<2x4xf32>) -> tensor<4x4xf32> {
   %xw = tk.matmul %X, %W : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
@@ -1198,6 +1342,17 @@ TEST_F(AbstractExprSoundness, NoEquivalentGraphIsPruned) {
        3,
        3,
        {{}, {{{rows, 2}}}, {{{rows, 2}}, hidden, 2}}},
+      // A map is a function of whole products only: of a partial product
+      // (a grid or a loop over the hidden dim) it is another one.
+      {"map_linear",
+       {{UnaryKind::exp},
+        {ReduceKind::sum},
+        {BinaryKind::add},
+        /*scalars=*/false,
+        /*maps=*/true},
+       3,
+       4,
+       matmulPartitions},
       // One kernel needs B after the loop: X W and X A accumulate over the
       // hidden dim, then the block multiplies X A by its tile of B, which
       // the loop does not walk.

@@ -69,7 +69,7 @@ struct CompileOptions {
   std::string toolkit;
   /// The search (tileopt-superoptimize's options). Its cache-dir is the
   /// search cache; the driver fills it from defaultCacheDir() unless told
-  /// not to.
+  /// not to. Its chip is `chip` above, whatever it says.
   SuperoptimizeOptions search;
 };
 

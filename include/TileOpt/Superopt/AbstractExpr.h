@@ -21,6 +21,8 @@
 //                        holds the coefficient (c * sum(x) is sum(c * x))
 //   max(n, body)         a max over n terms; body is not a max
 //   fn(kind, args)       exp, silu, gelu, relu, erf, pow, concat, split
+//   map(f, args)         f a scalar function the terms know nothing of but
+//                        its identity (a tk.map's region, ExprContext::map)
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEOPT_SUPEROPT_ABSTRACTEXPR_H
@@ -38,7 +40,7 @@
 
 namespace mlir::tileopt::superopt {
 
-enum class ExprKind : uint8_t { Input, Const, Add, Mul, Sum, Max, Fn };
+enum class ExprKind : uint8_t { Input, Const, Add, Mul, Sum, Max, Fn, Map };
 
 /// Functions the normal form does not look into, beyond their arguments.
 enum class FnKind : uint8_t { Exp, Silu, Gelu, Relu, Pow, Concat, Split };
@@ -48,7 +50,8 @@ class Expr {
 public:
   ExprKind getKind() const { return kind; }
   /// input: the argument number; sum/max: the number of terms; fn: FnKind;
-  /// split: the part number in the low bits (see ExprContext::split).
+  /// split: the part number in the low bits (see ExprContext::split); map:
+  /// the function (ExprContext::function).
   int64_t getCount() const { return count; }
   /// const: the value; mul: the coefficient.
   double getValue() const { return value; }
@@ -104,6 +107,12 @@ public:
   const Expr *concat(ArrayRef<const Expr *> parts, ArrayRef<int64_t> sizes);
   /// Part `index` of `x` split into `numParts` parts.
   const Expr *split(const Expr *x, int64_t index, int64_t numParts);
+  /// The number of the scalar function `structure` identifies (a tk.map's
+  /// region written out, scalarCodeKey): equal structures, one number.
+  int64_t function(StringRef structure);
+  /// An uninterpreted elementwise function applied to `args`: no axiom
+  /// looks into it, so it equals only itself on the same arguments.
+  const Expr *map(int64_t function, ArrayRef<const Expr *> args);
 
   size_t size() const;
 

@@ -76,6 +76,12 @@ struct GpuTarget {
   double gridBarrierSeconds;
 
   static GpuTarget h200();
+  /// What the search prices code for `chip` (sm_80, sm_90, sm_90a) with:
+  /// that chip's limits (shared memory, threads, blocks and registers an
+  /// SM, CUDA-core lanes) at the rates of the H200, the one GPU TileOpt has
+  /// measured; for sm_90, the H200's own chip, h200(). Nothing for a chip
+  /// TileOpt has no facts for (target::whyNotAChip says why).
+  static std::optional<GpuTarget> forChip(StringRef chip);
 
   /// The name, every number above and kCostModelRevision: a cached search
   /// answer is valid for the model that ranked it.

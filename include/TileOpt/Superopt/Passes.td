@@ -35,10 +35,12 @@ def Superoptimize : Pass<"tileopt-superoptimize", "::mlir::func::FuncOp"> {
       out those the code generator refuses or whose kernels ptxas spills
       (`compile-candidates`): the cost model mirrors neither, and such a
       graph can be slower than the program it replaces;
+    - it prices and compiles the candidates for `chip` (tileopt-compile
+      passes its `--chip`);
     - it runs on `threads` workers, stops at `time-budget` seconds or
       `graph-budget` partial graphs, prints progress with `progress`, and
-      caches its answer under `cache-dir`, keyed by the program and the
-      options;
+      caches its answer under `cache-dir`, keyed by the program, the
+      options and the chip;
     - a cost model is a guess: `candidates-dir` writes the ranked candidates
       out to be compiled and timed on a GPU, and `measured-times` ranks them
       by those times instead (scripts/rank-candidates.sh does both; the GPU
@@ -73,6 +75,11 @@ def Superoptimize : Pass<"tileopt-superoptimize", "::mlir::func::FuncOp"> {
            "Partial block graphs explored per partition of a kernel's inputs">,
     Option<"seed", "seed", "uint64_t", "0",
            "Seed of the verifier's random tests">,
+    Option<"chip", "chip", "std::string", "\"sm_90\"",
+           "Chip the candidates are for (sm_80, sm_90, sm_90a): the cost "
+           "model prices them with its limits (shared memory, registers, "
+           "CUDA-core lanes) at the H200's rates, and compile-candidates "
+           "compiles them for it">,
     Option<"reassociate", "reassociate", "bool", "true",
            "Search the program with its matmul chains in their cheapest "
            "order (tileopt-reassociate-matmuls), once verified">,

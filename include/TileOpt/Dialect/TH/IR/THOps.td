@@ -25,7 +25,8 @@ def TH_Dialect : Dialect {
 class TH_Op<string mnemonic, list<Trait> traits = []>
     : Op<TH_Dialect, mnemonic, traits>;
 
-def TH_GraphOp : TH_Op<"graph", [Pure, TB_InBlockGraph]> {
+def TH_GraphOp
+    : TH_Op<"graph", [IsolatedFromAbove, Pure, TB_InBlockGraph]> {
   let summary = "applies a region of scalar arith/math ops to every element";
   let description = [{
     Each operand tile is bound to a scalar block argument of its element

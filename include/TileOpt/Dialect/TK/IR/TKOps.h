@@ -18,6 +18,10 @@ namespace mlir::tileopt::tk {
 /// Ops that only move elements (TKOps.td, TK_LayoutChange).
 template <typename ConcreteType>
 class LayoutChange : public OpTrait::TraitBase<ConcreteType, LayoutChange> {};
+/// Ops that apply one scalar function to every element of their broadcast
+/// operands (TKOps.td, TK_Elementwise).
+template <typename ConcreteType>
+class Elementwise : public OpTrait::TraitBase<ConcreteType, Elementwise> {};
 } // namespace mlir::tileopt::tk
 
 #define GET_ATTRDEF_CLASSES

@@ -59,6 +59,15 @@ def TK_LayoutChange : NativeOpTrait<"LayoutChange"> {
   let cppNamespace = "::mlir::tileopt::tk";
 }
 
+// The op applies one scalar function to every element of its operands,
+// broadcast under numpy rules to the shape of its result: an element of the
+// result reads the operands' elements at its own index alone. The
+// superoptimizer relates such an op's dims so and places it wherever
+// elementwise ops go, in a kernel of its own or inside a fused one.
+def TK_Elementwise : NativeOpTrait<"Elementwise"> {
+  let cppNamespace = "::mlir::tileopt::tk";
+}
+
 class TK_Op<string mnemonic, list<Trait> traits = []>
     : Op<TK_Dialect, mnemonic, !listconcat(traits, [Pure])> {
   let hasVerifier = 1;
@@ -87,7 +96,8 @@ def TK_MatmulOp : TK_Op<"matmul"> {
   }];
 }
 
-def TK_UnaryOp : TK_Op<"unary", [SameOperandsAndResultType]> {
+def TK_UnaryOp
+    : TK_Op<"unary", [SameOperandsAndResultType, TK_Elementwise]> {
   let summary = "elementwise unary operator";
   let description = [{
     exp, silu, gelu, relu, sqrt, rsqrt, square, neg, and multiplication by
@@ -102,7 +112,7 @@ def TK_UnaryOp : TK_Op<"unary", [SameOperandsAndResultType]> {
   }];
 }
 
-def TK_BinaryOp : TK_Op<"binary"> {
+def TK_BinaryOp : TK_Op<"binary", [TK_Elementwise]> {
   let summary = "elementwise binary operator with numpy broadcasting";
   let arguments = (ins TK_BinaryKindAttr:$kind, TK_Tensor:$lhs,
                        TK_Tensor:$rhs);
@@ -113,7 +123,8 @@ def TK_BinaryOp : TK_Op<"binary"> {
   }];
 }
 
-def TK_MapOp : TK_Op<"map", [SingleBlock]> {
+def TK_MapOp
+    : TK_Op<"map", [IsolatedFromAbove, SingleBlock, TK_Elementwise]> {
   let summary = "elementwise kernel of any scalar arith/math code";
   let description = [{
     Applies the scalar code of its region to every element of its operands,
@@ -122,7 +133,9 @@ def TK_MapOp : TK_Op<"map", [SingleBlock]> {
     a comparison and select (masks, clamps), a cast between float types, a
     constant the kinds do not take. The operands may have different float
     element types; the region's arguments have the operands' element types
-    and `tk.yield` gives one element of the result.
+    and `tk.yield` gives one element of the result. The region sees nothing
+    else (IsolatedFromAbove): its constants stay in it when a rewrite folds
+    the function around it.
 
     ```mlir
     %g = tk.map (%a = %x : tensor<8x64xf32>) -> tensor<8x64xf32> {
