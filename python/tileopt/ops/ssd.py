@@ -223,8 +223,8 @@ def default_params(cfg):
     return {
         "chunk_cumsum": dict(HT=heads_tile, num_warps=4),
         "chunk_cb": dict(TM=min(64, Q), TN=min(64, Q), num_warps=4),
-        "chunk_state": dict(K=min(64, Q), num_warps=4),
-        "state_passing": dict(T=min(1024, cfg.headdim * cfg.dstate), LATENCY=2, num_warps=4),
+        "chunk_state": dict(K=min(32, Q), num_warps=4),
+        "state_passing": dict(T=min(512, cfg.headdim * cfg.dstate), LATENCY=3, num_warps=4),
         "chunk_scan": dict(M=min(64, Q), LATENCY=1, num_warps=4),
     }
 
@@ -342,14 +342,15 @@ _SPACES = {
         where=lambda c: c["TM"] <= cfg.chunk_size and c["TN"] <= cfg.chunk_size),
     # sm_90a runs the chunk state's product on wgmma (K of 64 only).
     "chunk_state": lambda cfg: autotune.Space(
-        K=(32, 64), num_warps=(4, 8), chip=("sm_90", "sm_90a"),
+        K=(16, 32, 64), num_warps=(4, 8), chip=("sm_90", "sm_90a"),
         where=lambda c: c["K"] <= cfg.chunk_size and (c["chip"] == "sm_90" or c["K"] == 64)),
     "state_passing": lambda cfg: autotune.Space(
         T=(512, 1024, 2048), LATENCY=(1, 2, 3), num_warps=(4,),
         where=lambda c: c["T"] <= cfg.headdim * cfg.dstate),
+    # Rows of 32: the loop's column factor is broadcast by shuffles.
     "chunk_scan": lambda cfg: autotune.Space(
-        M=(64, 128), LATENCY=(1, 2), num_warps=(4, 8),
-        where=lambda c: c["M"] <= cfg.chunk_size and (c["M"] == 64 or c["num_warps"] == 8)),
+        M=(32, 64, 128), LATENCY=(1, 2), num_warps=(4, 8),
+        where=lambda c: c["M"] <= cfg.chunk_size and (c["M"] <= 64 or c["num_warps"] == 8)),
 }
 
 
