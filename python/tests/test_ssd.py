@@ -105,7 +105,7 @@ def config(case, tile_size):
                         args["z"] is not None, args["dt_bias"] is not None,
                         args["initial_states"] is not None, **flags)
     params = ssd.default_params(cfg)
-    params["chunk_cb"].update(TM=tile_size, TN=tile_size)
+    params["chunk_cb"].update(T=tile_size)
     params["chunk_state"].update(K=tile_size)
     params["state_passing"].update(T=P_ * N_ // 4)
     params["chunk_scan"].update(M=tile_size)

@@ -16,7 +16,7 @@ The stages (REFERENCES.md, "Mamba-2 SSD forward"), one kernel each:
 | kernel | grid | computes |
 |---|---|---|
 | chunk_cumsum | (chunks, heads / HT, batch) | dt after bias, softplus and limits; dA_cs = cumsum(dt A) in the chunk; HT heads a block |
-| chunk_cb | (tiles of the chunk's Q x Q, groups, batch * chunks) | C B^T per chunk and group, shared by the group's heads |
+| chunk_cb | (tiles on and below the diagonal of the chunk's Q x Q, groups, batch * chunks) | C B^T per chunk and group, shared by the group's heads |
 | chunk_state | (chunks, heads, batch) | S_c = (x * exp(dA_last - dA_cs) dt)^T B on tensor cores, K positions of the chunk at a time |
 | state_passing | (P N / T, heads, batch) | s = exp(dA_last) s + S_c over the chunks (a tile.range loop) on T elements of the state, the state entering each chunk, the final state |
 | chunk_scan | (row tiles, heads, batch) | C prev^T scaled by exp(dA_cs), plus CB * decay * dt times x over the row tiles up to this one (the decay split into a row and a column factor before the diagonal tile, the causal mask on it alone), D skip, z gate |
@@ -69,15 +69,23 @@ def chunk_cumsum(dt, A, dt_bias, dt_out, dA_cs, Q: tile.constexpr, HT: tile.cons
 
 
 @tile.kernel
-def chunk_cb(B, C, cb, Q: tile.constexpr, N: tile.constexpr, TM: tile.constexpr,
-             TN: tile.constexpr):
+def chunk_cb(B, C, cb, Q: tile.constexpr, N: tile.constexpr, T: tile.constexpr):
+    # The (T, T) tiles of C B^T on and below the diagonal, the only ones the
+    # chunk scan reads: with n tiles a side, blocks p * (n + 1) + q take row
+    # p's p + 1 tiles, then row n - 1 - p's n - p.
     t, group, bc = tile.bid(0), tile.bid(1), tile.bid(2)  # bc: batch * chunks + chunk
     groups = tile.num_blocks(1)
-    i, j = t // (Q // TN), t % (Q // TN)
-    cm = tile.load(C, (bc * (Q // TM) + i, group), (TM, N))
-    bn = tile.load(B, (bc * (Q // TN) + j, group), (TN, N))
-    out = tile.mma(cm, bn.T, tile.zeros((TM, TN), tile.float32))
-    tile.store(cb, ((bc * groups + group) * (Q // TM) + i, j), out.astype(cb.dtype))
+    n = Q // T
+    if n == 1:
+        i, j = 0, 0
+    else:
+        p, q = t // (n + 1), t % (n + 1)
+        past = tile.minimum(tile.maximum(q - p, 0), 1)  # 1 past row p's diagonal
+        i, j = p + past * (n - 1 - 2 * p), q - past * (p + 1)
+    cm = tile.load(C, (bc * n + i, group), (T, N))
+    bn = tile.load(B, (bc * n + j, group), (T, N))
+    out = tile.mma(cm, bn.T, tile.zeros((T, T), tile.float32))
+    tile.store(cb, ((bc * groups + group) * n + i, j), out.astype(cb.dtype))
 
 
 @tile.kernel
@@ -222,7 +230,7 @@ def default_params(cfg):
     heads_tile = min(cfg.heads & -cfg.heads, 32)
     return {
         "chunk_cumsum": dict(HT=heads_tile, num_warps=4),
-        "chunk_cb": dict(TM=min(64, Q), TN=min(64, Q), num_warps=4),
+        "chunk_cb": dict(T=min(64, Q), num_warps=4),
         "chunk_state": dict(K=min(32, Q), num_warps=4),
         "state_passing": dict(T=min(512, cfg.headdim * cfg.dstate), LATENCY=3, num_warps=4),
         "chunk_scan": dict(M=min(64, Q), LATENCY=1, num_warps=4),
@@ -276,9 +284,10 @@ def _launch(prog, buf, cfg, stage, p):
                     buf["dt_processed"].view(b * h, nc * Q), buf["dA_cumsum"].view(b * h, nc * Q),
                     Q, HT, cfg.dt_softplus, cfg.has_dt_bias, cfg.dt_limit)
     elif stage == "chunk_cb":
-        TM, TN = p["TM"], p["TN"]
-        prog.launch(chunk_cb, ((Q // TM) * (Q // TN), g, b * nc), buf["B"].view(bc_rows),
-                    buf["C"].view(bc_rows), buf["cb"].view(b * nc * g * Q, Q), Q, N, TM, TN)
+        n = Q // p["T"]
+        lower_tiles = n * (n + 1) // 2
+        prog.launch(chunk_cb, (lower_tiles, g, b * nc), buf["B"].view(bc_rows),
+                    buf["C"].view(bc_rows), buf["cb"].view(b * nc * g * Q, Q), Q, N, p["T"])
     elif stage == "chunk_state":
         prog.launch(chunk_state, (nc, h, b), buf["x"].view(rows), buf["B"].view(bc_rows),
                     buf["dt_processed"].view(per_chunk), buf["dA_cumsum"].view(per_chunk),
@@ -338,8 +347,7 @@ _SPACES = {
     "chunk_cumsum": lambda cfg: autotune.Space(
         HT=sorted({min(cfg.heads & -cfg.heads, t) for t in (8, 32)}), num_warps=(4, 8)),
     "chunk_cb": lambda cfg: autotune.Space(
-        TM=(64, 128), TN=(64, 128), num_warps=(4, 8),
-        where=lambda c: c["TM"] <= cfg.chunk_size and c["TN"] <= cfg.chunk_size),
+        T=(64, 128), num_warps=(4, 8), where=lambda c: c["T"] <= cfg.chunk_size),
     # sm_90a runs the chunk state's product on wgmma (K of 64 only).
     "chunk_state": lambda cfg: autotune.Space(
         K=(16, 32, 64), num_warps=(4, 8), chip=("sm_90", "sm_90a"),
