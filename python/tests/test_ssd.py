@@ -230,22 +230,3 @@ def test_numpy_arrays_are_refused_not_computed():
 def test_valid_arguments_give_the_sizes():
     assert ssd.check_arguments(**valid()) == (1, 64, 4, 8, 16, 2)
 
-
-def test_torch_reference_matches_numpy():
-    """bench/mamba2's PyTorch chunked reference (the GPU check's float64
-    reference and the float32 peer) computes what ssd_reference does."""
-    torch = pytest.importorskip("torch")
-    import importlib.util
-    from pathlib import Path
-    path = Path(__file__).resolve().parents[2] / "bench" / "mamba2" / "torch_reference.py"
-    spec = importlib.util.spec_from_file_location("torch_reference", path)
-    torch_reference = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(torch_reference)
-    for case in sorted(CASES):
-        args, flags, Q = problem(case)
-        y, final = ssd_chunked(chunk_size=Q, **args, **flags)
-        tensors = {k: None if v is None else torch.from_numpy(np.asarray(v))
-                   for k, v in args.items()}
-        y_t, final_t = torch_reference.ssd_chunked(chunk_size=Q, **tensors, **flags)
-        assert_close(y_t.numpy(), y)
-        assert_close(final_t.numpy(), final)

@@ -224,12 +224,11 @@ class SSDConfig:
 
 def default_params(cfg):
     """Each stage's tile sizes and compile options when nothing was tuned:
-    what was fastest on the H100 at the BENCHMARKS.md shapes
-    (docs/performance.md)."""
+    what the tuners chose on an H100 at most BENCHMARKS.md shapes
+    (docs/performance.md, 2026-12-06)."""
     Q = cfg.chunk_size
-    heads_tile = min(cfg.heads & -cfg.heads, 32)
     return {
-        "chunk_cumsum": dict(HT=heads_tile, num_warps=4),
+        "chunk_cumsum": dict(HT=min(cfg.heads & -cfg.heads, 8), num_warps=4),
         "chunk_cb": dict(T=min(64, Q), num_warps=4),
         "chunk_state": dict(K=min(32, Q), num_warps=4),
         "state_passing": dict(T=min(512, cfg.headdim * cfg.dstate), LATENCY=3, num_warps=4),
