@@ -7,8 +7,14 @@
 #                                  scripts/device-run.sh --cuda-graph NAMES
 #   build/device-dsl               bench/tile_dsl/prepare.py -> the tile DSL's
 #                                  kernels autotuned, against torch, Triton
-#                                  and cuTile, and the Mamba-2 SSD against
-#                                  the float64 reference
+#                                  and cuTile
+#   build/device-mamba2            bench/mamba2/prepare.py -> the Mamba-2
+#                                  SSD's stages autotuned, checked against
+#                                  float64 and timed against PyTorch
+#                                  (bench/mamba2/run.py)
+#   build/lib/libtileopt_runtime.so  the runtime built on the build machine
+#                                  (it loads the CUDA driver when it runs):
+#                                  used instead of building runtime/ here
 #   build/device-corpus            test/corpus/gpu.py prepare -> the TOSA
 #                                  corpus's artifacts against upstream
 #                                  MLIR's results, and their times; with
@@ -61,12 +67,16 @@ if compgen -G ".whl/*.whl" > /dev/null; then
 fi
 
 rt=/tmp/tileopt-runtime
-if [[ -d build/device-dsl || -d build/device-corpus || -d build/device-random ]]; then
+runtime=$rt/lib/libtileopt_runtime.so
+if [[ -f build/lib/libtileopt_runtime.so ]]; then
+  runtime=$root/build/lib/libtileopt_runtime.so
+elif [[ -d build/device-dsl || -d build/device-corpus || -d build/device-mamba2 ||
+        -d build/device-random ]]; then
   { cmake -G Ninja -S runtime -B "$rt" -DCMAKE_BUILD_TYPE=Release &&
     cmake --build "$rt" -j 16; } > "$logs/runtime-build.log" 2>&1 ||
     { tail -20 "$logs/runtime-build.log"; exit 1; }
 fi
-export TILEOPT_RUNTIME_LIB=$rt/lib/libtileopt_runtime.so
+export TILEOPT_RUNTIME_LIB=$runtime
 export PYTHONPATH=python${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1
 
 if [[ -d build/device-corpus ]]; then
@@ -106,5 +116,12 @@ if [[ -d build/device-dsl ]]; then
     tee "$logs/tile-dsl.log" || failed=1
 else
   echo "skipped the tile DSL check: build/device-dsl not carried"
+fi
+
+if [[ -d build/device-mamba2 ]]; then
+  OUT=$logs python3 bench/mamba2/run.py build/device-mamba2 2>&1 |
+    tee "$logs/mamba2.log" || failed=1
+else
+  echo "skipped Mamba-2: build/device-mamba2 not carried"
 fi
 exit $failed

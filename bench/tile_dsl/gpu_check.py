@@ -3,9 +3,8 @@
 prepare.py compiled (tileopt.kernels' tuners; the choice cached in
 DIR/cache), against torch, Triton 3.6 (triton_kernels.py) and cuTile Python
 (cutile_kernels.py, where the `cuda-tile` wheel was carried and runs),
-checked against float64; then the Mamba-2 SSD against the float64 chunked
-reference (small shapes) and timed at the BENCHMARKS.md shapes, when
-prepare.py compiled it. Prints a table last.
+checked against float64. Prints a table last. (The Mamba-2 SSD has its
+own: bench/mamba2/run.py.)
 
     TILEOPT_RUNTIME_LIB=... PYTHONPATH=python python3 bench/tile_dsl/gpu_check.py [DIR]
 """
@@ -20,10 +19,8 @@ os.environ["TILEOPT_CACHE_DIR"] = str(art / "cache")
 sys.path.insert(0, str(Path(__file__).parent))
 
 import triton_kernels  # noqa: E402
-from shapes import ATTENTION, CHECKED, SSD_CONFIGS, TUNED  # noqa: E402
+from shapes import ATTENTION, TUNED  # noqa: E402
 from tileopt import kernels  # noqa: E402
-from tileopt.ops import mamba_chunk_scan_combined  # noqa: E402
-from tileopt.ops.ssd_reference import ssd_chunked  # noqa: E402
 from tileopt.runtime import Artifact  # noqa: E402
 from tileopt.tile import autotune  # noqa: E402
 
@@ -141,44 +138,6 @@ print("\nTriton's choices:", triton_kernels.chosen())
 print("cuTile's choices:", dict(softmax=ct_softmax_config, rms_norm=ct_rms_config,
                                 gemm=ct_gemm_config))
 
-ssd_rows = []
-ssd_configs = SSD_CONFIGS if (art / "cache" / "ssd").is_dir() else []
-if not ssd_configs:
-    print("skipped the Mamba-2 SSD: prepare.py ran with --no-ssd")
-for i, config in enumerate(ssd_configs):
-    bs, L, h, P, N, g, Q = config["shape"]
-    opts = config["opts"]
-    gen = torch.Generator(device=dev).manual_seed(0)
-    xs = torch.randn(bs, L, h, P, device=dev, generator=gen).to(torch.bfloat16)
-    dt = torch.rand(bs, L, h, device=dev, generator=gen) * 3 - 2
-    A = -(torch.rand(h, device=dev, generator=gen) * 1.5 + 0.5)
-    Bm = torch.randn(bs, L, g, N, device=dev, generator=gen).to(torch.bfloat16)
-    Cm = torch.randn(bs, L, g, N, device=dev, generator=gen).to(torch.bfloat16)
-    D = torch.randn(h, device=dev, generator=gen)
-    z = torch.randn(bs, L, h, P, device=dev, generator=gen).to(torch.bfloat16) if opts.get("has_z") else None
-    bias = torch.rand(h, device=dev, generator=gen) - 0.5
-    init = torch.randn(bs, h, P, N, device=dev, generator=gen) if opts.get("has_initial") else None
-
-    def run():
-        return mamba_chunk_scan_combined(xs, dt, A, Bm, Cm, Q, D=D, z=z, dt_bias=bias,
-                                         initial_states=init, dt_softplus=True,
-                                         return_final_states=True)
-
-    y_out, final = run()
-    torch.cuda.synchronize()
-    t = time_us(run, 5)
-    error = float("nan")
-    if i < CHECKED:
-        host = (lambda v: None if v is None else v.double().cpu().numpy())
-        y_ref, final_ref = ssd_chunked(host(xs), host(dt), host(A), host(Bm), host(Cm), Q, D=host(D),
-                                       z=host(z), dt_bias=host(bias), initial_states=host(init),
-                                       dt_softplus=True)
-        error = max(rel(y_out, torch.from_numpy(y_ref).to(dev)),
-                    rel(final, torch.from_numpy(final_ref).to(dev)))
-    elif torch.isnan(y_out).any():
-        error = float("inf")
-    ssd_rows.append((f"ssd {config['shape']}", error, t))
-
 peers = ("torch", "triton", "cutile")
 print(f"\n{'kernel (us, medians)':24} {'rel err':>8} {'tileopt':>8} " +
       " ".join(f"{p:>8}" for p in peers) + "  tileopt config")
@@ -189,5 +148,3 @@ print("peer errors: " + "; ".join(
     f"{row['name'].split()[0]} " + " ".join(f"{p} {row.get(p + ' error', NAN):.1e}"
                                             for p in peers[1:])
     for row in rows))
-for name, error, t in ssd_rows:
-    print(f"{name:44} {error:9.2e} {t:11.1f}")

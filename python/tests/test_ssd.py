@@ -95,36 +95,68 @@ def test_reference_rejects_near_misses(miss):
         assert_close(y_wrong, y, 1e-10)
 
 
-def config(case, row_tile):
+def config(case, tile_size):
+    """The case's SSDConfig and each stage's parameters at tiles of
+    `tile_size` positions (rows of the chunk scan and of CB, steps of the
+    chunk state) and state slices of P*N / 4 elements."""
     args, flags, Q = problem(case)
     opts = CASES[case]
     cfg = ssd.SSDConfig(B_, L_, H_, P_, N_, opts["g"], Q, "bf16", opts.get("D"),
                         args["z"] is not None, args["dt_bias"] is not None,
-                        args["initial_states"] is not None, row_tile=row_tile, **flags)
-    return cfg, args, flags, Q
+                        args["initial_states"] is not None, **flags)
+    params = ssd.default_params(cfg)
+    params["chunk_cb"].update(T=tile_size)
+    params["chunk_state"].update(K=tile_size)
+    params["state_passing"].update(T=P_ * N_ // 4)
+    params["chunk_scan"].update(M=tile_size)
+    return cfg, params, args, flags, Q
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_tile_program_matches_reference(case):
-    """The DSL kernels, run by the tile interpreter in float64, with row
-    tiles of 4 (so the chunk scan loops over up to 8 row tiles of a chunk
-    and the chunk state over its positions 4 at a time)."""
-    cfg, args, flags, Q = config(case, row_tile=4)
-    program = ssd.ssd_program(cfg)
+    """The DSL kernels, run by the tile interpreter in float64, with tiles
+    of 4 positions (so the chunk scan loops over up to 7 row tiles of a
+    chunk before its diagonal one, and the chunk state over its positions
+    4 at a time) and the state passing in 4 slices."""
+    cfg, params, args, flags, Q = config(case, tile_size=4)
+    program = ssd.ssd_program(cfg, params)
     out = program.interpret(**{k: v for k, v in args.items() if v is not None})
     y, final = ssd_chunked(chunk_size=Q, **args, **flags)
     assert_close(out["y"], y)
     assert_close(out["final_states"], final)
 
 
+def test_stage_programs_compose():
+    """The stages as separate programs (the artifacts the GPU runs), each
+    interpreted on what the one before gave, compute the whole program's
+    outputs."""
+    cfg, params, args, flags, Q = config("all_options", tile_size=8)
+    values = {k: v for k, v in args.items() if v is not None}
+    for stage in ssd.STAGES:
+        program = ssd.stage_program(cfg, stage, **{k: v for k, v in params[stage].items()
+                                                   if k != "num_warps"})
+        values.update(program.interpret(**{b.name: values[b.name] for b in program.inputs}))
+    y, final = ssd_chunked(chunk_size=Q, **args, **flags)
+    assert_close(values["y"], y)
+    assert_close(values["final_states"], final)
+
+
 def test_tile_program_is_compared_strictly():
     """The comparison rejects the program's output for another problem's
     input (the initial states dropped)."""
-    cfg, args, flags, Q = config("all_options", row_tile=8)
-    out = ssd.ssd_program(cfg).interpret(**{k: v for k, v in args.items() if v is not None})
+    cfg, params, args, flags, Q = config("all_options", tile_size=8)
+    out = ssd.ssd_program(cfg, params).interpret(**{k: v for k, v in args.items()
+                                                    if v is not None})
     y, _ = ssd_chunked(chunk_size=Q, **dict(args, initial_states=None), **flags)
     with pytest.raises(AssertionError):
         assert_close(out["y"], y)
+
+
+def test_config_key_round_trips():
+    cfg, *_ = config("per_channel_D_and_limits", tile_size=4)
+    again = ssd.SSDConfig.from_key(cfg.key())
+    assert vars(again) == vars(cfg)
+    assert all(isinstance(v, (int, str)) for v in cfg.key().values())
 
 
 def test_compiles_at_a_benchmark_shape(tmp_path):
@@ -197,3 +229,4 @@ def test_numpy_arrays_are_refused_not_computed():
 
 def test_valid_arguments_give_the_sizes():
     assert ssd.check_arguments(**valid()) == (1, 64, 4, 8, 16, 2)
+
