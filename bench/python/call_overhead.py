@@ -9,11 +9,14 @@ host's work, so the queue never fills:
 Each way of running the graph is enqueued 100 times, the host's time of
 those 100 calls taken without synchronizing (the GPU runs behind), then
 the GPU drained; the median per call of 50 such batches is reported:
-  launch              Artifact.launch on prepared addresses: the C ABI's
-                      own launch (cuLaunchKernel per kernel), the floor
-  call(inputs, out=)  a CompiledGraph call: checks, binding, the stream
+  launch              the C ABI's own launch (cuLaunchKernel per kernel)
+                      on addresses written in place: the floor
+  launcher(out=)      CompiledGraph.launcher: the call without its checks,
+  launcher            with the outputs given, or allocated
+  call(inputs, out=)  a CompiledGraph call: the checks, then the launcher
   call(inputs)        and the outputs allocated
-  tileopt::call       the torch.compile backend's custom op around it
+  tileopt::call       the torch.compile backend's custom op around the
+                      launcher (the dispatcher, .contiguous())
   torch               torch.relu(x @ w), eager, for scale
 """
 
@@ -61,21 +64,20 @@ def main():
     if args.prepare:
         return
     import torch
-    from tileopt.compiled import _current_stream
     from tileopt.torch_backend import _Runner, _call_op, _runners
     x = torch.randn(16, 256, dtype=torch.float16, device="cuda")
     w = torch.randn(256, 256, dtype=torch.float16, device="cuda") / 16
     (y,) = compiled(inputs=[x, w])
     error = ((y.float() - torch.relu(x.float() @ w.float())).abs().max()).item()
-    artifact = compiled._artifact
-    bound = [x, w, y]  # a call's inputs + out, as _slots index them
-    pointers = [0 if slot is None else bound[slot].data_ptr() if isinstance(slot, int)
-                else compiled._scratch_pointer(x.device, slot) for slot in compiled._slots]
-    stream = _current_stream(x.device)
-    _runners["bench"] = _Runner(compiled, interpret=False)
+    launcher = compiled.launcher(x.device)
+    launcher([x, w], [y])  # leaves the addresses of x, w, y in launcher.pointers
+    stream = launcher._stream()
+    _runners["bench"] = _Runner(compiled, x.device)
     call_op = _call_op()
     times = {
-        "launch": host_us(lambda: artifact.launch(pointers, stream)),
+        "launch": host_us(lambda: launcher._launch(stream)),
+        "launcher(out=)": host_us(lambda: launcher([x, w], [y])),
+        "launcher": host_us(lambda: launcher([x, w])),
         "call(inputs, out=)": host_us(lambda: compiled(inputs=[x, w], out=[y])),
         "call(inputs)": host_us(lambda: compiled(inputs=[x, w])),
         "tileopt::call": host_us(lambda: call_op("bench", [x, w])),

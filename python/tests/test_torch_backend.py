@@ -125,17 +125,26 @@ def test_a_partition_reads_another_partitions_result(search_options):
     assert relative_error(got, want) < 2e-3
 
 
+class SumOfALinear(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear = nn.Linear(16, 16, bias=False)
+
+    def forward(self, x):
+        return self.linear(x).sum(-1)
+
+
 def test_a_refused_partition_is_left_to_the_fallback(search_options):
-    """The GPU code generator multiplies f16 and bf16 only: an f32 product
-    compiles to no artifact, and inductor runs it."""
+    """The lowering tiles a reduction over at most 3 dims: a sum over a
+    rank-4 tensor compiles to no artifact, and inductor runs it."""
     torch.manual_seed(0)
     backend = interpreted(search_options)
-    model = nn.Sequential(nn.Linear(16, 16), nn.ReLU())
-    with pytest.warns(RuntimeWarning, match=r"ops \(t, addmm, relu\) are left to inductor"):
-        got, want = run(model, torch.randn(8, 16), backend)
+    with pytest.warns(RuntimeWarning, match=r"ops \(t, view, mm, _unsafe_view, sum\) "
+                                            "are left to inductor"):
+        got, want = run(SumOfALinear().half(), half(2, 2, 2, 16), backend)
     [refused] = backend.partitions
-    assert refused.compiled is None and "tile.mma" in refused.reason
-    assert torch.allclose(got, want, atol=1e-5)
+    assert refused.compiled is None and "'tk.reduce' op has rank 4" in refused.reason
+    assert relative_error(got, want) < 2e-3
 
 
 def test_cpu_graphs_go_to_the_fallback_unless_interpreted(search_options):
@@ -156,8 +165,20 @@ def test_backend_by_name(search_options):
                             options={"on_cpu": "interpreter", "fallback": "eager",
                                      **search_options})(x)
         assert relative_error(got, model(x)) < 2e-3
-    with pytest.raises(Exception, match="takes no mode"):
+    with pytest.raises(Exception, match="takes mode 'default' or 'reduce-overhead', "
+                                        "not 'max-autotune'"):
         torch.compile(model, backend="tileopt", mode="max-autotune")(x)
+
+
+def test_reduce_overhead_is_cuda_graphs():
+    """mode="reduce-overhead" turns cuda_graphs on, which a graph on the
+    CPU cannot use: it says so and runs without."""
+    model = DecoderMLP().half()
+    x = half(4, 64)
+    with torch.no_grad(), pytest.warns(RuntimeWarning, match="cuda_graphs is on but the "
+                                       "graph's inputs are not all tensors on one CUDA"):
+        got = torch.compile(model, backend="tileopt", mode="reduce-overhead")(x)
+        assert relative_error(got, model(x)) < 2e-3
 
 
 def test_bad_options():

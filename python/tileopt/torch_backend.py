@@ -39,6 +39,14 @@ fallback whole, with a warning, unless on_cpu="interpreter": then the
 partitions run on the tile interpreter (float64; slow, for testing small
 models). Only forward and inference graphs are partitioned; a backward
 graph goes to the fallback.
+
+A call of tileopt::call costs the host a few microseconds (the
+dispatcher, the output allocation, one C call that launches the
+partition's kernels: the artifact is loaded and the arguments' packing
+prepared when the partition is compiled). For small batches, where the
+host sets the pace, cuda_graphs=True (or torch.compile's
+mode="reduce-overhead") replays each inference graph, TileOpt's kernels
+and the fallback's together, as one CUDA graph (tileopt.cuda_graph).
 """
 
 import importlib.abc
@@ -50,8 +58,9 @@ import warnings
 from dataclasses import dataclass
 
 from .compiler import CompileError
+from .cuda_graph import CudaGraphed
 from .graph import DTYPES, GraphError, KernelGraph
-from .torch_export import ATEN_OPS, _Broadcast, _dtype, map_node
+from .torch_export import ATEN_OPS, _Broadcast, _dtype, map_node, require_torch
 
 __all__ = ["TileOptBackend", "Partition", "tileopt_backend", "register_backend"]
 
@@ -61,6 +70,7 @@ _PRODUCTS = {"aten.mm.default", "aten.bmm.default", "aten.matmul.default",
              "aten.scaled_dot_product_attention.default"}
 _FALLBACKS = ("inductor", "eager")
 _ON_CPU = ("fallback", "interpreter")
+_MODES = (None, "default", "reduce-overhead")
 
 
 @dataclass
@@ -74,18 +84,22 @@ class Partition:
 
 
 class _Runner:
-    """What `tileopt::call` runs for one partition."""
+    """What `tileopt::call` runs for one partition: on a CUDA device, the
+    compiled graph's launcher, made (and the artifact loaded) when the
+    partition is compiled, with no checks per call, since the FX graph
+    fixes the tensors' shapes, dtypes and device; on the CPU, the tile
+    interpreter."""
 
-    def __init__(self, compiled, interpret):
+    def __init__(self, compiled, device):
         self.compiled = compiled
-        self.interpret = interpret
+        self.launch = None if device.type == "cpu" else compiled.launcher(device)
 
     def run(self, inputs):
         # The fallback may hand over strided views; artifacts read row-major.
         inputs = [x.contiguous() for x in inputs]
-        if self.interpret:
+        if self.launch is None:
             return self.compiled.run_on_cpu(inputs=inputs)
-        return self.compiled(inputs=inputs)
+        return self.launch(inputs)
 
     def fake(self, inputs):
         import torch
@@ -120,11 +134,15 @@ def _call_op():
 class TileOptBackend:
     """A torch.compile backend. `fallback` ("inductor" or "eager") compiles
     what TileOpt does not take; `on_cpu` ("fallback" or "interpreter") says
-    what happens to a graph on the CPU; the other options are
-    superoptimize's (time_budget, search_threads, cache_dir, ...), for each
-    partition. `partitions` lists the partitions of every graph compiled."""
+    what happens to a graph on the CPU; `cuda_graphs` replays each
+    inference graph on a CUDA device as one CUDA graph (CudaGraphed); the
+    other options are superoptimize's (time_budget, search_threads,
+    cache_dir, ...), for each partition. `partitions` lists the partitions
+    of every graph compiled."""
 
-    def __init__(self, fallback="inductor", on_cpu="fallback", **superoptimize_options):
+    def __init__(self, fallback="inductor", on_cpu="fallback", cuda_graphs=False,
+                 **superoptimize_options):
+        require_torch("the tileopt backend")
         if fallback not in _FALLBACKS:
             raise ValueError(f"tileopt backend: fallback must be one of {_FALLBACKS}, "
                              f"got {fallback!r}")
@@ -133,17 +151,40 @@ class TileOptBackend:
                              f"got {on_cpu!r}")
         self.fallback = fallback
         self.on_cpu = on_cpu
+        self.cuda_graphs = cuda_graphs
         self.superoptimize_options = superoptimize_options
         self.partitions = []
+        self.cuda_graphed = []  # the CudaGraphed of each graph, with cuda_graphs
 
     def __call__(self, gm, example_inputs):
         from torch._dynamo.backends.common import aot_autograd
         return aot_autograd(fw_compiler=self._compile_forward,
-                            bw_compiler=self._compile_fallback)(gm, example_inputs)
+                            bw_compiler=self._compile_fallback,
+                            inference_compiler=self._compile_inference)(gm, example_inputs)
 
     def _compile_forward(self, gm, example_inputs):
         self.take_partitions(gm)
         return self._compile_fallback(gm, example_inputs)
+
+    def _compile_inference(self, gm, example_inputs):
+        """A graph that needs no backward: the forward's, replayed as a CUDA
+        graph with cuda_graphs=True. (A training forward is not: the
+        tensors it saves for the backward would be the graph's, which the
+        next replay overwrites.)"""
+        import torch
+        compiled = self._compile_forward(gm, example_inputs)
+        if not self.cuda_graphs:
+            return compiled
+        devices = {x.device if isinstance(x, torch.Tensor) else None for x in example_inputs}
+        if len(devices) != 1 or None in devices or next(iter(devices)).type != "cuda":
+            warnings.warn("tileopt backend: cuda_graphs is on but the graph's inputs are not "
+                          "all tensors on one CUDA device "
+                          f"({', '.join(sorted(map(str, devices)))}), so it runs without one",
+                          RuntimeWarning)
+            return compiled
+        graphed = CudaGraphed(compiled, next(iter(devices)))
+        self.cuda_graphed.append(graphed)
+        return graphed
 
     def _compile_fallback(self, gm, example_inputs):
         from torch._functorch.aot_autograd import make_boxed_func
@@ -178,7 +219,7 @@ class TileOptBackend:
             partition = Partition([n.name for n in nodes], [str(n.target) for n in nodes])
             tried.append(partition)
             try:
-                self._replace(gm, nodes, partition, interpret=device == "cpu")
+                self._replace(gm, nodes, partition, f"partition{len(tried) - 1}")
             except (GraphError, CompileError) as e:
                 partition.reason = str(e)
                 warnings.warn(f"tileopt backend: {len(nodes)} ops ({_summary(nodes)}) "
@@ -190,7 +231,7 @@ class TileOptBackend:
             gm.recompile()
         return tried
 
-    def _replace(self, gm, nodes, partition, interpret):
+    def _replace(self, gm, nodes, partition, name):
         """Maps `nodes` onto a kernel graph, superoptimizes it and puts one
         tileopt::call in their place."""
         import torch
@@ -200,7 +241,11 @@ class TileOptBackend:
             inputs += [a for a in node.all_input_nodes if a not in members and a not in inputs]
         outputs = [n for n in nodes if any(user not in members for user in n.users)]
         key = str(next(_keys))
-        graph = KernelGraph(f"partition{key}")
+        # Named by its place in this FX graph, not by `key`, which counts
+        # the partitions of the process: the same model compiled again, here
+        # or in another process, finds its graphs in the cache (whose key
+        # holds the name).
+        graph = KernelGraph(name)
         values = {}
         for a in inputs:
             val = a.meta["val"]
@@ -225,9 +270,11 @@ class TileOptBackend:
             recipes.append((results.index(value), None, dims))
         if not results:
             raise GraphError("the partition computes nothing: its outputs are its inputs")
+        if not inputs:
+            raise GraphError("the partition reads no tensor, so it has no device")
         partition.graph = graph
         partition.compiled = graph.superoptimize(**self.superoptimize_options)
-        _runners[key] = _Runner(partition.compiled, interpret)
+        _runners[key] = _Runner(partition.compiled, inputs[0].meta["val"].device)
         fx = gm.graph
         with fx.inserting_before(nodes[0]):
             call = fx.call_function(_call_op(), (key, inputs))
@@ -296,11 +343,16 @@ def _summary(nodes):
 
 def tileopt_backend(gm, example_inputs, options=None, mode=None, name=None):
     """The backend `torch.compile(model, backend="tileopt", options={...})`
-    runs: TileOptBackend(**options) on each graph."""
-    if mode is not None:
-        raise ValueError(f"the tileopt backend takes no mode (got {mode!r}): its "
-                         "options are TileOptBackend's, through options={...}")
-    return TileOptBackend(**(options or {}))(gm, example_inputs)
+    runs: TileOptBackend(**options) on each graph. mode="reduce-overhead"
+    (which torch.compile takes instead of options) is cuda_graphs=True."""
+    if mode not in _MODES:
+        raise ValueError(f"the tileopt backend takes mode {' or '.join(map(repr, _MODES[1:]))}, "
+                         f"not {mode!r}; its other options are TileOptBackend's, through "
+                         "options={...}")
+    options = dict(options or {})
+    if mode == "reduce-overhead":
+        options["cuda_graphs"] = True
+    return TileOptBackend(**options)(gm, example_inputs)
 
 
 def register_backend():
