@@ -84,11 +84,12 @@ def prepare(options):
 
         def forward(self, x):
             return (self.block(x),)
-    with torch.no_grad():
-        graph, _ = aot_export_module(ReturnsATuple(), [x], trace_joint=False)
-    backend = tileopt.backend(on_cpu="interpreter", **options)
-    for p in backend.take_partitions(graph):
-        print(f"partition of {len(p.ops)} ops: {p.compiled or p.reason}")
+    for fold in (True, False):  # run() times both
+        with torch.no_grad():
+            graph, _ = aot_export_module(ReturnsATuple(), [x], trace_joint=False)
+        backend = tileopt.backend(on_cpu="interpreter", fold_rms_norms=fold, **options)
+        for p in backend.take_partitions(graph):
+            print(f"partition of {len(p.ops)} ops: {p.compiled or p.reason}")
 
 
 def median_ms(fn, x, repeats=7, iterations=50):
@@ -118,9 +119,12 @@ def run(options):
         errors = {"tileopt.compile (MLP)": relative_error(mlp(x), block.mlp(x))}
         backend = tileopt.backend(**options)
         graphed = tileopt.backend(cuda_graphs=True, **options)
+        unfolded = tileopt.backend(cuda_graphs=True, fold_rms_norms=False, **options)
         compiled = {
             "torch.compile (tileopt)": torch.compile(block, backend=backend),
             "torch.compile (tileopt, cuda_graphs)": torch.compile(block, backend=graphed),
+            "torch.compile (tileopt, cuda_graphs, norms not folded)":
+                torch.compile(block, backend=unfolded),
             "torch.compile (inductor)": torch.compile(block),
             "torch.compile (inductor, reduce-overhead)":
                 torch.compile(block, mode="reduce-overhead"),
@@ -140,11 +144,15 @@ def run(options):
                 error = max(error, relative_error(first, want))
             errors[name] = error
             print(f"{name}: relative error against eager {errors[name]:.2e}")
+        for name, b in (("tileopt", backend), ("tileopt, norms not folded", unfolded)):
+            taken = [p for p in b.partitions if p.compiled]
+            print(f"{name}: {len(taken)} of {len(b.partitions)} partitions to TileOpt: "
+                  + "; ".join(f"{len(p.ops)} ops ({', '.join(sorted(set(p.targets)))})"
+                              for p in taken))
+        print("CUDA graphs: " + ", ".join(
+            f"{g.records} recorded" if g.failed is None else f"failed: {g.failed}"
+            for g in graphed.cuda_graphed + unfolded.cuda_graphed))
         taken = [p for p in backend.partitions if p.compiled]
-        print(f"tileopt: {len(taken)} of {len(backend.partitions)} partitions to TileOpt "
-              f"({sum(len(p.ops) for p in taken)} ATen ops); CUDA graphs "
-              + ", ".join(f"{g.records} recorded" if g.failed is None else f"failed: {g.failed}"
-                          for g in graphed.cuda_graphed))
         times = {"eager": median_ms(block, x)}
         times.update((name, median_ms(fn, x)) for name, fn in compiled.items())
         # Where the time goes: each partition's kernels alone.
@@ -158,7 +166,7 @@ def run(options):
     print(f"decoder block, {TOKENS} tokens, dim {DIM}, hidden {HIDDEN}, f16, "
           f"{torch.cuda.get_device_name()}, torch {torch.__version__}:")
     for name, ms in times.items():
-        print(f"  {name:42s} {ms * 1e3:8.1f} us")
+        print(f"  {name:56s} {ms * 1e3:8.1f} us")
     if max(errors.values()) > 2e-2:
         sys.exit("TileOpt does not compute what torch does")
 

@@ -62,7 +62,8 @@ from .cuda_graph import CudaGraphed
 from .graph import DTYPES, GraphError, KernelGraph
 from .torch_export import ATEN_OPS, _Broadcast, _dtype, map_node, require_torch
 
-__all__ = ["TileOptBackend", "Partition", "tileopt_backend", "register_backend"]
+__all__ = ["TileOptBackend", "Partition", "tileopt_backend", "register_backend",
+           "fold_upcast_rms_norms"]
 
 # Ops with a matrix product, the ones worth a partition.
 _PRODUCTS = {"aten.mm.default", "aten.bmm.default", "aten.matmul.default",
@@ -141,7 +142,7 @@ class TileOptBackend:
     of every graph compiled."""
 
     def __init__(self, fallback="inductor", on_cpu="fallback", cuda_graphs=False,
-                 **superoptimize_options):
+                 fold_rms_norms=True, **superoptimize_options):
         require_torch("the tileopt backend")
         if fallback not in _FALLBACKS:
             raise ValueError(f"tileopt backend: fallback must be one of {_FALLBACKS}, "
@@ -152,6 +153,7 @@ class TileOptBackend:
         self.fallback = fallback
         self.on_cpu = on_cpu
         self.cuda_graphs = cuda_graphs
+        self.fold_rms_norms = fold_rms_norms
         self.superoptimize_options = superoptimize_options
         self.partitions = []
         self.cuda_graphed = []  # the CudaGraphed of each graph, with cuda_graphs
@@ -207,6 +209,8 @@ class TileOptBackend:
                           "TileOpt's parts on the tile interpreter)", RuntimeWarning)
             return []
         device = "cpu" if devices <= {"cpu"} else "cuda"
+        if self.fold_rms_norms:
+            fold_upcast_rms_norms(gm)
         support = _MappableOps(device)
         proposed = CapabilityBasedPartitioner(gm, support, allows_single_node_partition=True
                                               ).propose_partitions()
@@ -289,6 +293,145 @@ class TileOptBackend:
                 node.replace_all_uses_with(value, delete_user_cb=lambda u: u not in members)
         for node in reversed(nodes):
             fx.erase_node(node)
+
+
+def fold_upcast_rms_norms(gm):
+    """Rewrites each RMSNorm of an f16 or bf16 tensor that the FX graph
+    computes in float32 between casts (torch's decomposition of rms_norm
+    and Llama's RMSNorm: x.to(float32), pow 2, mean over the last dim
+    keeping it, + eps, rsqrt, times x (times the weight), .to(x.dtype)),
+    or as aten._fused_rms_norm (on CUDA devices) whose rstd nothing reads,
+    into one aten.rms_norm of x, which maps onto tk.rms_norm: TileOpt's
+    kernels compute f16 and bf16 in float32 (tb.rms_norm's sum of squares
+    among them), so the casts are what tk.rms_norm does anyway, and the
+    norm joins the partition of the products it feeds instead of keeping
+    the search off it. Returns how many norms it rewrote; the fallback runs
+    a rewritten norm that no partition takes as torch's rms_norm."""
+    import torch
+    folded = 0
+    for result in list(gm.graph.nodes):
+        norm = _upcast_rms_norm(result) or _fused_rms_norm(result)
+        if norm is None:
+            continue
+        x, weight, eps, pattern = norm
+        with gm.graph.inserting_before(result):
+            rms_norm = gm.graph.call_function(torch.ops.aten.rms_norm.default,
+                                              (x, [x.meta["val"].shape[-1]], weight, eps))
+        rms_norm.meta.update(result.meta)
+        result.replace_all_uses_with(rms_norm)
+        for node in pattern:  # users first
+            gm.graph.erase_node(node)
+        folded += 1
+    if folded:
+        gm.graph.lint()
+        gm.recompile()
+    return folded
+
+
+def _upcast_rms_norm(cast):
+    """(x, weight or None, eps, its nodes, users before what they read) if
+    `cast` ends an RMSNorm computed in float32 (fold_upcast_rms_norms),
+    each node of it read only inside it; else None."""
+    import torch
+
+    def call(node, *targets):
+        return (isinstance(node, torch.fx.Node) and node.op == "call_function"
+                and str(node.target) in targets)
+
+    def operands(node, is_first):
+        """node's two operands, the one is_first takes first."""
+        a, b = node.args[:2]
+        return (a, b) if is_first(a) else (b, a) if is_first(b) else (None, None)
+
+    low = cast.meta.get("val")
+    if not (call(cast, "aten._to_copy.default", "aten.to.dtype")
+            and isinstance(low, torch.Tensor) and low.dtype in (torch.float16, torch.bfloat16)
+            and len(cast.args) >= 1 and _cast_dtype(cast) == low.dtype):
+        return None
+    scaled, weight = cast.args[0], None
+    if call(scaled, "aten.mul.Tensor") and not (call(scaled.args[0], "aten.rsqrt.default")
+                                                or call(scaled.args[1], "aten.rsqrt.default")):
+        normed, weight = operands(scaled, lambda n: call(n, "aten.mul.Tensor"))
+        if normed is None or not isinstance(weight, torch.fx.Node):
+            return None
+        w = weight.meta.get("val")
+        if not (isinstance(w, torch.Tensor) and w.dtype == low.dtype
+                and tuple(w.shape) == (low.shape[-1],)):
+            return None
+    else:
+        normed = scaled
+    if not call(normed, "aten.mul.Tensor"):
+        return None
+    rsqrt_node, upcast = operands(normed, lambda n: call(n, "aten.rsqrt.default"))
+    if rsqrt_node is None:
+        return None
+    shifted = rsqrt_node.args[0]
+    if not (call(shifted, "aten.add.Scalar", "aten.add.Tensor")
+            and isinstance(shifted.args[1], float) and shifted.kwargs.get("alpha", 1) == 1):
+        return None
+    eps, mean = shifted.args[1], shifted.args[0]
+    if not (call(mean, "aten.mean.dim") and len(mean.args) >= 3 and mean.args[2] is True):
+        return None
+    squares, dims = mean.args[:2]
+    rank = low.dim()
+    if [d % rank for d in dims] != [rank - 1]:
+        return None
+    if not (call(squares, "aten.pow.Tensor_Scalar") and squares.args[0] is upcast
+            and squares.args[1] == 2):
+        return None
+    if not (call(upcast, "aten._to_copy.default", "aten.to.dtype")
+            and _cast_dtype(upcast) == torch.float32):
+        return None
+    x = upcast.args[0]
+    high = x.meta.get("val") if isinstance(x, torch.fx.Node) else None
+    if not (isinstance(high, torch.Tensor) and high.dtype == low.dtype
+            and high.device == low.device):
+        return None
+    pattern = [cast] + ([scaled] if weight is not None else []) + [
+        normed, rsqrt_node, shifted, mean, squares, upcast]
+    # Checks of the intermediates' metadata (torch.export and AOTAutograd
+    # write them for .to()) go with them.
+    checks = [user for node in pattern[1:] for user in node.users
+              if call(user, "aten._assert_tensor_metadata.default")]
+    inside = set(pattern + checks)
+    if any(user not in inside for node in pattern[1:] for user in node.users):
+        return None
+    return x, weight, eps, checks + pattern
+
+
+def _fused_rms_norm(item):
+    """(x, weight or None, eps, its nodes, users first) if `item` is the
+    normalized output of aten._fused_rms_norm (what rms_norm becomes on
+    CUDA devices: the same float32 computation in one kernel) over the last
+    dim, whose other output (rstd, for a backward) nothing reads; else
+    None."""
+    import torch
+    if not (item.op == "call_function" and item.target is operator.getitem
+            and item.args[1] == 0):
+        return None
+    fused = item.args[0]
+    if not (isinstance(fused, torch.fx.Node) and fused.op == "call_function"
+            and str(fused.target) == "aten._fused_rms_norm.default"):
+        return None
+    x, shape, weight, eps = (list(fused.args) + [None, None])[:4]
+    low = item.meta.get("val")
+    if not (isinstance(low, torch.Tensor) and list(shape) == [low.shape[-1]]
+            and isinstance(eps, float)):
+        return None
+    if weight is not None and weight.meta["val"].dtype != low.dtype:
+        return None
+    rest = [u for u in fused.users if u is not item]
+    if any(not (u.target is operator.getitem and u.args[1] == 1 and not u.users)
+           for u in rest):
+        return None
+    return x, weight, eps, [item, *rest, fused]
+
+
+def _cast_dtype(node):
+    """The dtype an aten._to_copy or aten.to.dtype node casts to."""
+    if "dtype" in node.kwargs:
+        return node.kwargs["dtype"]
+    return node.args[1] if len(node.args) > 1 else None
 
 
 class _MappableOps:
