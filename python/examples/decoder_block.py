@@ -92,18 +92,29 @@ def prepare(options):
             print(f"partition of {len(p.ops)} ops: {p.compiled or p.reason}")
 
 
-def median_ms(fn, x, repeats=7, iterations=50):
-    for _ in range(5):
-        fn(x)
-    times = []
+def median_ms(ways, repeats=11, iterations=50):
+    """{name: (total, host)} for the functions `ways` names: the median over
+    `repeats` rounds, each running `iterations` calls of every way in
+    turn (so that a slow spell of the machine falls on all of them), per
+    call, in ms: from the start to the GPU's end (synchronized), and to the
+    host's (the last call enqueued: the host's own time, when it runs
+    ahead of the GPU)."""
+    for fn in ways.values():
+        for _ in range(5):
+            fn()
+    total = {name: [] for name in ways}
+    host = {name: [] for name in ways}
     for _ in range(repeats):
-        torch.cuda.synchronize()
-        start = time.perf_counter()
-        for _ in range(iterations):
-            fn(x)
-        torch.cuda.synchronize()
-        times.append((time.perf_counter() - start) * 1e3 / iterations)
-    return statistics.median(times)
+        for name, fn in ways.items():
+            torch.cuda.synchronize()
+            start = time.perf_counter()
+            for _ in range(iterations):
+                fn()
+            host[name].append((time.perf_counter() - start) * 1e3 / iterations)
+            torch.cuda.synchronize()
+            total[name].append((time.perf_counter() - start) * 1e3 / iterations)
+    return {name: (statistics.median(total[name]), statistics.median(host[name]))
+            for name in ways}
 
 
 def relative_error(got, want):
@@ -153,20 +164,21 @@ def run(options):
             f"{g.records} recorded" if g.failed is None else f"failed: {g.failed}"
             for g in graphed.cuda_graphed + unfolded.cuda_graphed))
         taken = [p for p in backend.partitions if p.compiled]
-        times = {"eager": median_ms(block, x)}
-        times.update((name, median_ms(fn, x)) for name, fn in compiled.items())
+        ways = {"eager": lambda: block(x)}
+        ways.update((name, lambda fn=fn: fn(x)) for name, fn in compiled.items())
         # Where the time goes: each partition's kernels alone.
         for i, p in enumerate(taken):
             inputs = [torch.randn(s.dims, dtype=getattr(torch, s.dtype.name), device="cuda")
                       for s in p.compiled.inputs]
-            times[f"partition {i} ({len(p.ops)} ops) alone"] = median_ms(
-                lambda _: p.compiled(inputs=inputs), None)
-        times.update({"MLP: eager": median_ms(block.mlp, x),
-                      "MLP: tileopt.compile": median_ms(mlp, x)})
+            ways[f"partition {i} ({len(p.ops)} ops) alone"] = (
+                lambda p=p, inputs=inputs: p.compiled(inputs=inputs))
+        ways.update({"MLP: eager": lambda: block.mlp(x), "MLP: tileopt.compile": lambda: mlp(x)})
+        times = median_ms(ways)
     print(f"decoder block, {TOKENS} tokens, dim {DIM}, hidden {HIDDEN}, f16, "
           f"{torch.cuda.get_device_name()}, torch {torch.__version__}:")
-    for name, ms in times.items():
-        print(f"  {name:56s} {ms * 1e3:8.1f} us")
+    print(f"  {'':56s} {'us/call':>8s} {'host us':>8s}")
+    for name, (ms, host_ms) in times.items():
+        print(f"  {name:56s} {ms * 1e3:8.1f} {host_ms * 1e3:8.1f}")
     if max(errors.values()) > 2e-2:
         sys.exit("TileOpt does not compute what torch does")
 

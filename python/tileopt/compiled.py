@@ -190,9 +190,9 @@ class CompiledGraph:
         """The call without its checks, for callers that know their tensors
         fit (the torch.compile backend, whose graph fixes them): a function
         of (inputs, out=None) that launches on torch's current stream of
-        `device`. Loads the artifact into the device's context the first
-        time, so the first call is not slower than the next (and nothing
-        synchronizes while a CUDA graph is captured)."""
+        `device`. Made once: the first call of launcher (or of the graph)
+        loads the artifact into the device's context, which synchronizes
+        the device, so it must not happen while a CUDA graph is captured."""
         import torch
         device = torch.device(device)
         if device.type != "cuda":

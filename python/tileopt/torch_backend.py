@@ -43,7 +43,7 @@ graph goes to the fallback.
 A call of tileopt::call costs the host a few microseconds (the
 dispatcher, the output allocation, one C call that launches the
 partition's kernels: the artifact is loaded and the arguments' packing
-prepared when the partition is compiled). For small batches, where the
+prepared by the partition's first call). For small batches, where the
 host sets the pace, cuda_graphs=True (or torch.compile's
 mode="reduce-overhead") replays each inference graph, TileOpt's kernels
 and the fallback's together, as one CUDA graph (tileopt.cuda_graph).
@@ -86,20 +86,24 @@ class Partition:
 
 class _Runner:
     """What `tileopt::call` runs for one partition: on a CUDA device, the
-    compiled graph's launcher, made (and the artifact loaded) when the
-    partition is compiled, with no checks per call, since the FX graph
+    compiled graph's launcher, with no checks per call, since the FX graph
     fixes the tensors' shapes, dtypes and device; on the CPU, the tile
-    interpreter."""
+    interpreter. The launcher is made (the artifact loaded) by the first
+    call: the backend compiles under torch's fake tensors, which have no
+    memory to bind, and a CUDA graph is captured on a later call."""
 
-    def __init__(self, compiled, device):
+    def __init__(self, compiled, interpret):
         self.compiled = compiled
-        self.launch = None if device.type == "cpu" else compiled.launcher(device)
+        self.interpret = interpret
+        self.launch = None
 
     def run(self, inputs):
         # The fallback may hand over strided views; artifacts read row-major.
         inputs = [x.contiguous() for x in inputs]
-        if self.launch is None:
+        if self.interpret:
             return self.compiled.run_on_cpu(inputs=inputs)
+        if self.launch is None:
+            self.launch = self.compiled.launcher(inputs[0].device)
         return self.launch(inputs)
 
     def fake(self, inputs):
@@ -278,7 +282,8 @@ class TileOptBackend:
             raise GraphError("the partition reads no tensor, so it has no device")
         partition.graph = graph
         partition.compiled = graph.superoptimize(**self.superoptimize_options)
-        _runners[key] = _Runner(partition.compiled, inputs[0].meta["val"].device)
+        _runners[key] = _Runner(partition.compiled,
+                                interpret=inputs[0].meta["val"].device.type == "cpu")
         fx = gm.graph
         with fx.inserting_before(nodes[0]):
             call = fx.call_function(_call_op(), (key, inputs))
