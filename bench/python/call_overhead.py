@@ -8,12 +8,18 @@ host's work, so the queue never fills:
 
 Each way of running the graph is enqueued 100 times, the host's time of
 those 100 calls taken without synchronizing (the GPU runs behind), then
-the GPU drained; the median per call of 50 such batches is reported:
-  launch              Artifact.launch on prepared addresses: the C ABI's
-                      own launch (cuLaunchKernel per kernel), the floor
-  call(inputs, out=)  a CompiledGraph call: checks, binding, the stream
+the GPU drained; 50 rounds take one such batch of each way in turn, so
+that a slower or faster spell of the machine (seen to move a figure by
+2 us between runs) falls on all of them alike, and the median per call
+of each way's 50 batches is reported:
+  launch              the C ABI's own launch (cuLaunchKernel per kernel)
+                      on addresses written in place: the floor
+  launcher(out=)      CompiledGraph.launcher: the call without its checks,
+  launcher            with the outputs given, or allocated
+  call(inputs, out=)  a CompiledGraph call: the checks, then the launcher
   call(inputs)        and the outputs allocated
-  tileopt::call       the torch.compile backend's custom op around it
+  tileopt::call       the torch.compile backend's custom op around the
+                      launcher (the dispatcher, .contiguous())
   torch               torch.relu(x @ w), eager, for scale
 """
 
@@ -36,19 +42,22 @@ def graph():
     return g
 
 
-def host_us(call, batches=50, calls=100):
+def host_us(ways, rounds=50, calls=100):
+    """{name: median host us per call} of the functions `ways` names."""
     import torch
-    for _ in range(calls):
-        call()
-    per_call = []
-    for _ in range(batches):
-        torch.cuda.synchronize()
-        start = time.perf_counter()
+    per_call = {name: [] for name in ways}
+    for name, call in ways.items():  # warm up
         for _ in range(calls):
             call()
-        per_call.append((time.perf_counter() - start) * 1e6 / calls)
+    for _ in range(rounds):
+        for name, call in ways.items():
+            torch.cuda.synchronize()
+            start = time.perf_counter()
+            for _ in range(calls):
+                call()
+            per_call[name].append((time.perf_counter() - start) * 1e6 / calls)
     torch.cuda.synchronize()
-    return statistics.median(per_call)
+    return {name: statistics.median(times) for name, times in per_call.items()}
 
 
 def main():
@@ -61,26 +70,25 @@ def main():
     if args.prepare:
         return
     import torch
-    from tileopt.compiled import _current_stream
     from tileopt.torch_backend import _Runner, _call_op, _runners
     x = torch.randn(16, 256, dtype=torch.float16, device="cuda")
     w = torch.randn(256, 256, dtype=torch.float16, device="cuda") / 16
     (y,) = compiled(inputs=[x, w])
     error = ((y.float() - torch.relu(x.float() @ w.float())).abs().max()).item()
-    artifact = compiled._artifact
-    bound = [x, w, y]  # a call's inputs + out, as _slots index them
-    pointers = [0 if slot is None else bound[slot].data_ptr() if isinstance(slot, int)
-                else compiled._scratch_pointer(x.device, slot) for slot in compiled._slots]
-    stream = _current_stream(x.device)
+    launcher = compiled.launcher(x.device)
+    launcher([x, w], [y])  # leaves the addresses of x, w, y in launcher.pointers
+    stream = launcher._stream()
     _runners["bench"] = _Runner(compiled, interpret=False)
     call_op = _call_op()
-    times = {
-        "launch": host_us(lambda: artifact.launch(pointers, stream)),
-        "call(inputs, out=)": host_us(lambda: compiled(inputs=[x, w], out=[y])),
-        "call(inputs)": host_us(lambda: compiled(inputs=[x, w])),
-        "tileopt::call": host_us(lambda: call_op("bench", [x, w])),
-        "torch": host_us(lambda: torch.relu(x @ w)),
-    }
+    times = host_us({
+        "launch": lambda: launcher._launch(stream),
+        "launcher(out=)": lambda: launcher([x, w], [y]),
+        "launcher": lambda: launcher([x, w]),
+        "call(inputs, out=)": lambda: compiled(inputs=[x, w], out=[y]),
+        "call(inputs)": lambda: compiled(inputs=[x, w]),
+        "tileopt::call": lambda: call_op("bench", [x, w]),
+        "torch": lambda: torch.relu(x @ w),
+    })
     print(f"host time per call, {torch.cuda.get_device_name()}, torch {torch.__version__} "
           f"(max abs error {error:.1e}):")
     for name, us in times.items():

@@ -1,8 +1,10 @@
 """A Llama decoder block in PyTorch through TileOpt: its MLP through
 tileopt.compile, the whole block through torch.compile(backend="tileopt")
 (the products and what surrounds them to TileOpt, attention and the norms'
-casts to inductor). On a GPU, both run against eager PyTorch and the block
-is timed against torch.compile's default (inductor).
+casts to inductor), without and with CUDA graphs. On a GPU, both run
+against eager PyTorch and the block is timed against torch.compile's
+default (inductor) and its mode="reduce-overhead" (inductor with CUDA
+graphs).
 
     python3 python/examples/decoder_block.py [--time-budget S] [--search-threads N]
     python3 python/examples/decoder_block.py --prepare   # compile only, no GPU
@@ -82,25 +84,37 @@ def prepare(options):
 
         def forward(self, x):
             return (self.block(x),)
-    with torch.no_grad():
-        graph, _ = aot_export_module(ReturnsATuple(), [x], trace_joint=False)
-    backend = tileopt.backend(on_cpu="interpreter", **options)
-    for p in backend.take_partitions(graph):
-        print(f"partition of {len(p.ops)} ops: {p.compiled or p.reason}")
+    for fold in (True, False):  # run() times both
+        with torch.no_grad():
+            graph, _ = aot_export_module(ReturnsATuple(), [x], trace_joint=False)
+        backend = tileopt.backend(on_cpu="interpreter", fold_rms_norms=fold, **options)
+        for p in backend.take_partitions(graph):
+            print(f"partition of {len(p.ops)} ops: {p.compiled or p.reason}")
 
 
-def median_ms(fn, x, repeats=7, iterations=50):
-    for _ in range(5):
-        fn(x)
-    times = []
+def median_ms(ways, repeats=11, iterations=50):
+    """{name: (total, host)} for the functions `ways` names: the median over
+    `repeats` rounds, each running `iterations` calls of every way in
+    turn (so that a slow spell of the machine falls on all of them), per
+    call, in ms: from the start to the GPU's end (synchronized), and to the
+    host's (the last call enqueued: the host's own time, when it runs
+    ahead of the GPU)."""
+    for fn in ways.values():
+        for _ in range(5):
+            fn()
+    total = {name: [] for name in ways}
+    host = {name: [] for name in ways}
     for _ in range(repeats):
-        torch.cuda.synchronize()
-        start = time.perf_counter()
-        for _ in range(iterations):
-            fn(x)
-        torch.cuda.synchronize()
-        times.append((time.perf_counter() - start) * 1e3 / iterations)
-    return statistics.median(times)
+        for name, fn in ways.items():
+            torch.cuda.synchronize()
+            start = time.perf_counter()
+            for _ in range(iterations):
+                fn()
+            host[name].append((time.perf_counter() - start) * 1e3 / iterations)
+            torch.cuda.synchronize()
+            total[name].append((time.perf_counter() - start) * 1e3 / iterations)
+    return {name: (statistics.median(total[name]), statistics.median(host[name]))
+            for name in ways}
 
 
 def relative_error(got, want):
@@ -109,39 +123,63 @@ def relative_error(got, want):
 
 def run(options):
     block, x = model_and_input("cuda")
+    other_x = torch.randn_like(x)
     with torch.no_grad():
-        want = block(x)
+        want, other_want = block(x), block(other_x)
         mlp = tileopt.compile(block.mlp, [x], **options)
-        mlp_error = relative_error(mlp(x), block.mlp(x))
-        print(f"tileopt.compile(MLP): relative error against eager {mlp_error:.2e}")
+        errors = {"tileopt.compile (MLP)": relative_error(mlp(x), block.mlp(x))}
         backend = tileopt.backend(**options)
-        fast = torch.compile(block, backend=backend)
-        error = relative_error(fast(x), want)
+        graphed = tileopt.backend(cuda_graphs=True, **options)
+        unfolded = tileopt.backend(cuda_graphs=True, fold_rms_norms=False, **options)
+        compiled = {
+            "torch.compile (tileopt)": torch.compile(block, backend=backend),
+            "torch.compile (tileopt, cuda_graphs)": torch.compile(block, backend=graphed),
+            "torch.compile (tileopt, cuda_graphs, norms not folded)":
+                torch.compile(block, backend=unfolded),
+            "torch.compile (inductor)": torch.compile(block),
+            "torch.compile (inductor, reduce-overhead)":
+                torch.compile(block, mode="reduce-overhead"),
+        }
+        for name, fn in compiled.items():
+            # Two inputs, enough calls for CUDA graphs to be captured and
+            # replayed, and the first result read again after them: TileOpt's
+            # CUDA graphs return copies of their outputs, which the next
+            # replay leaves alone. (Inductor's refuse to read an output that
+            # a later replay overwrote.)
+            first = fn(x)
+            error = relative_error(first, want)
+            for _ in range(3):
+                second = fn(other_x)
+            error = max(error, relative_error(second, other_want))
+            if "inductor" not in name:
+                error = max(error, relative_error(first, want))
+            errors[name] = error
+            print(f"{name}: relative error against eager {errors[name]:.2e}")
+        for name, b in (("tileopt", backend), ("tileopt, norms not folded", unfolded)):
+            taken = [p for p in b.partitions if p.compiled]
+            print(f"{name}: {len(taken)} of {len(b.partitions)} partitions to TileOpt: "
+                  + "; ".join(f"{len(p.ops)} ops ({', '.join(sorted(set(p.targets)))})"
+                              for p in taken))
+        print("CUDA graphs: " + ", ".join(
+            f"{g.records} recorded" if g.failed is None else f"failed: {g.failed}"
+            for g in graphed.cuda_graphed + unfolded.cuda_graphed))
         taken = [p for p in backend.partitions if p.compiled]
-        print(f"torch.compile(backend=tileopt): {len(taken)} of {len(backend.partitions)} "
-              f"partitions to TileOpt ({sum(len(p.ops) for p in taken)} ATen ops); "
-              f"relative error against eager {error:.2e}")
-        inductor = torch.compile(block)
-        inductor(x)
-        times = {"eager": median_ms(block, x), "torch.compile (inductor)": median_ms(inductor, x),
-                 "torch.compile (tileopt)": median_ms(fast, x)}
-        # Where the time goes: each partition's kernels alone, and the MLP
-        # (the largest) three ways.
+        ways = {"eager": lambda: block(x)}
+        ways.update((name, lambda fn=fn: fn(x)) for name, fn in compiled.items())
+        # Where the time goes: each partition's kernels alone.
         for i, p in enumerate(taken):
             inputs = [torch.randn(s.dims, dtype=getattr(torch, s.dtype.name), device="cuda")
                       for s in p.compiled.inputs]
-            times[f"partition {i} ({len(p.ops)} ops) alone"] = median_ms(
-                lambda _: p.compiled(inputs=inputs), None)
-        mlp_inductor = torch.compile(block.mlp)
-        mlp_inductor(x)
-        times.update({"MLP: eager": median_ms(block.mlp, x),
-                      "MLP: torch.compile (inductor)": median_ms(mlp_inductor, x),
-                      "MLP: tileopt.compile": median_ms(mlp, x)})
+            ways[f"partition {i} ({len(p.ops)} ops) alone"] = (
+                lambda p=p, inputs=inputs: p.compiled(inputs=inputs))
+        ways.update({"MLP: eager": lambda: block.mlp(x), "MLP: tileopt.compile": lambda: mlp(x)})
+        times = median_ms(ways)
     print(f"decoder block, {TOKENS} tokens, dim {DIM}, hidden {HIDDEN}, f16, "
-          f"{torch.cuda.get_device_name()}:")
-    for name, ms in times.items():
-        print(f"  {name:34s} {ms * 1e3:8.1f} us")
-    if max(mlp_error, error) > 2e-2:
+          f"{torch.cuda.get_device_name()}, torch {torch.__version__}:")
+    print(f"  {'':56s} {'us/call':>8s} {'host us':>8s}")
+    for name, (ms, host_ms) in times.items():
+        print(f"  {name:56s} {ms * 1e3:8.1f} {host_ms * 1e3:8.1f}")
+    if max(errors.values()) > 2e-2:
         sys.exit("TileOpt does not compute what torch does")
 
 

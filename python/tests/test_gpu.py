@@ -88,3 +88,43 @@ def test_calls_check_devices_and_layouts(search_options):
         compiled(inputs=[x], out=[torch.empty(8, 64, dtype=torch.float16)])
     with pytest.raises(ValueError, match=r"out\[0\] \('out0'\): expected shape \[8, 64\]"):
         compiled(inputs=[x], out=[cuda_half(64, 8)])
+
+
+class TanhMLP(torch.nn.Module):
+    """x + down(tanh(up(x))): two TileOpt partitions around an op they do
+    not take (tanh), which the fallback runs."""
+
+    def __init__(self):
+        super().__init__()
+        self.up = torch.nn.Linear(64, 128, bias=False)
+        self.down = torch.nn.Linear(128, 64, bias=False)
+
+    def forward(self, x):
+        return x + self.down(torch.tanh(self.up(x)))
+
+
+def test_backend_with_cuda_graphs(search_options):
+    """torch.compile(backend=tileopt) with cuda_graphs: the graph, TileOpt's
+    kernels and the fallback's ops, captured once and replayed on other
+    inputs; the results a caller keeps are not overwritten by later calls.
+    Without a GPU the same partitions are compiled through the
+    interpreter's path."""
+    torch.manual_seed(0)
+    model = TanhMLP().half()
+    options = {"fallback": "eager", "cuda_graphs": True, **search_options}
+    if not torch.cuda.is_available():
+        with torch.no_grad(), pytest.warns(RuntimeWarning, match="cuda_graphs is on"):
+            torch.compile(model, backend=mi.backend(on_cpu="interpreter", **options))(
+                torch.rand(8, 64, dtype=torch.float16))
+    on_the_gpu()
+    model.cuda()
+    backend = mi.backend(**options)
+    fast = torch.compile(model, backend=backend)
+    x, other = cuda_half(8, 64), cuda_half(8, 64)
+    with torch.no_grad():
+        results = [(fast(v), v) for v in (x, other, x, other)]
+        assert [p.compiled is not None for p in backend.partitions] == [True, True]
+        [graphed] = backend.cuda_graphed
+        assert graphed.failed is None and graphed.records == 1
+        for got, v in results:
+            assert relative_error(got, model(v)) < 1e-2

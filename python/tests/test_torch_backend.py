@@ -61,19 +61,55 @@ def op_names(partition):
     return [t.removeprefix("aten.").split(".")[0] for t in partition.targets]
 
 
-def test_decoder_mlp_is_one_partition(search_options):
+@pytest.mark.parametrize("fold_rms_norms", [True, False])
+def test_decoder_mlp_is_one_partition(search_options, fold_rms_norms):
     torch.manual_seed(0)
-    backend = interpreted(search_options)  # inductor compiles the norm
+    backend = interpreted(search_options, fold_rms_norms=fold_rms_norms)
     got, want = run(DecoderMLP().half(), half(2, 8, 64), backend)
     [mlp] = backend.partitions
     assert mlp.compiled is not None, mlp.reason
     names = op_names(mlp)
     assert names.count("mm") == 3 and names.count("silu") == 1
     assert names[-1] == "add"  # the residual
-    # The norm computes in f32 between casts, which stay with inductor, and
-    # holds no product: none of it is TileOpt's.
+    # torch computes the norm in f32 between casts. Folded, it is one
+    # rms_norm in the partition; else the casts keep it with inductor.
     assert not {"rsqrt", "mean", "_to_copy"} & set(names)
+    assert ("rms_norm" in names) == fold_rms_norms
     assert [s.dims for s in mlp.compiled.outputs] == [(2, 8, 64)]
+    assert relative_error(got, want) < 2e-3
+
+
+class LlamaRMSNorm(nn.Module):
+    """Llama's own RMSNorm: float32 inside, the weight applied after the
+    cast back."""
+
+    def __init__(self, dim):
+        super().__init__()
+        self.weight = nn.Parameter(torch.rand(dim) + 0.5)
+
+    def forward(self, x):
+        h = x.to(torch.float32)
+        h = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + 1e-6)
+        return self.weight * h.to(x.dtype)
+
+
+class NormThenLinear(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.norm = LlamaRMSNorm(64)
+        self.linear = nn.Linear(64, 32, bias=False)
+
+    def forward(self, x):
+        return self.linear(self.norm(x))
+
+
+def test_a_norm_in_float32_folds_into_the_partition(search_options):
+    torch.manual_seed(0)
+    backend = interpreted(search_options)
+    got, want = run(NormThenLinear().half(), half(4, 64), backend)
+    [partition] = backend.partitions
+    assert partition.compiled is not None, partition.reason
+    assert op_names(partition)[:2] == ["rms_norm", "mul"]
     assert relative_error(got, want) < 2e-3
 
 
@@ -125,17 +161,26 @@ def test_a_partition_reads_another_partitions_result(search_options):
     assert relative_error(got, want) < 2e-3
 
 
+class SumOfALinear(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear = nn.Linear(16, 16, bias=False)
+
+    def forward(self, x):
+        return self.linear(x).sum(-1)
+
+
 def test_a_refused_partition_is_left_to_the_fallback(search_options):
-    """The GPU code generator multiplies f16 and bf16 only: an f32 product
-    compiles to no artifact, and inductor runs it."""
+    """The lowering tiles a reduction over at most 3 dims: a sum over a
+    rank-4 tensor compiles to no artifact, and inductor runs it."""
     torch.manual_seed(0)
     backend = interpreted(search_options)
-    model = nn.Sequential(nn.Linear(16, 16), nn.ReLU())
-    with pytest.warns(RuntimeWarning, match=r"ops \(t, addmm, relu\) are left to inductor"):
-        got, want = run(model, torch.randn(8, 16), backend)
+    with pytest.warns(RuntimeWarning, match=r"ops \(t, view, mm, _unsafe_view, sum\) "
+                                            "are left to inductor"):
+        got, want = run(SumOfALinear().half(), half(2, 2, 2, 16), backend)
     [refused] = backend.partitions
-    assert refused.compiled is None and "tile.mma" in refused.reason
-    assert torch.allclose(got, want, atol=1e-5)
+    assert refused.compiled is None and "'tk.reduce' op has rank 4" in refused.reason
+    assert relative_error(got, want) < 2e-3
 
 
 def test_cpu_graphs_go_to_the_fallback_unless_interpreted(search_options):
@@ -156,8 +201,20 @@ def test_backend_by_name(search_options):
                             options={"on_cpu": "interpreter", "fallback": "eager",
                                      **search_options})(x)
         assert relative_error(got, model(x)) < 2e-3
-    with pytest.raises(Exception, match="takes no mode"):
+    with pytest.raises(Exception, match="takes mode 'default' or 'reduce-overhead', "
+                                        "not 'max-autotune'"):
         torch.compile(model, backend="tileopt", mode="max-autotune")(x)
+
+
+def test_reduce_overhead_is_cuda_graphs():
+    """mode="reduce-overhead" turns cuda_graphs on, which a graph on the
+    CPU cannot use: it says so and runs without."""
+    model = DecoderMLP().half()
+    x = half(4, 64)
+    with torch.no_grad(), pytest.warns(RuntimeWarning, match="cuda_graphs is on but the "
+                                       "graph's inputs are not all tensors on one CUDA"):
+        got = torch.compile(model, backend="tileopt", mode="reduce-overhead")(x)
+        assert relative_error(got, model(x)) < 2e-3
 
 
 def test_bad_options():
@@ -184,3 +241,21 @@ def test_training_runs_the_backward_in_the_fallback(search_options):
     assert relative_error(got.detach(), want.detach()) < 2e-3
     got.float().sum().backward()
     assert x.grad is not None and torch.isfinite(x.grad).all()
+
+
+def test_the_fused_rms_norm_of_cuda_devices_folds():
+    """On CUDA devices rms_norm is aten._fused_rms_norm; folded when its
+    rstd output is not read."""
+    from torch.fx.passes.fake_tensor_prop import FakeTensorProp
+    from tileopt.torch_backend import fold_upcast_rms_norms
+
+    def norms(x, w):
+        normed = torch.ops.aten._fused_rms_norm.default(x, [64], w, 1e-5)
+        read_rstd = torch.ops.aten._fused_rms_norm.default(x, [64], w, 1e-5)
+        return normed[0] * 2, read_rstd[0] + read_rstd[1]
+    gm = torch.fx.symbolic_trace(norms)
+    FakeTensorProp(gm).propagate(half(2, 64), half(64))
+    assert fold_upcast_rms_norms(gm) == 1
+    targets = [str(n.target) for n in gm.graph.nodes if n.op == "call_function"]
+    assert targets.count("aten.rms_norm.default") == 1
+    assert targets.count("aten._fused_rms_norm.default") == 1

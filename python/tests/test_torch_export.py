@@ -176,3 +176,20 @@ def test_calling_checks_inputs_before_the_gpu(search_options):
 def test_the_python_guide_runs_with_torch(tmp_path):
     from test_python_doc import run_blocks
     assert run_blocks(True, tmp_path) >= 8
+
+
+def test_torch_releases_outside_the_supported_range(monkeypatch):
+    """An older torch is an error naming the range; a newer one, a warning
+    (once)."""
+    import tileopt.torch_export as torch_export
+    monkeypatch.setattr(torch, "__version__", "2.4.1+cu121")
+    with pytest.raises(RuntimeError, match=r"tileopt.compile needs PyTorch 2\.11 to 2\.15; "
+                                           r"this is torch 2\.4\.1\+cu121"):
+        capture(lambda x: x @ x, [torch.randn(4, 4)])
+    with pytest.raises(RuntimeError, match="the tileopt backend needs PyTorch 2.11"):
+        tileopt.backend()
+    monkeypatch.setattr(torch, "__version__", "3.0.0a0+git1234")
+    monkeypatch.setattr(torch_export, "_warned_newer_torch", False)
+    with pytest.warns(RuntimeWarning, match="torch 3.0.0a0.git1234 is newer than the "
+                                            "releases tileopt was tested with"):
+        torch_export.require_torch("tileopt.compile")

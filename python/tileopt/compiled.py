@@ -18,10 +18,12 @@ the manifest's source_hash)::
 Inputs are the artifact's input buffers in manifest order (the graph's
 inputs, in the order they were created); outputs its buffers out0, out1,
 ... (the graph's outputs). The other buffers the artifact writes
-(intermediates between kernels, tmp0, ...) are allocated once per device
-and kept.
+(intermediates between kernels, tmp0, ...) are allocated on the first
+call and kept: a compiled graph runs on the device of its first call.
 """
 
+import ctypes
+import functools
 import hashlib
 import json
 import math
@@ -115,8 +117,7 @@ class CompiledGraph:
             raise ValueError(f"{self.directory}: the artifact's outputs are not "
                              f"out0 ... out<N>: {sorted(outputs)}")
         self.outputs = [outputs[i] for i in range(len(outputs))]
-        self._artifact = None
-        self._scratch = {}  # (device, name) -> tensor
+        self._launcher = None  # on the device of the first call
 
     @property
     def kernel_graph(self):
@@ -174,25 +175,36 @@ class CompiledGraph:
         and returns the list of outputs (`out`, if given). Inputs and
         outputs must be contiguous CUDA tensors of one device with the
         graph's dims and dtypes."""
-        import torch
         inputs = self._check_list("inputs", inputs, self.inputs)
         device = inputs[0].device if inputs else None
-        if out is None:
-            self._check_tensors("input {}", self.inputs, inputs, device)
-            out = [torch.empty(s.dims, dtype=_torch_dtype(s.dtype), device=device)
-                   for s in self.outputs]
-        else:
+        self._check_tensors("input {}", self.inputs, inputs, device)
+        if out is not None:
             out = self._check_list("out", out, self.outputs)
-            self._check_tensors("input {}", self.inputs, inputs, device)
             self._check_tensors("out[{}]", self.outputs, out, device)
-        if self._artifact is None:
-            self._load_artifact(device)
-        tensors = inputs + out
-        pointers = [tensors[slot].data_ptr() if isinstance(slot, int)
-                    else 0 if slot is None else self._scratch_pointer(device, slot)
-                    for slot in self._slots]
-        self._artifact.launch(pointers, _current_stream(device))
-        return out
+        launcher = self._launcher
+        if launcher is None or launcher.device != device:
+            launcher = self.launcher(device)
+        return launcher(inputs, out)
+
+    def launcher(self, device):
+        """The call without its checks, for callers that know their tensors
+        fit (the torch.compile backend, whose graph fixes them): a function
+        of (inputs, out=None) that launches on torch's current stream of
+        `device`. Made once: the first call of launcher (or of the graph)
+        loads the artifact into the device's context, which synchronizes
+        the device, so it must not happen while a CUDA graph is captured."""
+        import torch
+        device = torch.device(device)
+        if device.type != "cuda":
+            raise ValueError(f"{self!r} runs on CUDA devices, not on {device}")
+        if device.index is None:
+            device = torch.device("cuda", torch.cuda.current_device())
+        if self._launcher is None:
+            self._launcher = _Launcher(self, device)
+        elif self._launcher.device != device:
+            raise ValueError(f"the graph was loaded on {self._launcher.device}; "
+                             f"it cannot run on {device} too")
+        return self._launcher
 
     def _check_tensors(self, what, specs, tensors, device):
         """Each tensor is a contiguous CUDA tensor on `device` with its
@@ -210,28 +222,6 @@ class CompiledGraph:
                 return
         for i, (spec, t) in enumerate(zip(specs, tensors)):
             self._check_tensor(what.format(i), spec, t, device)
-
-    def _load_artifact(self, device):
-        """Loads the artifact into the device's context, and says what each
-        of its buffers binds: the index of an input or output in a call's
-        inputs + out, an intermediate's spec, or None for a constant."""
-        import torch
-        from .runtime import Artifact
-        with torch.cuda.device(device):
-            self._artifact = Artifact(self.directory)
-        index = {s.name: i for i, s in enumerate(self.inputs + self.outputs)}
-        intermediates = {s.name: s for s in self._intermediates}
-        self._slots = [None if b.role == "constant" else index.get(b.name, intermediates.get(b.name))
-                       for b in self._artifact.buffers]
-
-    def _scratch_pointer(self, device, spec):
-        """The address of intermediate `spec` on `device`, allocated once."""
-        key = (device, spec.name)
-        if key not in self._scratch:
-            import torch
-            self._scratch[key] = torch.empty(spec.dims, dtype=_torch_dtype(spec.dtype),
-                                             device=device)
-        return self._scratch[key].data_ptr()
 
     def run_on_cpu(self, inputs):
         """Runs the artifact's tile program with the tile interpreter
@@ -332,15 +322,69 @@ class CompiledGraph:
         return f"CompiledGraph({specs(self.inputs)} -> {specs(self.outputs)})"
 
 
-def _current_stream(device):
-    """The handle of torch's current CUDA stream on `device`: torch's
-    private accessor is ~10x faster than current_stream(), which builds a
-    Stream object each call; the public one where it is missing."""
+class _Launcher:
+    """A CompiledGraph's launch on one device, its argument packing done
+    ahead: the artifact loaded, the intermediates allocated and their
+    addresses written once into the ctypes array the runtime reads; a call
+    writes its tensors' addresses into their slots, allocates the outputs
+    not given, and makes one C call."""
+
+    def __init__(self, compiled, device):
+        import torch
+        from .runtime import Artifact
+        self.device = device
+        with torch.cuda.device(device):
+            self.artifact = Artifact(compiled.directory)
+        place = {s.name: i for i, s in enumerate(compiled.inputs + compiled.outputs)}
+        intermediates = {s.name: s for s in compiled._intermediates}
+        self._intermediates = []  # kept alive: the artifact writes them
+        self.pointers = (ctypes.c_uint64 * len(self.artifact.buffers))()
+        slots = [None] * len(place)
+        for i, b in enumerate(self.artifact.buffers):
+            if b.name in place:
+                slots[place[b.name]] = i
+            elif b.name in intermediates:
+                spec = intermediates[b.name]
+                tensor = torch.empty(spec.dims, dtype=_torch_dtype(spec.dtype), device=device)
+                self._intermediates.append(tensor)
+                self.pointers[i] = tensor.data_ptr()
+            elif b.role != "constant":
+                raise ValueError(f"{compiled.directory}: the artifact's buffer {b.name!r} "
+                                 "is none of the graph's")
+        if None in slots:
+            missing = [n for n, i in place.items() if slots[i] is None]
+            raise ValueError(f"{compiled.directory}: the artifact has no buffer "
+                             f"{', '.join(missing)}")
+        self._input_slots = slots[:len(compiled.inputs)]
+        self._output_slots = slots[len(compiled.inputs):]
+        self._outputs = [(s.dims, _torch_dtype(s.dtype)) for s in compiled.outputs]
+        self._launch = self.artifact.launcher(self.pointers)
+        self._stream = _stream_getter(device)
+        self._empty = torch.empty
+
+    def __call__(self, inputs, out=None):
+        pointers = self.pointers
+        for slot, tensor in zip(self._input_slots, inputs):
+            pointers[slot] = tensor.data_ptr()
+        if out is None:
+            empty, device = self._empty, self.device
+            out = [empty(dims, dtype=dtype, device=device) for dims, dtype in self._outputs]
+        for slot, tensor in zip(self._output_slots, out):
+            pointers[slot] = tensor.data_ptr()
+        self._launch(self._stream())
+        return out
+
+
+def _stream_getter(device):
+    """A function giving the handle of torch's current CUDA stream on
+    `device`: torch's private accessor is ~10x faster than
+    current_stream(), which builds a Stream object each call; the public
+    one where it is missing."""
     import torch
     raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
     if raw is not None:
-        return raw(device.index if device.index is not None else torch.cuda.current_device())
-    return torch.cuda.current_stream(device).cuda_stream
+        return functools.partial(raw, device.index)
+    return lambda: torch.cuda.current_stream(device).cuda_stream
 
 
 def _row_major(shape):

@@ -200,15 +200,33 @@ class Artifact:
         """Enqueues the launch sequence on the CUDA stream handle `stream`
         (an int) with one device address per buffer of `self.buffers` (0
         for the constants), unchecked: for callers that checked the tensors
-        themselves (tileopt.CompiledGraph)."""
+        themselves."""
+        if len(pointers) != len(self.buffers):
+            raise TileOptError(f"got {len(pointers)} addresses for "
+                               f"{len(self.buffers)} buffers")
+        self._pointers[:] = pointers
+        self.launcher(self._pointers)(stream)
+
+    def launcher(self, pointers):
+        """The launch as a function of the stream handle, for callers that
+        launch often (tileopt.CompiledGraph): `pointers`, a ctypes array of
+        one c_uint64 per buffer of `self.buffers` (0 for the constants), is
+        read on each launch, so the caller writes each call's addresses
+        into it in place; nothing is checked but the runtime's status."""
         if self._handle is None:
             raise TileOptError("the artifact is closed")
         if len(pointers) != len(self.buffers):
             raise TileOptError(f"got {len(pointers)} addresses for "
                                f"{len(self.buffers)} buffers")
-        self._pointers[:] = pointers
-        _check(self._lib, self._lib.tileopt_artifact_launch(
-            self._handle, self._pointers, len(pointers), stream))
+        lib, count, launch = self._lib, len(pointers), self._lib.tileopt_artifact_launch
+
+        def run(stream):
+            # self._handle, not a copy: a closed artifact is a null handle,
+            # which the runtime refuses.
+            status = launch(self._handle, pointers, count, stream)
+            if status != _OK:
+                _check(lib, status)
+        return run
 
     def _buffer(self, name):
         for b in self.buffers:

@@ -39,6 +39,14 @@ fallback whole, with a warning, unless on_cpu="interpreter": then the
 partitions run on the tile interpreter (float64; slow, for testing small
 models). Only forward and inference graphs are partitioned; a backward
 graph goes to the fallback.
+
+A call of tileopt::call costs the host a few microseconds (the
+dispatcher, the output allocation, one C call that launches the
+partition's kernels: the artifact is loaded and the arguments' packing
+prepared by the partition's first call). For small batches, where the
+host sets the pace, cuda_graphs=True (or torch.compile's
+mode="reduce-overhead") replays each inference graph, TileOpt's kernels
+and the fallback's together, as one CUDA graph (tileopt.cuda_graph).
 """
 
 import importlib.abc
@@ -50,10 +58,12 @@ import warnings
 from dataclasses import dataclass
 
 from .compiler import CompileError
+from .cuda_graph import CudaGraphed
 from .graph import DTYPES, GraphError, KernelGraph
-from .torch_export import ATEN_OPS, _Broadcast, _dtype, map_node
+from .torch_export import ATEN_OPS, _Broadcast, _dtype, map_node, require_torch
 
-__all__ = ["TileOptBackend", "Partition", "tileopt_backend", "register_backend"]
+__all__ = ["TileOptBackend", "Partition", "tileopt_backend", "register_backend",
+           "fold_upcast_rms_norms"]
 
 # Ops with a matrix product, the ones worth a partition.
 _PRODUCTS = {"aten.mm.default", "aten.bmm.default", "aten.matmul.default",
@@ -61,6 +71,7 @@ _PRODUCTS = {"aten.mm.default", "aten.bmm.default", "aten.matmul.default",
              "aten.scaled_dot_product_attention.default"}
 _FALLBACKS = ("inductor", "eager")
 _ON_CPU = ("fallback", "interpreter")
+_MODES = (None, "default", "reduce-overhead")
 
 
 @dataclass
@@ -74,18 +85,26 @@ class Partition:
 
 
 class _Runner:
-    """What `tileopt::call` runs for one partition."""
+    """What `tileopt::call` runs for one partition: on a CUDA device, the
+    compiled graph's launcher, with no checks per call, since the FX graph
+    fixes the tensors' shapes, dtypes and device; on the CPU, the tile
+    interpreter. The launcher is made (the artifact loaded) by the first
+    call: the backend compiles under torch's fake tensors, which have no
+    memory to bind, and a CUDA graph is captured on a later call."""
 
     def __init__(self, compiled, interpret):
         self.compiled = compiled
         self.interpret = interpret
+        self.launch = None
 
     def run(self, inputs):
         # The fallback may hand over strided views; artifacts read row-major.
         inputs = [x.contiguous() for x in inputs]
         if self.interpret:
             return self.compiled.run_on_cpu(inputs=inputs)
-        return self.compiled(inputs=inputs)
+        if self.launch is None:
+            self.launch = self.compiled.launcher(inputs[0].device)
+        return self.launch(inputs)
 
     def fake(self, inputs):
         import torch
@@ -120,11 +139,15 @@ def _call_op():
 class TileOptBackend:
     """A torch.compile backend. `fallback` ("inductor" or "eager") compiles
     what TileOpt does not take; `on_cpu` ("fallback" or "interpreter") says
-    what happens to a graph on the CPU; the other options are
-    superoptimize's (time_budget, search_threads, cache_dir, ...), for each
-    partition. `partitions` lists the partitions of every graph compiled."""
+    what happens to a graph on the CPU; `cuda_graphs` replays each
+    inference graph on a CUDA device as one CUDA graph (CudaGraphed); the
+    other options are superoptimize's (time_budget, search_threads,
+    cache_dir, ...), for each partition. `partitions` lists the partitions
+    of every graph compiled."""
 
-    def __init__(self, fallback="inductor", on_cpu="fallback", **superoptimize_options):
+    def __init__(self, fallback="inductor", on_cpu="fallback", cuda_graphs=False,
+                 fold_rms_norms=True, **superoptimize_options):
+        require_torch("the tileopt backend")
         if fallback not in _FALLBACKS:
             raise ValueError(f"tileopt backend: fallback must be one of {_FALLBACKS}, "
                              f"got {fallback!r}")
@@ -133,17 +156,41 @@ class TileOptBackend:
                              f"got {on_cpu!r}")
         self.fallback = fallback
         self.on_cpu = on_cpu
+        self.cuda_graphs = cuda_graphs
+        self.fold_rms_norms = fold_rms_norms
         self.superoptimize_options = superoptimize_options
         self.partitions = []
+        self.cuda_graphed = []  # the CudaGraphed of each graph, with cuda_graphs
 
     def __call__(self, gm, example_inputs):
         from torch._dynamo.backends.common import aot_autograd
         return aot_autograd(fw_compiler=self._compile_forward,
-                            bw_compiler=self._compile_fallback)(gm, example_inputs)
+                            bw_compiler=self._compile_fallback,
+                            inference_compiler=self._compile_inference)(gm, example_inputs)
 
     def _compile_forward(self, gm, example_inputs):
         self.take_partitions(gm)
         return self._compile_fallback(gm, example_inputs)
+
+    def _compile_inference(self, gm, example_inputs):
+        """A graph that needs no backward: the forward's, replayed as a CUDA
+        graph with cuda_graphs=True. (A training forward is not: the
+        tensors it saves for the backward would be the graph's, which the
+        next replay overwrites.)"""
+        import torch
+        compiled = self._compile_forward(gm, example_inputs)
+        if not self.cuda_graphs:
+            return compiled
+        devices = {x.device if isinstance(x, torch.Tensor) else None for x in example_inputs}
+        if len(devices) != 1 or None in devices or next(iter(devices)).type != "cuda":
+            warnings.warn("tileopt backend: cuda_graphs is on but the graph's inputs are not "
+                          "all tensors on one CUDA device "
+                          f"({', '.join(sorted(map(str, devices)))}), so it runs without one",
+                          RuntimeWarning)
+            return compiled
+        graphed = CudaGraphed(compiled, next(iter(devices)))
+        self.cuda_graphed.append(graphed)
+        return graphed
 
     def _compile_fallback(self, gm, example_inputs):
         from torch._functorch.aot_autograd import make_boxed_func
@@ -166,6 +213,8 @@ class TileOptBackend:
                           "TileOpt's parts on the tile interpreter)", RuntimeWarning)
             return []
         device = "cpu" if devices <= {"cpu"} else "cuda"
+        if self.fold_rms_norms:
+            fold_upcast_rms_norms(gm)
         support = _MappableOps(device)
         proposed = CapabilityBasedPartitioner(gm, support, allows_single_node_partition=True
                                               ).propose_partitions()
@@ -178,7 +227,7 @@ class TileOptBackend:
             partition = Partition([n.name for n in nodes], [str(n.target) for n in nodes])
             tried.append(partition)
             try:
-                self._replace(gm, nodes, partition, interpret=device == "cpu")
+                self._replace(gm, nodes, partition, f"partition{len(tried) - 1}")
             except (GraphError, CompileError) as e:
                 partition.reason = str(e)
                 warnings.warn(f"tileopt backend: {len(nodes)} ops ({_summary(nodes)}) "
@@ -190,7 +239,7 @@ class TileOptBackend:
             gm.recompile()
         return tried
 
-    def _replace(self, gm, nodes, partition, interpret):
+    def _replace(self, gm, nodes, partition, name):
         """Maps `nodes` onto a kernel graph, superoptimizes it and puts one
         tileopt::call in their place."""
         import torch
@@ -200,7 +249,11 @@ class TileOptBackend:
             inputs += [a for a in node.all_input_nodes if a not in members and a not in inputs]
         outputs = [n for n in nodes if any(user not in members for user in n.users)]
         key = str(next(_keys))
-        graph = KernelGraph(f"partition{key}")
+        # Named by its place in this FX graph, not by `key`, which counts
+        # the partitions of the process: the same model compiled again, here
+        # or in another process, finds its graphs in the cache (whose key
+        # holds the name).
+        graph = KernelGraph(name)
         values = {}
         for a in inputs:
             val = a.meta["val"]
@@ -225,9 +278,12 @@ class TileOptBackend:
             recipes.append((results.index(value), None, dims))
         if not results:
             raise GraphError("the partition computes nothing: its outputs are its inputs")
+        if not inputs:
+            raise GraphError("the partition reads no tensor, so it has no device")
         partition.graph = graph
         partition.compiled = graph.superoptimize(**self.superoptimize_options)
-        _runners[key] = _Runner(partition.compiled, interpret)
+        _runners[key] = _Runner(partition.compiled,
+                                interpret=inputs[0].meta["val"].device.type == "cpu")
         fx = gm.graph
         with fx.inserting_before(nodes[0]):
             call = fx.call_function(_call_op(), (key, inputs))
@@ -242,6 +298,145 @@ class TileOptBackend:
                 node.replace_all_uses_with(value, delete_user_cb=lambda u: u not in members)
         for node in reversed(nodes):
             fx.erase_node(node)
+
+
+def fold_upcast_rms_norms(gm):
+    """Rewrites each RMSNorm of an f16 or bf16 tensor that the FX graph
+    computes in float32 between casts (torch's decomposition of rms_norm
+    and Llama's RMSNorm: x.to(float32), pow 2, mean over the last dim
+    keeping it, + eps, rsqrt, times x (times the weight), .to(x.dtype)),
+    or as aten._fused_rms_norm (on CUDA devices) whose rstd nothing reads,
+    into one aten.rms_norm of x, which maps onto tk.rms_norm: TileOpt's
+    kernels compute f16 and bf16 in float32 (tb.rms_norm's sum of squares
+    among them), so the casts are what tk.rms_norm does anyway, and the
+    norm joins the partition of the products it feeds instead of keeping
+    the search off it. Returns how many norms it rewrote; the fallback runs
+    a rewritten norm that no partition takes as torch's rms_norm."""
+    import torch
+    folded = 0
+    for result in list(gm.graph.nodes):
+        norm = _upcast_rms_norm(result) or _fused_rms_norm(result)
+        if norm is None:
+            continue
+        x, weight, eps, pattern = norm
+        with gm.graph.inserting_before(result):
+            rms_norm = gm.graph.call_function(torch.ops.aten.rms_norm.default,
+                                              (x, [x.meta["val"].shape[-1]], weight, eps))
+        rms_norm.meta.update(result.meta)
+        result.replace_all_uses_with(rms_norm)
+        for node in pattern:  # users first
+            gm.graph.erase_node(node)
+        folded += 1
+    if folded:
+        gm.graph.lint()
+        gm.recompile()
+    return folded
+
+
+def _upcast_rms_norm(cast):
+    """(x, weight or None, eps, its nodes, users before what they read) if
+    `cast` ends an RMSNorm computed in float32 (fold_upcast_rms_norms),
+    each node of it read only inside it; else None."""
+    import torch
+
+    def call(node, *targets):
+        return (isinstance(node, torch.fx.Node) and node.op == "call_function"
+                and str(node.target) in targets)
+
+    def operands(node, is_first):
+        """node's two operands, the one is_first takes first."""
+        a, b = node.args[:2]
+        return (a, b) if is_first(a) else (b, a) if is_first(b) else (None, None)
+
+    low = cast.meta.get("val")
+    if not (call(cast, "aten._to_copy.default", "aten.to.dtype")
+            and isinstance(low, torch.Tensor) and low.dtype in (torch.float16, torch.bfloat16)
+            and len(cast.args) >= 1 and _cast_dtype(cast) == low.dtype):
+        return None
+    scaled, weight = cast.args[0], None
+    if call(scaled, "aten.mul.Tensor") and not (call(scaled.args[0], "aten.rsqrt.default")
+                                                or call(scaled.args[1], "aten.rsqrt.default")):
+        normed, weight = operands(scaled, lambda n: call(n, "aten.mul.Tensor"))
+        if normed is None or not isinstance(weight, torch.fx.Node):
+            return None
+        w = weight.meta.get("val")
+        if not (isinstance(w, torch.Tensor) and w.dtype == low.dtype
+                and tuple(w.shape) == (low.shape[-1],)):
+            return None
+    else:
+        normed = scaled
+    if not call(normed, "aten.mul.Tensor"):
+        return None
+    rsqrt_node, upcast = operands(normed, lambda n: call(n, "aten.rsqrt.default"))
+    if rsqrt_node is None:
+        return None
+    shifted = rsqrt_node.args[0]
+    if not (call(shifted, "aten.add.Scalar", "aten.add.Tensor")
+            and isinstance(shifted.args[1], float) and shifted.kwargs.get("alpha", 1) == 1):
+        return None
+    eps, mean = shifted.args[1], shifted.args[0]
+    if not (call(mean, "aten.mean.dim") and len(mean.args) >= 3 and mean.args[2] is True):
+        return None
+    squares, dims = mean.args[:2]
+    rank = low.dim()
+    if [d % rank for d in dims] != [rank - 1]:
+        return None
+    if not (call(squares, "aten.pow.Tensor_Scalar") and squares.args[0] is upcast
+            and squares.args[1] == 2):
+        return None
+    if not (call(upcast, "aten._to_copy.default", "aten.to.dtype")
+            and _cast_dtype(upcast) == torch.float32):
+        return None
+    x = upcast.args[0]
+    high = x.meta.get("val") if isinstance(x, torch.fx.Node) else None
+    if not (isinstance(high, torch.Tensor) and high.dtype == low.dtype
+            and high.device == low.device):
+        return None
+    pattern = [cast] + ([scaled] if weight is not None else []) + [
+        normed, rsqrt_node, shifted, mean, squares, upcast]
+    # Checks of the intermediates' metadata (torch.export and AOTAutograd
+    # write them for .to()) go with them.
+    checks = [user for node in pattern[1:] for user in node.users
+              if call(user, "aten._assert_tensor_metadata.default")]
+    inside = set(pattern + checks)
+    if any(user not in inside for node in pattern[1:] for user in node.users):
+        return None
+    return x, weight, eps, checks + pattern
+
+
+def _fused_rms_norm(item):
+    """(x, weight or None, eps, its nodes, users first) if `item` is the
+    normalized output of aten._fused_rms_norm (what rms_norm becomes on
+    CUDA devices: the same float32 computation in one kernel) over the last
+    dim, whose other output (rstd, for a backward) nothing reads; else
+    None."""
+    import torch
+    if not (item.op == "call_function" and item.target is operator.getitem
+            and item.args[1] == 0):
+        return None
+    fused = item.args[0]
+    if not (isinstance(fused, torch.fx.Node) and fused.op == "call_function"
+            and str(fused.target) == "aten._fused_rms_norm.default"):
+        return None
+    x, shape, weight, eps = (list(fused.args) + [None, None])[:4]
+    low = item.meta.get("val")
+    if not (isinstance(low, torch.Tensor) and list(shape) == [low.shape[-1]]
+            and isinstance(eps, float)):
+        return None
+    if weight is not None and weight.meta["val"].dtype != low.dtype:
+        return None
+    rest = [u for u in fused.users if u is not item]
+    if any(not (u.target is operator.getitem and u.args[1] == 1 and not u.users)
+           for u in rest):
+        return None
+    return x, weight, eps, [item, *rest, fused]
+
+
+def _cast_dtype(node):
+    """The dtype an aten._to_copy or aten.to.dtype node casts to."""
+    if "dtype" in node.kwargs:
+        return node.kwargs["dtype"]
+    return node.args[1] if len(node.args) > 1 else None
 
 
 class _MappableOps:
@@ -296,11 +491,16 @@ def _summary(nodes):
 
 def tileopt_backend(gm, example_inputs, options=None, mode=None, name=None):
     """The backend `torch.compile(model, backend="tileopt", options={...})`
-    runs: TileOptBackend(**options) on each graph."""
-    if mode is not None:
-        raise ValueError(f"the tileopt backend takes no mode (got {mode!r}): its "
-                         "options are TileOptBackend's, through options={...}")
-    return TileOptBackend(**(options or {}))(gm, example_inputs)
+    runs: TileOptBackend(**options) on each graph. mode="reduce-overhead"
+    (which torch.compile takes instead of options) is cuda_graphs=True."""
+    if mode not in _MODES:
+        raise ValueError(f"the tileopt backend takes mode {' or '.join(map(repr, _MODES[1:]))}, "
+                         f"not {mode!r}; its other options are TileOptBackend's, through "
+                         "options={...}")
+    options = dict(options or {})
+    if mode == "reduce-overhead":
+        options["cuda_graphs"] = True
+    return TileOptBackend(**options)(gm, example_inputs)
 
 
 def register_backend():

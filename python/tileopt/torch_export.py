@@ -17,12 +17,54 @@ into the MLIR, so the compiler's diagnostics name them too.
 import contextlib
 import os
 import re
+import warnings
 from dataclasses import dataclass
 
 from .graph import DTYPES, GraphError, KernelGraph
 
 __all__ = ["CompiledFunction", "CapturedGraph", "capture", "compile_function", "map_node",
-           "ATEN_OPS"]
+           "require_torch", "ATEN_OPS", "TORCH_VERSIONS"]
+
+# The torch releases tileopt.compile and the torch.compile backend are
+# tested with: the oldest, which they need (the GPU machine's), and the
+# newest. Both lean on torch.export's graph signatures and AOTAutograd's
+# compiler hooks, which change between releases.
+TORCH_VERSIONS = ((2, 11), (2, 15))
+_warned_newer_torch = False
+
+
+def require_torch(what):
+    """torch, for `what` ("tileopt.compile", ...): an ImportError without
+    it, a RuntimeError naming the supported range for a release older than
+    TORCH_VERSIONS[0], and a RuntimeWarning, once, for one newer than the
+    newest tested."""
+    global _warned_newer_torch
+    try:
+        import torch
+    except ImportError:
+        raise ImportError(f"{what} needs PyTorch {_version_range()}, which is not "
+                          "installed (pip install 'tileopt[torch]')") from None
+    version = _release(torch.__version__)
+    oldest, newest = TORCH_VERSIONS
+    if version < oldest:
+        raise RuntimeError(f"{what} needs PyTorch {_version_range()}; this is "
+                           f"torch {torch.__version__}")
+    if version > newest and not _warned_newer_torch:
+        _warned_newer_torch = True
+        warnings.warn(f"{what}: torch {torch.__version__} is newer than the releases "
+                      f"tileopt was tested with ({_version_range()})", RuntimeWarning)
+    return torch
+
+
+def _release(version):
+    """(major, minor) of a torch version string: "2.11.0+cu130" -> (2, 11)."""
+    match = re.match(r"(\d+)\.(\d+)", version)
+    return (int(match.group(1)), int(match.group(2))) if match else (0, 0)
+
+
+def _version_range():
+    (a, b), (c, d) = TORCH_VERSIONS
+    return f"{a}.{b} to {c}.{d}"
 
 
 @dataclass(frozen=True)
@@ -308,7 +350,7 @@ def _graph_name(fn):
 def capture(fn_or_module, example_inputs):
     """Exports `fn_or_module` on `example_inputs` and maps it onto a kernel
     graph; returns a CapturedGraph."""
-    import torch
+    torch = require_torch("tileopt.compile")
     argument_names = []
     if isinstance(fn_or_module, torch.nn.Module):
         module = fn_or_module

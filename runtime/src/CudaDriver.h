@@ -25,7 +25,8 @@ namespace tileopt::cuda {
   X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction)                 \
   X(cuFuncSetAttribute) X(cuLaunchKernel)                                      \
   X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyHtoDAsync)              \
-  X(cuMemcpyDtoH) X(cuMemsetD8) X(cuStreamSynchronize) X(cuEventCreate)        \
+  X(cuMemcpyDtoH) X(cuMemsetD8) X(cuStreamCreate) X(cuStreamDestroy)          \
+  X(cuStreamSynchronize) X(cuStreamIsCapturing) X(cuEventCreate)               \
   X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)                     \
   X(cuEventElapsedTime) X(cuTensorMapEncodeTiled)                              \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor)

@@ -306,6 +306,31 @@ tileopt_status loadKernels(tileopt_artifact &a,
   return TILEOPT_OK;
 }
 
+// Copies `maps` to the device before the launches on `stream` read them: on
+// `stream` itself, or, while `stream` is being captured into a CUDA graph,
+// once and at once, on a stream of its own, rather than as a copy from
+// pageable host memory inside the graph; the maps are kept for the life of
+// the artifact, so every replay finds them. (The cuMemAlloc before this is
+// a call that capture may refuse outside its relaxed mode: tileopt's own
+// CUDA graphs are captured with capture_error_mode="relaxed".)
+CUresult uploadTensorMaps(const Driver &cu, const EncodedTensorMaps &maps,
+                          size_t bytes, CUstream stream) {
+  CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+  CUresult r = cu.cuStreamIsCapturing(stream, &capture);
+  if (r != CUDA_SUCCESS)
+    return r;
+  if (capture == CU_STREAM_CAPTURE_STATUS_NONE)
+    return cu.cuMemcpyHtoDAsync(maps.device, maps.host.data(), bytes, stream);
+  CUstream own = nullptr;
+  r = cu.cuStreamCreate(&own, CU_STREAM_NON_BLOCKING);
+  if (r != CUDA_SUCCESS)
+    return r;
+  r = cu.cuMemcpyHtoDAsync(maps.device, maps.host.data(), bytes, own);
+  CUresult synchronized = cu.cuStreamSynchronize(own);
+  cu.cuStreamDestroy(own);
+  return r != CUDA_SUCCESS ? r : synchronized;
+}
+
 // The device address of the artifact's tensor maps encoded for the
 // buffers at `buffers`: encoded, copied to the device on `stream` and kept
 // the first time these addresses come.
@@ -350,11 +375,11 @@ tileopt_status tensorMapsFor(const tileopt_artifact &a, const uint64_t *buffers,
   if (r != CUDA_SUCCESS)
     return fail(TILEOPT_ERROR_CUDA,
                 "tensor maps: " + describeError(cu, "cuMemAlloc", r));
-  r = cu.cuMemcpyHtoDAsync(maps.device, maps.host.data(), bytes, stream);
+  r = uploadTensorMaps(cu, maps, bytes, stream);
   if (r != CUDA_SUCCESS) {
     cu.cuMemFree(maps.device);
     return fail(TILEOPT_ERROR_CUDA,
-                "tensor maps: " + describeError(cu, "cuMemcpyHtoDAsync", r));
+                "tensor maps: " + describeError(cu, "uploading them", r));
   }
   out = maps.device;
   a.tensorMaps.emplace(std::move(key), std::move(maps));

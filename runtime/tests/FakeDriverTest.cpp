@@ -184,6 +184,26 @@ struct FakeDriverCounters {
   long (*copies)() = nullptr;
 };
 
+TEST_F(TensorMapLaunch, UploadsTheMapsOfACapturedLaunchOutsideTheCapture) {
+  void *cuda = dlopen("libcuda.so.1", RTLD_NOW);
+  ASSERT_NE(cuda, nullptr);
+  auto capture =
+      reinterpret_cast<void (*)(void *)>(dlsym(cuda, "fake_cuda_capture"));
+  auto copiesIntoCapture = reinterpret_cast<long (*)()>(
+      dlsym(cuda, "fake_cuda_copies_into_capture"));
+  ASSERT_TRUE(capture && copiesIntoCapture);
+  int streamObject = 0;
+  void *stream = &streamObject;
+  uint64_t buffers[] = {reinterpret_cast<uint64_t>(a),
+                        reinterpret_cast<uint64_t>(out)};
+  capture(stream);
+  tileopt_status status = tileopt_artifact_launch(artifact, buffers, 2, stream);
+  capture(nullptr);
+  ASSERT_EQ(status, TILEOPT_OK) << tileopt_last_error();
+  EXPECT_EQ(copiesIntoCapture(), 0) << "the maps' copy went into the graph";
+  EXPECT_EQ(out[1], reinterpret_cast<uint64_t>(a));
+}
+
 // Two constants in one file, with bytes of other things around them: w
 // (i32 [2, 3], 24 bytes at 16) and m (f16 [4], 8 bytes at 48); an input
 // between them. constant_probe copies each into an output, after its

@@ -95,6 +95,9 @@ Kernel kernels[] = {{"row_softmax", rowSoftmax, 48 * 1024},
 // What the fake_cuda_* functions report.
 long liveAllocations = 0;
 long hostToDeviceCopies = 0;
+long copiesIntoCapture = 0;
+// The stream a test says is being captured into a CUDA graph, if any.
+CUstream capturedStream = nullptr;
 
 int fakeContext, fakeModule;
 thread_local std::vector<CUcontext> contextStack;
@@ -116,6 +119,10 @@ extern "C" {
 // Allocations not freed yet, and host-to-device copies made, so far.
 long fake_cuda_live_allocations() { return liveAllocations; }
 long fake_cuda_host_to_device_copies() { return hostToDeviceCopies; }
+// Says that `stream` is being captured from now on (nullptr: none is), and
+// how many copies were enqueued on a stream while it was.
+void fake_cuda_capture(CUstream stream) { capturedStream = stream; }
+long fake_cuda_copies_into_capture() { return copiesIntoCapture; }
 
 CUresult cuInit(unsigned) { return CUDA_SUCCESS; }
 CUresult cuGetErrorName(CUresult r, const char **name) {
@@ -251,7 +258,8 @@ CUresult cuMemcpyHtoD(CUdeviceptr to, const void *from, size_t bytes) {
   return CUDA_SUCCESS;
 }
 CUresult cuMemcpyHtoDAsync(CUdeviceptr to, const void *from, size_t bytes,
-                           CUstream) {
+                           CUstream stream) {
+  copiesIntoCapture += capturedStream && stream == capturedStream;
   return cuMemcpyHtoD(to, from, bytes);
 }
 // The map holds the global address, as the real one does somewhere; the
@@ -276,7 +284,25 @@ CUresult cuMemsetD8(CUdeviceptr to, unsigned char value, size_t bytes) {
   std::memset(reinterpret_cast<void *>(to), value, bytes);
   return CUDA_SUCCESS;
 }
-CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
+CUresult cuStreamCreate(CUstream *stream, unsigned) {
+  *stream = reinterpret_cast<CUstream>(new char);
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamDestroy(CUstream stream) {
+  delete reinterpret_cast<char *>(stream);
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamSynchronize(CUstream stream) {
+  return capturedStream && stream == capturedStream
+             ? CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED
+             : CUDA_SUCCESS;
+}
+CUresult cuStreamIsCapturing(CUstream stream, CUstreamCaptureStatus *status) {
+  *status = capturedStream && stream == capturedStream
+                ? CU_STREAM_CAPTURE_STATUS_ACTIVE
+                : CU_STREAM_CAPTURE_STATUS_NONE;
+  return CUDA_SUCCESS;
+}
 
 // An event is the host time it was recorded at.
 CUresult cuEventCreate(CUevent *event, unsigned) {
