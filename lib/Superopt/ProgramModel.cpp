@@ -117,7 +117,7 @@ LogicalResult ProgramAxes::build(func::FuncOp func) {
         slot(r, 0);
     if (!known) {
       op->emitRemark("the superoptimizer cannot model '")
-          << op->getName() << "'; the function is left as it is";
+          << op->getName() << "'" << kLeftAsItIs;
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
@@ -145,16 +145,19 @@ FailureOr<ProgramInfo> superopt::modelProgram(func::FuncOp program,
                                               ExprContext &ctx) {
   if (program.getBody().getBlocks().size() != 1)
     return program.emitRemark(
-        "the superoptimizer needs a function of one block");
+               "the superoptimizer needs a function of one block")
+           << kLeftAsItIs;
   for (Value arg : program.getArguments()) {
     auto type = dyn_cast<RankedTensorType>(arg.getType());
     if (!type || !type.hasStaticShape())
       return program.emitRemark(
-          "the superoptimizer needs statically shaped tensor arguments");
+                 "the superoptimizer needs statically shaped tensor arguments")
+             << kLeftAsItIs;
   }
   if (program.getNumResults() == 0)
     return program.emitRemark("the superoptimizer needs a function with "
-                              "results");
+                              "results")
+           << kLeftAsItIs;
   ProgramAxes axes;
   if (failed(axes.build(program)))
     return failure();
@@ -173,24 +176,30 @@ FailureOr<ProgramInfo> superopt::modelProgram(func::FuncOp program,
     return vi;
   };
   for (Value arg : program.getArguments()) {
+    info.arguments.push_back(valueInfo(arg));
+    // An argument nothing reads enters no candidate: its type is free (a
+    // torch partition may take a tensor only to hand it back untouched).
+    if (arg.use_empty())
+      continue;
     auto type = cast<RankedTensorType>(arg.getType());
     if (!info.elementType)
       info.elementType = type.getElementType();
     if (type.getElementType() != info.elementType)
       return program.emitRemark("the superoptimizer needs one element type, "
                                 "got ")
-             << info.elementType << " and " << type.getElementType();
-    info.arguments.push_back(valueInfo(arg));
+             << info.elementType << " and " << type.getElementType()
+             << kLeftAsItIs;
   }
   if (!info.elementType)
-    return program.emitRemark("the superoptimizer needs tensor arguments");
+    return program.emitRemark("the superoptimizer needs tensor arguments")
+           << kLeftAsItIs;
   // Candidates hold values of one element type (a map may cast inside).
   for (Operation &op : program.getBody().front())
     for (Value v : op.getResults())
       if (Type type = cast<ShapedType>(v.getType()).getElementType();
           type != info.elementType)
         return op.emitRemark("the superoptimizer needs one element type, got ")
-               << info.elementType << " and " << type;
+               << info.elementType << " and " << type << kLeftAsItIs;
   Operation *ret = program.getBody().front().getTerminator();
   for (Value out : ret->getOperands())
     info.outputs.push_back(valueInfo(out));

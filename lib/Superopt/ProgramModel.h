@@ -88,6 +88,12 @@ struct ProgramInfo {
 /// axes and scalars. Fails with a remark on a program it cannot model.
 FailureOr<ProgramInfo> modelProgram(func::FuncOp program, ExprContext &ctx);
 
+/// How every remark that refuses a program to the search ends: the Python
+/// package turns the remarks that say so into warnings, since the program
+/// then compiles unsearched, one kernel per op.
+inline constexpr llvm::StringLiteral kLeftAsItIs =
+    "; the function is left as it is";
+
 } // namespace mlir::tileopt::superopt
 
 #endif // TILEOPT_LIB_SUPEROPT_PROGRAMMODEL_H

@@ -759,7 +759,7 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
   if (unverifiable && result.ranked.empty()) {
     recordStatistics(result.stats);
     return program.emitRemark("the verifier cannot check this program (")
-           << *unverifiable << "); the function is left as it is";
+           << *unverifiable << ")" << kLeftAsItIs;
   }
 
   // Step 4. The rewritten program itself: verified in step 1.
@@ -780,7 +780,8 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
   FailureOr<ProgramCost> cost =
       quietly(context, [&] { return estimateCost(original, opts.target); });
   if (failed(cost))
-    return program.emitRemark("the cost model cannot model the program");
+    return program.emitRemark("the cost model cannot model the program")
+           << kLeftAsItIs;
   result.ranked.push_back({original, *cost, /*isInput=*/true});
   llvm::stable_sort(result.ranked, cheaperFirst);
   result.stats.seconds =

@@ -263,7 +263,9 @@ class KernelGraph:
     def pow(self, x, exponent):
         """x ** exponent: a tensor exponent is tk's pow; the numbers 2, 0.5
         and -0.5 are square, sqrt and rsqrt; another number is scalar code
-        (math.powf), which the superoptimizer does not model."""
+        (math.powf), which the verifier's finite-field domain cannot model:
+        the compiler then keeps the graph as it is, one kernel per op, and
+        says so."""
         if not _is_number(exponent):
             return self._binary("pow", x, exponent)
         self._check_tensor("pow", x)
@@ -279,9 +281,9 @@ class KernelGraph:
 
     def cast(self, x, dtype):
         """x converted to `dtype` (rounded to nearest even). tk ops compute
-        in one type, so a cast is scalar code (a tk.map), which the
-        superoptimizer does not model: the compiler then keeps the graph as
-        it is, one kernel per op, and says so."""
+        in one type, so a cast is scalar code (a tk.map), which gives the
+        graph two element types: the superoptimizer, which needs one, then
+        keeps the graph as it is, one kernel per op, and says so."""
         self._check_tensor("cast", x)
         if dtype not in DTYPES:
             raise GraphError(f"cast: dtype must be one of {', '.join(map(repr, DTYPES))}, "

@@ -25,9 +25,10 @@ partition to the fallback with a RuntimeWarning. A model never fails for
 either.
 
 Left out of partitions, and why:
-- ops the builder writes as scalar code (casts, `c / x`, `pow` by other
-  numbers than 2 and +-0.5): a tk.map, which the search does not model,
-  would keep the search off the partition's whole graph;
+- casts, which give the graph two element types, and `pow` by other
+  numbers than 2 and +-0.5 (math.powf, which the verifier cannot model):
+  either would keep the search off the partition's whole graph (other
+  scalar code, `c / x`, is searched with the rest);
 - partitions without a matrix product: the fallback fuses elementwise ops
   and reductions with their neighbours itself; TileOpt's search pays where
   it fuses around products;
@@ -82,6 +83,12 @@ class Partition:
     graph: KernelGraph = None  # what they were mapped to
     compiled: object = None    # its CompiledGraph; None when left to the fallback
     reason: str = None         # why it was left to the fallback
+
+
+# What the builder writes for a cast (two element types in one graph) and
+# for x ** c (no model in the verifier's finite field): a graph holding
+# either is compiled as it is, unsearched.
+_UNSEARCHED_SCALAR_CODE = ("arith.extf", "arith.truncf", "math.powf")
 
 
 class _Runner:
@@ -468,7 +475,8 @@ class _MappableOps:
             map_node(graph, node, values)
         except GraphError:
             return False
-        return not any("= tk.map" in op.text for op in graph._ops)
+        return not any(unsearched in op.text for op in graph._ops
+                       for unsearched in _UNSEARCHED_SCALAR_CODE)
 
     def _takes(self, value):
         import torch

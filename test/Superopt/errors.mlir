@@ -24,6 +24,20 @@ func.func @mixed_element_types(%x: tensor<16x64xf16>, %y: tensor<16x64xf32>) -> 
 
 // -----
 
+// An argument nothing reads enters no candidate, so its type does not count
+// (a torch partition takes a saved f32 statistic only to hand it on).
+// CHECK-LABEL: func.func @unused_argument_of_another_type
+// CHECK: tk.fused
+// CHECK-NOT: tk.unary
+func.func @unused_argument_of_another_type(%x: tensor<16x64xf16>, %unused: tensor<16x1xf32>) -> tensor<16x64xf16> {
+  %0 = tk.unary exp %x : tensor<16x64xf16>
+  %1 = tk.reduce sum %0 dim 1 : tensor<16x64xf16> -> tensor<16x1xf16>
+  %2 = tk.binary div %0, %1 : tensor<16x64xf16>, tensor<16x1xf16> -> tensor<16x64xf16>
+  return %2 : tensor<16x64xf16>
+}
+
+// -----
+
 // A map may compute in another type inside; one whose result has another
 // element type makes a program of two.
 // CHECK-LABEL: func.func @map_to_another_type
