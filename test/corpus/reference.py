@@ -73,7 +73,7 @@ PIPELINE = ",".join([
 ])
 
 ENTRY = "__reference_main"
-FLOAT_TYPES = ("f16", "bf16", "f32")
+FLOAT_TYPES = ("f16", "bf16", "f32", "f64")
 
 # ---------------------------------------------------------------------------
 # The program: signature and input distributions, read from its text
@@ -154,6 +154,8 @@ def bf16_bits(a):
 def round_to(a, dtype):
     """The values of `a` rounded to dtype, as float64."""
     a = np.asarray(a, dtype=np.float64)
+    if dtype == "f64":
+        return a
     if dtype == "f32":
         return a.astype(np.float32).astype(np.float64)
     if dtype == "f16":
@@ -181,6 +183,8 @@ def draw_inputs(program, seed):
 
 
 def raw_bytes(a, dtype):
+    if dtype == "f64":
+        return np.asarray(a, dtype="<f8").tobytes()
     if dtype == "f32":
         return np.asarray(a, dtype="<f4").tobytes()
     if dtype == "f16":

@@ -44,11 +44,14 @@ Headers as in test/corpus (read by test/corpus/reference.py and check.py):
 `// input %x: uniform(-4, 4)` or `choice(0, 1)` where an argument is not
 drawn from uniform(-1, 1). Tolerances are check.py's defaults.
 
---f32-twin writes the same program with every f16 and bf16 replaced by f32
-(casts between them vanish; constants keep the values rounded to the type
-they had): what the program computes without rounding, which is what
-TileOpt's interpreter computes (docs/interpreter.md: arithmetic in the
-domain). test/random/run.py uses it to tell rounding from wrong values.
+--twin writes the program's float64 twin: every f16, bf16 and f32 replaced
+by f64 (casts between them vanish; constants keep the values rounded to the
+type they had, but for the 1/n of a mean, which TileOpt's importer reads as
+the mean it stands for): what the program computes without rounding, which
+TileOpt's interpreter approaches (docs/interpreter.md: arithmetic in f32
+whatever the type) and upstream's execution in the program's types may not
+(a sequential f32 sum of 27,776 terms is off by 2e-4). test/random/run.py
+uses it to tell rounding from wrong values.
 """
 
 import argparse
@@ -111,8 +114,8 @@ class Builder:
     """Fn plus the bookkeeping of a random program: bounds, the program's own
     element types (for the twin), the op summary of the header."""
 
-    def __init__(self, rng, name, f32_twin):
-        self.rng, self.f32_twin = rng, f32_twin
+    def __init__(self, rng, name, twin):
+        self.rng, self.twin = rng, twin
         self.sizes = self.choice([SMALL, LARGE], [3, 1])
         self.f = corpus_gen.Fn(name, "")
         self.input_specs = {}
@@ -123,7 +126,7 @@ class Builder:
     # helpers -----------------------------------------------------------------
 
     def emitted(self, dtype):
-        return "f32" if self.f32_twin and dtype in ("f16", "bf16") else dtype
+        return "f64" if self.twin else dtype
 
     def value(self, val, dtype, lo, hi):
         return Value(val, dtype, float(lo), float(hi))
@@ -160,19 +163,21 @@ class Builder:
         self.args.append(self.value(v, dtype, lo, hi))
         return self.args[-1]
 
-    def const(self, name, value, shape, dtype):
-        """A constant rounded to the program's type (the twin keeps that value)."""
+    def const(self, name, value, shape, dtype, exact_in_twin=False):
+        """A constant rounded to the program's type (the twin keeps that
+        value, or with exact_in_twin the value meant)."""
         # As a 1-D array: reference.bf16_bits does not take 0-d ones.
         flat = np.asarray(value, dtype=np.float64).reshape(-1)
-        values = reference.round_to(flat, dtype).reshape(np.shape(value))
+        rounding = "f64" if exact_in_twin and self.twin else dtype
+        values = reference.round_to(flat, rounding).reshape(np.shape(value))
         return self.f.const(name, values, shape, self.emitted(dtype)), values
 
     @staticmethod
     def rounded(value, dtype):
         return float(reference.round_to(np.array([value]), dtype)[0])
 
-    def scalar(self, name, value, rank, dtype):
-        val, values = self.const(name, value, (1,) * rank, dtype)
+    def scalar(self, name, value, rank, dtype, exact_in_twin=False):
+        val, values = self.const(name, value, (1,) * rank, dtype, exact_in_twin)
         v = float(values)
         return self.value(val, dtype, v, v)
 
@@ -192,7 +197,7 @@ class Builder:
         if dtype == "f16" and x.bound > F16_SAFE:
             x = self.tame(x)
         self.ops.append(f"cast {x.dtype}->{dtype}")
-        val = x.val if self.f32_twin else self.f.cast(x.val, dtype)
+        val = x.val if self.twin else self.f.cast(x.val, dtype)
         return self.value(val, dtype, x.lo, x.hi)
 
     def binary(self, op, a, b):
@@ -216,6 +221,14 @@ class Builder:
     def scale(self, x, factor):
         c = self.scalar("c", factor, len(x.shape), x.dtype)
         return self.binary("mul", x, c)
+
+    def divide_sum(self, s, n):
+        """The sum `s` of n values times 1/n, a mean as front ends write it.
+        TileOpt's importer reads a factor equal to 1/n rounded to the type
+        as the mean it stands for (docs/import.md), so the twin, what
+        TileOpt computes without rounding, multiplies by 1/n itself."""
+        c = self.scalar("c", 1.0 / n, len(s.shape), s.dtype, exact_in_twin=True)
+        return self.binary("mul", s, c)
 
     def tame(self, x):
         """x brought within TAME_ABOVE: a 2^-k scale, tanh or clamp."""
@@ -346,7 +359,7 @@ class Builder:
                 x = self.tame(x)
             r = self.value(self.f.reduce_sum(x.val, axis), x.dtype, n * x.lo, n * x.hi)
             if kind == "mean":
-                r = self.scale(r, 1.0 / n)
+                r = self.divide_sum(r, n)
         if len(x.shape) > 1 and self.chance(0.3):
             r = self.reshape_to(r, tuple(d for i, d in enumerate(r.shape) if i != axis))
         return r
@@ -458,7 +471,7 @@ class Builder:
             n_const = self.scalar("n", n, len(x.shape), x.dtype)
             inv = self.value(self.f.reciprocal(n_const.val, "inv_n"), x.dtype, 1.0 / n, 1.0 / n)
             return self.binary("mul", s, inv)
-        return self.scale(s, 1.0 / n)
+        return self.divide_sum(s, n)
 
     def op_norm(self, x):
         if x.bound > TAME_ABOVE:
@@ -523,10 +536,10 @@ class Builder:
         self.pool.append(y)
 
 
-def build(seed, index, f32_twin=False):
-    """The text of program `index` of `seed` (its f32 twin if asked)."""
+def build(seed, index, twin=False):
+    """The text of program `index` of `seed` (its float64 twin if asked)."""
     rng = np.random.default_rng([seed, index])
-    b = Builder(rng, f"rand_{seed}_{index}", f32_twin)
+    b = Builder(rng, f"rand_{seed}_{index}", twin)
     dtype = b.choice(FLOAT_TYPES, [2, 1, 1])
     b.pool.append(b.arg("x", b.shape(int(b.choice([1, 2, 3, 4], [1, 3, 3, 2]))), dtype))
     for _ in range(int(rng.integers(2, 11))):
@@ -538,7 +551,7 @@ def build(seed, index, f32_twin=False):
     if others and b.chance(0.3):
         results.append(b.choice(others))
     b.f.doc = "\n".join([f"Random program {index} of seed {seed} (test/random/generate.py"
-                         f"{' --f32-twin' if f32_twin else ''}), {dtype}:"]
+                         f"{' --twin' if twin else ''}), {dtype}:"]
                         + [f"  {op}" for op in b.ops])
     b.f.input_specs = b.input_specs
     return b.f.text([r.val for r in results])
@@ -554,17 +567,17 @@ def main():
     ap.add_argument("--count", type=int, default=1)
     ap.add_argument("--index", type=int, help="print only program INDEX of the seed")
     ap.add_argument("-o", "--out", help="output directory (required unless --index)")
-    ap.add_argument("--f32-twin", action="store_true", help="the programs with f16/bf16 replaced by f32")
+    ap.add_argument("--twin", action="store_true", help="the programs' float64 twins")
     args = ap.parse_args()
     if args.index is not None:
-        sys.stdout.write(build(args.seed, args.index, args.f32_twin))
+        sys.stdout.write(build(args.seed, args.index, args.twin))
         return 0
     if not args.out:
         ap.error("give -o DIR (or --index I to print one program)")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for i in range(args.count):
-        (out / file_name(args.seed, i)).write_text(build(args.seed, i, args.f32_twin))
+        (out / file_name(args.seed, i)).write_text(build(args.seed, i, args.twin))
     print(f"wrote {args.count} programs to {out}")
     return 0
 

@@ -1586,6 +1586,63 @@ bool isInverse(const APFloat &factor, int64_t n, FloatType elementType) {
   return false;
 }
 
+/// The one scalar op of a map of one operand whose body is that op of the
+/// operand, yielded: an extf or a truncf, a cast the map stands for.
+template <typename CastOp> CastOp soleCast(tk::MapOp map) {
+  if (map.getInputs().size() != 1)
+    return nullptr;
+  Block &body = map.getBody().front();
+  auto cast = dyn_cast<CastOp>(&body.front());
+  if (!cast || cast.getIn() != body.getArgument(0) ||
+      &*std::next(body.begin()) != body.getTerminator() ||
+      body.getTerminator()->getOperand(0) != cast.getResult())
+    return nullptr;
+  return cast;
+}
+
+/// truncf(sum(extf(x))) of f16 or bf16 x is tk's sum of x: upstream's
+/// tosa-to-linalg accumulates a bf16 reduce_sum in f32 between two casts,
+/// which is what tk.reduce sum of a 16-bit type does (its kernels and the
+/// interpreter accumulate in f32). Folded, the program keeps one element
+/// type, which the search needs, and a scaled sum can become a mean.
+struct FoldWidenedSum : public OpRewritePattern<tk::MapOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tk::MapOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!soleCast<arith::TruncFOp>(op))
+      return rewriter.notifyMatchFailure(op, "not a truncf map");
+    SmallVector<tk::ReshapeOp> reshapes;
+    Value input = op.getInputs().front();
+    while (auto reshape = input.getDefiningOp<tk::ReshapeOp>()) {
+      if (!reshape->hasOneUse())
+        return rewriter.notifyMatchFailure(op, "the reshape has other users");
+      reshapes.push_back(reshape);
+      input = reshape.getInput();
+    }
+    auto sum = input.getDefiningOp<tk::ReduceOp>();
+    if (!sum || sum.getKind() != ReduceKind::sum || !sum->hasOneUse())
+      return rewriter.notifyMatchFailure(op, "not the only use of a sum");
+    auto widen = sum.getInput().getDefiningOp<tk::MapOp>();
+    if (!widen || !widen->hasOneUse() || !soleCast<arith::ExtFOp>(widen))
+      return rewriter.notifyMatchFailure(op, "the sum is not of an extf map");
+    Value narrow = widen.getInputs().front();
+    Type element = cast<RankedTensorType>(narrow.getType()).getElementType();
+    if (element != cast<RankedTensorType>(op.getType()).getElementType())
+      return rewriter.notifyMatchFailure(op, "truncf to another type");
+    Value result = tk::ReduceOp::create(
+        rewriter, sum.getLoc(),
+        cast<RankedTensorType>(sum.getType()).clone(element), ReduceKind::sum,
+        narrow, sum.getDim());
+    for (tk::ReshapeOp reshape : llvm::reverse(reshapes))
+      result = tk::ReshapeOp::create(
+          rewriter, reshape.getLoc(),
+          cast<RankedTensorType>(reshape.getType()).clone(element), result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// mul_scalar(1/n) of a sum over a dim of size n is a mean (front ends
 /// divide the sum themselves; tk has a mean the search can fuse).
 struct FoldScaledSumIntoMean : public OpRewritePattern<tk::UnaryOp> {
@@ -1763,8 +1820,8 @@ struct ImportLinalgPass
                 ImportConcat, ImportInsertSliceChain>(context);
     importPatterns = FrozenRewritePatternSet(std::move(imports));
     RewritePatternSet idioms(context);
-    idioms.add<FoldReshapeChain, FoldTransposeChain, FoldScaledSumIntoMean,
-               RecogniseRmsNorm, RecogniseSilu>(context);
+    idioms.add<FoldReshapeChain, FoldTransposeChain, FoldWidenedSum,
+               FoldScaledSumIntoMean, RecogniseRmsNorm, RecogniseSilu>(context);
     idiomPatterns = FrozenRewritePatternSet(std::move(idioms));
     return success();
   }

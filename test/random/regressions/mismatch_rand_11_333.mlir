@@ -1,9 +1,8 @@
-// status: open
+// status: fixed
 // compile-args: --search-threads=1 --time-budget=3
-// Found by the 9,000-program campaign of 2026-12-06 (docs/reliability.md),
-// not minimized, not yet diagnosed. It mismatches with --graph-budget=1
-// too, so the search's choice is not the cause; the importer or the
-// lowering is the suspect.
+// Found by the 9,000-program campaign of 2026-12-06 (docs/reliability.md).
+// Diagnosed 2026-12-07: not a TileOpt bug: as 13_261, the twin's 1/n of a
+// mean; within 7e-6 of the float64 twin.
 // Symptom: MISMATCH: relative error 4.27e-01 > 0.02 against upstream mlir-runner (tileopt-interp on the tile
 // program), and not within the tolerance of the f32 twin either.
 //

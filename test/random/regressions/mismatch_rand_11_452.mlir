@@ -1,9 +1,11 @@
-// status: open
+// status: fixed
 // compile-args: --search-threads=1 --time-budget=3
-// Found by the 9,000-program campaign of 2026-12-06 (docs/reliability.md),
-// not minimized, not yet diagnosed. It mismatches with --graph-budget=1
-// too, so the search's choice is not the cause; the importer or the
-// lowering is the suspect.
+// Found by the 9,000-program campaign of 2026-12-06 (docs/reliability.md).
+// Diagnosed 2026-12-07: the importer left bf16 sums as truncf(sum(extf(x))),
+// as tosa-to-linalg writes them, so a mean of ones times bf16(1/129) stayed
+// 0.99994 where upstream rounds to 1; a LayerNorm of that constant row
+// amplified it by rsqrt(eps). Fixed by FoldWidenedSum (the sum is tk's bf16
+// sum, the scaled sum a mean): now equal to upstream.
 // Symptom: MISMATCH: relative error 5.19e+36 > 0.02 against upstream mlir-runner (tileopt-interp on the tile
 // program), and not within the tolerance of the f32 twin either.
 //
