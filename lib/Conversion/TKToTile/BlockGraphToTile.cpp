@@ -651,12 +651,19 @@ Value BlockGraphLowering::broadcastTo(Value tile, ArrayRef<int64_t> shape) {
   return tile::BroadcastOp::create(b, loc, type.clone(shape), tile);
 }
 
-/// Combines `tile` along `dim`, which the result drops. The tile code
-/// generator reduces the last dim only, so another dim is permuted there
-/// first.
+/// Combines `tile` along `dim`, which the result drops (a vector keeps one
+/// element). The tile code generator reduces the last dim only, so another
+/// dim is permuted there first.
 Value BlockGraphLowering::reduceDim(Value tile, int64_t dim,
                                     tile::CombineKind kind) {
   auto type = cast<RankedTensorType>(tile.getType());
+  // A vector is reduced as one row, into a tile of one element: the code
+  // generator takes no rank-0 tiles.
+  if (type.getRank() == 1) {
+    tile = reshape(tile, {1, type.getDimSize(0)});
+    type = cast<RankedTensorType>(tile.getType());
+    dim = 1;
+  }
   int64_t last = type.getRank() - 1;
   if (dim != last) {
     SmallVector<int64_t> permutation;
