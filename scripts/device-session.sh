@@ -79,22 +79,8 @@ fi
 export TILEOPT_RUNTIME_LIB=$runtime
 export PYTHONPATH=python${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1
 
-if [[ -d build/device-corpus ]]; then
-  python3 test/corpus/gpu.py run build/device-corpus 2>&1 |
-    tee "$logs/corpus.log" || failed=1
-  if [[ $sanitize == 1 ]]; then
-    # Every kernel the corpus's artifacts launch (torch's own too), once.
-    for tool in memcheck racecheck synccheck; do
-      compute-sanitizer --tool $tool --error-exitcode 3 \
-        python3 test/corpus/gpu.py run build/device-corpus --check-only --test-size \
-        > "$logs/sanitizer-$tool-corpus.log" 2>&1 || failed=1
-      echo "compute-sanitizer $tool over the corpus: $(tail -n 1 "$logs/sanitizer-$tool-corpus.log")"
-    done
-  fi
-else
-  echo "skipped the corpus: build/device-corpus not carried"
-fi
-
+# The cheap parts first, the sanitizers (minutes each) last, so that a run
+# cut short by its time limit has the rest.
 if [[ -d build/device-random ]]; then
   python3 test/corpus/gpu.py run build/device-random --check-only > "$logs/random.log" 2>&1 ||
     failed=1
@@ -104,11 +90,28 @@ else
   echo "skipped the random programs: build/device-random not carried"
 fi
 
+if [[ -d build/device-corpus ]]; then
+  python3 test/corpus/gpu.py run build/device-corpus 2>&1 |
+    tee "$logs/corpus.log" || failed=1
+else
+  echo "skipped the corpus: build/device-corpus not carried"
+fi
+
 if [[ -d build-device-py ]]; then
   # Its own process: it installs the package and sets its own runtime.
   (unset TILEOPT_RUNTIME_LIB; OUT=$logs scripts/python-device-session.sh) || failed=1
 else
   echo "skipped the Python package: build-device-py not carried"
+fi
+
+if [[ $sanitize == 1 && -d build/device-corpus ]]; then
+  # Every kernel the corpus's artifacts launch (torch's own too), once.
+  for tool in memcheck synccheck racecheck; do
+    compute-sanitizer --tool $tool --error-exitcode 3 \
+      python3 test/corpus/gpu.py run build/device-corpus --check-only --test-size \
+      > "$logs/sanitizer-$tool-corpus.log" 2>&1 || failed=1
+    echo "compute-sanitizer $tool over the corpus: $(tail -n 1 "$logs/sanitizer-$tool-corpus.log")"
+  done
 fi
 
 if [[ -d build/device-dsl ]]; then
