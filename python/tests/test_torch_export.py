@@ -140,6 +140,10 @@ def test_an_unmapped_op_is_named_with_its_line():
         capture(program, [half(4, 4)])
     message = str(error.value)
     assert "aten.tanh.default has no mapping onto a kernel graph" in message
+    if not hasattr(torch.fx.proxy, "_register_stack_trace_anchor"):
+        # torch 2.11 records the frames of a module's forward only.
+        assert "FX node tanh; torch recorded no source line" in message
+        return
     assert re.search(re.escape(__file__) + r", line \d+: return torch.tanh\(x\) \* 2", message)
 
 
