@@ -8,7 +8,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 install_missing_packages
 configure_and_build all tileopt-doc
 log "running the tests"
-ctest --test-dir "$BUILD_DIR" --output-on-failure
+ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$(nproc)"
 
 if git -C "$TILEOPT_ROOT" rev-parse --git-dir >/dev/null 2>&1 &&
    ! git -C "$TILEOPT_ROOT" diff --quiet -- docs/ir; then
