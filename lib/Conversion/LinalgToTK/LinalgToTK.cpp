@@ -1570,6 +1570,24 @@ Value skipReshapes(Value value) {
   return value;
 }
 
+/// The sum `value` is produced by, through reshapes (collected in
+/// `reshapes`, the last first), when nothing else reads the sum or any of
+/// those reshapes: what a fold of the sum may rewrite. Null otherwise.
+tk::ReduceOp soleSum(Value value,
+                     SmallVectorImpl<tk::ReshapeOp> *reshapes = nullptr) {
+  while (auto reshape = value.getDefiningOp<tk::ReshapeOp>()) {
+    if (!reshape->hasOneUse())
+      return nullptr;
+    if (reshapes)
+      reshapes->push_back(reshape);
+    value = reshape.getInput();
+  }
+  auto sum = value.getDefiningOp<tk::ReduceOp>();
+  if (!sum || sum.getKind() != ReduceKind::sum || !sum->hasOneUse())
+    return nullptr;
+  return sum;
+}
+
 /// Whether `factor` is 1/n as the program wrote it: rounded to its element
 /// type, or to f32 (a division by n becomes a mul_scalar, whose factor is an
 /// f32). A near miss is a different program, so the match is exact.
@@ -1613,16 +1631,10 @@ struct FoldWidenedSum : public OpRewritePattern<tk::MapOp> {
     if (!soleCast<arith::TruncFOp>(op))
       return rewriter.notifyMatchFailure(op, "not a truncf map");
     SmallVector<tk::ReshapeOp> reshapes;
-    Value input = op.getInputs().front();
-    while (auto reshape = input.getDefiningOp<tk::ReshapeOp>()) {
-      if (!reshape->hasOneUse())
-        return rewriter.notifyMatchFailure(op, "the reshape has other users");
-      reshapes.push_back(reshape);
-      input = reshape.getInput();
-    }
-    auto sum = input.getDefiningOp<tk::ReduceOp>();
-    if (!sum || sum.getKind() != ReduceKind::sum || !sum->hasOneUse())
-      return rewriter.notifyMatchFailure(op, "not the only use of a sum");
+    tk::ReduceOp sum = soleSum(op.getInputs().front(), &reshapes);
+    if (!sum)
+      return rewriter.notifyMatchFailure(
+          op, "not the only use of a sum, through reshapes nothing else reads");
     auto widen = sum.getInput().getDefiningOp<tk::MapOp>();
     if (!widen || !widen->hasOneUse() || !soleCast<arith::ExtFOp>(widen))
       return rewriter.notifyMatchFailure(op, "the sum is not of an extf map");
@@ -1652,15 +1664,10 @@ struct FoldScaledSumIntoMean : public OpRewritePattern<tk::UnaryOp> {
                                 PatternRewriter &rewriter) const override {
     if (op.getKind() != UnaryKind::mul_scalar)
       return rewriter.notifyMatchFailure(op, "not a mul_scalar");
-    Value input = op.getInput();
-    while (auto reshape = input.getDefiningOp<tk::ReshapeOp>()) {
-      if (!reshape->hasOneUse())
-        return rewriter.notifyMatchFailure(op, "the reshape has other users");
-      input = reshape.getInput();
-    }
-    auto sum = input.getDefiningOp<tk::ReduceOp>();
-    if (!sum || sum.getKind() != ReduceKind::sum || !sum->hasOneUse())
-      return rewriter.notifyMatchFailure(op, "not the only use of a sum");
+    tk::ReduceOp sum = soleSum(op.getInput());
+    if (!sum)
+      return rewriter.notifyMatchFailure(
+          op, "not the only use of a sum, through reshapes nothing else reads");
     int64_t n = cast<RankedTensorType>(sum.getInput().getType())
                     .getDimSize(sum.getDim());
     auto elementType =
