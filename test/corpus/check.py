@@ -96,6 +96,20 @@ def compare(want, got, tol):
     return worst <= tol, worst, "" if worst <= tol else f"relative error {worst:.2e} > {tol:g}"
 
 
+def verdict_by_exact(ours_from_exact, upstream_from_exact, tol):
+    """What values that miss upstream's result are, by their error against
+    the program's exact (float64) meaning: `rounding` within the tolerance;
+    `ill-conditioned` no farther than upstream's own execution in the
+    program's types is (the program cannot be computed closer at its
+    precision, and TileOpt did no worse than upstream); else None, a
+    mismatch (test/random/run.py, test/corpus/gpu.py)."""
+    if ours_from_exact <= tol:
+        return "rounding"
+    if ours_from_exact <= upstream_from_exact:
+        return "ill-conditioned"
+    return None
+
+
 def perturbed(outputs, tol):
     """A copy with one element moved by 10x the tolerance of its output."""
     out = [np.array(o, dtype=np.float64) for o in outputs]

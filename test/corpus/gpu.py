@@ -155,13 +155,17 @@ def prepare(args):
     return 1 if failed else 0
 
 
+def judge_results(ref, key):
+    """The outputs of judge `key` (`expected`, `meaning`, `twin`) as saved
+    by prepare: key0, key1, ..."""
+    return [ref[f"{key}{i}"] for i in range(sum(f.startswith(key) for f in ref.files))]
+
+
 def judge(ref, judges, errors, tol):
     """The first judge decides; a later one within the tolerance makes it
-    `rounding` (as close to the program's exact meaning: its float64 twin,
-    or the float64 meaning). Beyond that, no farther from the exact meaning
-    than upstream's own execution in the program's types is
-    `ill-conditioned`: the program cannot be computed closer at its
-    precision, and the kernels did no worse than upstream."""
+    `rounding`. Beyond that, the exact meaning (the float64 twin or
+    meaning) and upstream's execution decide as check.verdict_by_exact
+    says."""
     import check  # noqa: E402  (no MLIR tool runs here)
     if errors[0] <= tol:
         return "match"
@@ -169,11 +173,8 @@ def judge(ref, judges, errors, tol):
         return "rounding"
     exact = next((j for j in judges if j in ("twin", "meaning")), None)
     if exact and "expected" in judges:
-        def values(key):
-            return [ref[f"{key}{i}"] for i in range(sum(f.startswith(key) for f in ref.files))]
-        upstream = check.compare(values(exact), values("expected"), tol)[1]
-        if errors[judges.index(exact)] <= upstream:
-            return "ill-conditioned"
+        upstream = check.compare(judge_results(ref, exact), judge_results(ref, "expected"), tol)[1]
+        return check.verdict_by_exact(errors[judges.index(exact)], upstream, tol) or "MISMATCH"
     return "MISMATCH"
 
 
@@ -209,13 +210,10 @@ def run(args):
             torch.cuda.synchronize()
             got = [r.double().cpu().numpy() for r in results]
 
-            def error(key):
-                """check.compare's error of the outputs against judge `key`
-                (inf where their count, shapes or NaNs differ)."""
-                count = sum(f.startswith(key) for f in ref.files)
-                return check.compare([ref[f"{key}{i}"] for i in range(count)], got, tol)[1]
             judges = [str(j) for j in ref["judges"]]
-            errors = [error(j) for j in judges]
+            # check.compare's error against each judge (inf where the
+            # outputs' count, shapes or NaNs differ).
+            errors = [check.compare(judge_results(ref, j), got, tol)[1] for j in judges]
             verdict = judge(ref, judges, errors, tol)
             for _ in range(0 if args.check_only else 5):
                 artifact(**named)

@@ -155,10 +155,8 @@ def check_file(path, work, index=0, twin=None):
                 exact = twin_reference(twin(), work, inputs)
                 ours_err = check.compare(exact, ours.outputs, tol)[1]
                 upstream_err = check.compare(exact, ref, tol)[1]
-                if ours_err <= tol:
-                    out.status = "rounding"
-                elif ours_err <= upstream_err:
-                    out.status = "ill-conditioned"
+                out.status = check.verdict_by_exact(ours_err, upstream_err, tol) or "MISMATCH"
+                if out.status == "ill-conditioned":
                     out.detail += (f"; {ours_err:.2e} from the float64 twin, upstream's "
                                    f"own execution {upstream_err:.2e}")
             except (reference.ReferenceError, subprocess.TimeoutExpired) as e:
