@@ -34,14 +34,17 @@ install_missing_packages() {
     "${missing[@]}" >/dev/null
 }
 
+# More cmake arguments of a first configure (scripts/sanitize.sh sets some).
+EXTRA_CMAKE_ARGS=()
+
 configure_and_build() {
   [ "${TILEOPT_SKIP_BUILD:-0}" = 1 ] && return 0
   if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-    log "configuring $BUILD_DIR"
+    log "configuring $BUILD_DIR ${EXTRA_CMAKE_ARGS[*]}"
     cmake -G Ninja -S "$TILEOPT_ROOT" -B "$BUILD_DIR" \
       -DCMAKE_BUILD_TYPE=Release \
       -DMLIR_DIR=$LLVM_PREFIX/lib/cmake/mlir \
-      -DLLVM_EXTERNAL_LIT=$LLVM_PREFIX/bin/lit >/dev/null
+      -DLLVM_EXTERNAL_LIT=$LLVM_PREFIX/bin/lit "${EXTRA_CMAKE_ARGS[@]}" >/dev/null
   fi
   log "building (ninja -j$(nproc))"
   ninja -C "$BUILD_DIR" "$@"

@@ -13,18 +13,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 quick=0
 [[ ${1:-} == --quick ]] && quick=1
-ASAN_BUILD_DIR=${TILEOPT_ASAN_BUILD_DIR:-$TILEOPT_ROOT/build-asan}
+BUILD_DIR=${TILEOPT_ASAN_BUILD_DIR:-$TILEOPT_ROOT/build-asan}
+EXTRA_CMAKE_ARGS=(-DTILEOPT_SANITIZE=ON)
 
 install_missing_packages
-if [[ ! -f $ASAN_BUILD_DIR/build.ninja ]]; then
-  log "configuring $ASAN_BUILD_DIR (ASan + UBSan)"
-  cmake -G Ninja -S "$TILEOPT_ROOT" -B "$ASAN_BUILD_DIR" \
-    -DCMAKE_BUILD_TYPE=Release -DTILEOPT_SANITIZE=ON \
-    -DMLIR_DIR=$LLVM_PREFIX/lib/cmake/mlir \
-    -DLLVM_EXTERNAL_LIT=$LLVM_PREFIX/bin/lit >/dev/null
-fi
-log "building $ASAN_BUILD_DIR"
-ninja -C "$ASAN_BUILD_DIR" all
+configure_and_build all
 
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:strict_string_checks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -36,8 +29,8 @@ log "running the tests with the sanitized tools"
 if [[ $quick == 1 ]]; then
   # The lit suite (every tool on every test file) and the unit tests; the
   # Python, corpus and random-program suites run the same tools longer.
-  ctest --test-dir "$ASAN_BUILD_DIR" --output-on-failure -j "$(nproc)" \
+  ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$(nproc)" \
     -E '^(python-tests|doc-commands|corpus-tests|random-programs|cache-robustness|fuzz-smoke)$'
 else
-  ctest --test-dir "$ASAN_BUILD_DIR" --output-on-failure -j "$(nproc)"
+  ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$(nproc)"
 fi
