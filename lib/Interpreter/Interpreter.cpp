@@ -12,6 +12,7 @@
 
 #include "Kernels.h"
 #include "ScalarProgram.h"
+#include "StructuredOp.h"
 #include "TileOpt/Dialect/TB/IR/TBOps.h"
 #include "TileOpt/Dialect/TH/IR/THOps.h"
 #include "TileOpt/Dialect/TK/IR/TKOps.h"
@@ -749,15 +750,30 @@ private:
                     write(t.getResult()));
           return success();
         })
-        .template Case<tk::UnaryOp, tk::BinaryOp, tk::MapOp>([&](Operation *ew) {
-          FailureOr<Elementwise<Domain>> e = compileElementwise(d, ew);
-          if (failed(e))
-            return failure();
-          SmallVector<const T *> ins;
-          for (Value operand : ew->getOperands())
-            ins.push_back(&read(operand));
-          e->apply(d, ins, {&write(ew->getResult(0))});
-          return success();
+        .template Case<tk::UnaryOp, tk::BinaryOp, tk::MapOp>(
+            [&](Operation *ew) {
+              FailureOr<Elementwise<Domain>> e = compileElementwise(d, ew);
+              if (failed(e))
+                return failure();
+              SmallVector<const T *> ins;
+              for (Value operand : ew->getOperands())
+                ins.push_back(&read(operand));
+              e->apply(d, ins, {&write(ew->getResult(0))});
+              return success();
+            })
+        .Case([&](tk::StructuredOp structured) -> LogicalResult {
+          // Floats only: the loop nest of a generic has no meaning in the
+          // verifier's finite field or degree domains.
+          if constexpr (std::is_floating_point_v<S>) {
+            SmallVector<const T *> ins;
+            for (Value operand : structured.getInputs())
+              ins.push_back(&read(operand));
+            return runStructured<S>(structured, ins,
+                                    write(structured.getResult()));
+          } else {
+            return structured.emitOpError("is not evaluated in the ")
+                   << Domain::name << " domain";
+          }
         })
         .Case([&](tk::FusedOp fused) {
           SmallVector<const T *> ins;

@@ -315,6 +315,26 @@ private:
               [](int64_t) {});
           return success();
         })
+        .Case([&](tile::GatherOp gather) {
+          const F &buffer = *viewOf.lookup(gather.getView());
+          const I &offsets = ints(gather.getOffsets());
+          F out(tileShape(gather));
+          for (int64_t e = 0; e < out.size(); ++e) {
+            int64_t at = offsets[e];
+            out[e] = at >= 0 && at < buffer.size() ? buffer[at] : d.zero();
+          }
+          set(gather, std::move(out));
+          return success();
+        })
+        .Case([&](tile::ScatterOp scatter) {
+          F &buffer = *viewOf.lookup(scatter.getView());
+          const F &value = floats(scatter.getValue());
+          const I &offsets = ints(scatter.getOffsets());
+          for (int64_t e = 0; e < value.size(); ++e)
+            if (int64_t at = offsets[e]; at >= 0 && at < buffer.size())
+              buffer[at] = value[e];
+          return success();
+        })
         .Case([&](tile::MmaOp mma) { return matmulAccumulate(mma); })
         .Case([&](tile::ReduceOp r) {
           return combine(r, r.getKind(), r.getInput(), r.getDim(),
@@ -366,8 +386,8 @@ private:
           copyValue(cast->getOperand(0), cast->getResult(0));
           return success();
         })
-        .template Case<arith::IndexCastOp, arith::IndexCastUIOp,
-                       arith::ExtSIOp, arith::ExtUIOp>([&](Operation *cast) {
+        .template Case<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+                       arith::ExtUIOp>([&](Operation *cast) {
           copyValue(cast->getOperand(0), cast->getResult(0));
           return success();
         })
@@ -385,9 +405,8 @@ private:
         .template Case<arith::AddIOp, arith::SubIOp, arith::MulIOp,
                        arith::DivSIOp, arith::RemSIOp, arith::MaxSIOp,
                        arith::MinSIOp, arith::AndIOp, arith::OrIOp,
-                       arith::XOrIOp>([&](Operation *bin) {
-          return intElementwise(*bin);
-        })
+                       arith::XOrIOp>(
+            [&](Operation *bin) { return intElementwise(*bin); })
         .Default([](Operation *other) {
           return other->emitOpError(
               "is not supported by the tile interpreter");

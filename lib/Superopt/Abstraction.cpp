@@ -155,6 +155,22 @@ superopt::abstractValues(func::FuncOp func, ExprContext &ctx) {
     // Scalar code is an uninterpreted function of its operands, element by
     // element: pruning assumes nothing else of it, and a map and the thread
     // graph cloned from it are the same function.
+    // What no tk op models is one too, of whole tensors: two structured ops
+    // are the same function when their regions are equal.
+    if (auto structured = dyn_cast<tk::StructuredOp>(op)) {
+      SmallVector<const Expr *> args;
+      for (Value operand : structured.getInputs())
+        args.push_back(exprs.lookup(operand));
+      std::string key = "structured ";
+      llvm::raw_string_ostream os(key);
+      structured.getBody().front().walk([&](Operation *nested) {
+        os << nested->getName() << nested->getAttrDictionary() << ':';
+        llvm::interleaveComma(nested->getResultTypes(), os);
+        os << ';';
+      });
+      exprs[structured.getResult()] = ctx.map(ctx.function(key), args);
+      return WalkResult::skip();
+    }
     if (isa<tk::MapOp, th::GraphOp>(op)) {
       SmallVector<const Expr *> args;
       for (Value operand : op->getOperands())

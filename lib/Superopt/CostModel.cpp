@@ -240,7 +240,8 @@ Arithmetic matmulArithmetic(ShapedType lhs, ShapedType rhs, ShapedType result,
 /// and tb/th ops on tiles apply the same operators, so one rule serves both.
 /// An elementwise operator counts one flop per element, scalar code (tk.map,
 /// th.graph) one per op of it; reductions one per input element; rms_norm
-/// three (square, sum, scale). std::nullopt for ops
+/// three (square, sum, scale); a tk.structured one per payload op and
+/// iteration of its loop nest. std::nullopt for ops
 /// that are not compute ops of the µGraph dialects.
 std::optional<Arithmetic> arithmeticOf(Operation *op, const GpuTarget &target) {
   using Result = std::optional<Arithmetic>;
@@ -272,6 +273,20 @@ std::optional<Arithmetic> arithmeticOf(Operation *op, const GpuTarget &target) {
               return !op.hasTrait<OpTrait::ConstantLike>();
             });
         return onCudaCores(scalarOps * elementsOf(scalarCode->getResult(0)));
+      })
+      .Case([](tk::StructuredOp structured) -> Result {
+        // The loop nest runs every payload op but its constants once per
+        // iteration.
+        linalg::GenericOp generic = structured.getGeneric();
+        double iterations = 1;
+        for (int64_t range : generic.getStaticLoopRanges())
+          iterations *= range;
+        double payloadOps =
+            llvm::count_if(generic.getRegion().front().without_terminator(),
+                           [](Operation &op) {
+                             return !op.hasTrait<OpTrait::ConstantLike>();
+                           });
+        return onCudaCores(payloadOps * iterations);
       })
       .Case<tk::ConcatOp, tk::SplitOp, tb::ConcatOp>(
           [](auto) -> Result { return Arithmetic(); })

@@ -81,6 +81,8 @@ LogicalResult ProgramAxes::build(func::FuncOp func) {
               equateMatmulDims(m.getLhs(), m.getRhs(), m, equate);
               return true;
             })
+            // A kernel of its own whose dims relate to no operand's.
+            .Case([&](tk::StructuredOp) { return true; })
             .Case([&](tk::TransposeOp t) {
               for (auto [i, p] : llvm::enumerate(t.getPermutation()))
                 join(t, static_cast<int64_t>(i), t.getInput(), p);

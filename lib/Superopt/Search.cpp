@@ -740,12 +740,13 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
   if (rewritten)
     info = std::move(rewritten->info);
 
-  // Step 2. The whole program's search. It builds no layout changes: a
-  // program with one is searched in segments only (step 3).
+  // Step 2. The whole program's search. It builds no layout changes and
+  // fuses nothing into a structured op: a program with either is searched
+  // in segments only (step 3).
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(context));
   std::optional<ProgramSplit> split = splitProgram(searched, scratch.get());
   SearchResult result;
-  if (unverifiable || (split && split->hasLayoutChange))
+  if (unverifiable || (split && split->hasBoundary))
     result.module = ModuleOp::create(UnknownLoc::get(context));
   else
     result = searchCandidates(searched, *info, ctx, checker, opts, start);

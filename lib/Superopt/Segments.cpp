@@ -9,8 +9,10 @@ using namespace mlir;
 using namespace mlir::tileopt;
 using namespace mlir::tileopt::superopt;
 
-static bool isLayoutChange(Operation *op) {
-  return op->hasTrait<tk::LayoutChange>();
+/// Whether the program is cut at `op`: a layout change, or a structured op
+/// (no search builds either).
+static bool isBoundary(Operation *op) {
+  return op->hasTrait<tk::LayoutChange>() || isa<tk::StructuredOp>(op);
 }
 
 std::optional<ProgramSplit> superopt::splitProgram(func::FuncOp program,
@@ -18,8 +20,8 @@ std::optional<ProgramSplit> superopt::splitProgram(func::FuncOp program,
   Block &body = program.getBody().front();
   if (body.getNumArguments() > 64)
     return std::nullopt;
-  // The arguments each value depends on, and its level: the most layout
-  // changes on a path from an argument to it.
+  // The arguments each value depends on, and its level: the most
+  // boundaries on a path from an argument to it.
   llvm::DenseMap<Value, uint64_t> reads;
   llvm::DenseMap<Value, unsigned> levelOf;
   for (BlockArgument arg : body.getArguments())
@@ -40,15 +42,15 @@ std::optional<ProgramSplit> superopt::splitProgram(func::FuncOp program,
       mask |= reads.lookup(operand);
       level = std::max(level, levelOf.lookup(operand));
     }
-    bool layoutChange = isLayoutChange(&op);
-    split.hasLayoutChange |= layoutChange;
-    if (layoutChange)
+    bool boundary = isBoundary(&op);
+    split.hasBoundary |= boundary;
+    if (boundary)
       ++level;
     for (Value result : op.getResults()) {
       reads[result] = mask;
       levelOf[result] = level;
     }
-    bool kept = layoutChange || llvm::popcount(mask) == 1;
+    bool kept = boundary || llvm::popcount(mask) == 1;
     anyKept |= kept;
     placed.push_back({&op, level, kept});
     levels = std::max(levels, level + 1);
@@ -59,10 +61,10 @@ std::optional<ProgramSplit> superopt::splitProgram(func::FuncOp program,
   llvm::DenseMap<Operation *, unsigned> segmentOf;
   for (unsigned level = 0; level < levels; ++level) {
     for (const Placed &p : placed)
-      if (p.kept && p.level == level && isLayoutChange(p.op))
+      if (p.kept && p.level == level && isBoundary(p.op))
         split.schedule.push_back({p.op});
     for (const Placed &p : placed)
-      if (p.kept && p.level == level && !isLayoutChange(p.op))
+      if (p.kept && p.level == level && !isBoundary(p.op))
         split.schedule.push_back({p.op});
     Segment segment;
     for (const Placed &p : placed)

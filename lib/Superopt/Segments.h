@@ -1,7 +1,8 @@
 //===- Segments.h - The program cut where the search cannot go --*- C++ -*-===//
 //
-// The search builds no layout changes, and ops that read one argument alone
-// gain nothing from fusion: such ops are kept as kernels of their own and
+// The search builds no layout changes and fuses nothing into a structured
+// op (tk.structured), and ops that read one argument alone gain nothing
+// from fusion: such ops are kept as kernels of their own and
 // the rest of the program is cut between them into segments, each searched
 // as a program of its own and spliced back (docs/superoptimizer.md, step
 // 11).
@@ -27,15 +28,16 @@ struct Segment {
 };
 
 /// The program cut where the search cannot go (docs/superoptimizer.md,
-/// step 11). Kept ops stay kernels of their own: the layout changes
-/// (reshapes and transposes, which the search does not build) and the ops
+/// step 11). Kept ops stay kernels of their own: the boundaries (layout
+/// changes, which the search does not build, and structured ops, into which
+/// it fuses nothing) and the ops
 /// whose values depend on one argument alone (qknorm_attention's
 /// rms_norm(Q) and rms_norm(K), a weight's transpose). The other ops are
-/// cut into segments at the layout changes: an op belongs to the segment
-/// of the most layout changes on a path from an argument to it.
+/// cut into segments at the boundaries: an op belongs to the segment of the
+/// most boundaries on a path from an argument to it.
 struct ProgramSplit {
   /// Kept ops and segments in an order that runs them: for each segment,
-  /// the layout changes that lead to it, the other kept ops of its level,
+  /// the boundaries that lead to it, the other kept ops of its level,
   /// then the segment.
   struct Step {
     Operation *kept = nullptr;
@@ -43,7 +45,8 @@ struct ProgramSplit {
   };
   SmallVector<Step> schedule;
   SmallVector<Segment> segments;
-  bool hasLayoutChange = false;
+  /// Whether the program has a boundary: then no search takes it whole.
+  bool hasBoundary = false;
 };
 
 /// Splits `program`, building the segments' functions in `scratch`;

@@ -67,18 +67,19 @@
 // CUSTOM: custom.mlir:2:8: note: in stage 'linalg' (the upstream TOSA-to-linalg passes)
 // CUSTOM: exit=1{{$}}
 
-// A TOSA op whose linalg the importer cannot take (a convolution's
-// windowed indexing), at the TOSA op's location.
-// RUN: sh -c '%tileopt_compile %t/conv.mlir -o %t/art 2>&1; echo exit=$?' | FileCheck %s --check-prefix=CONV
+// A TOSA op whose linalg neither the importer nor a generic kernel takes
+// (a gather's integer indices: tk values are float tensors), at the TOSA
+// op's location. (A convolution imports: a kernel of its own.)
+// RUN: sh -c '%tileopt_compile %t/gather.mlir -o %t/art 2>&1; echo exit=$?' | FileCheck %s --check-prefix=GATHER
 // RUN: not ls %t/art
-// CONV: conv.mlir:3:8: warning: cannot import 'linalg.conv_2d_nhwc_fhwc': indexing map {{.*}} indexes dim 1 (size 8) by d1 + d4
-// CONV: conv.mlir:3:8: error: 'linalg.conv_2d_nhwc_fhwc' was not imported into the kernel graph
-// CONV: conv.mlir:3:8: note: in stage 'tk' (tileopt-import-linalg)
-// CONV: exit=1{{$}}
+// GATHER: gather.mlir:2:8: warning: cannot import 'linalg.generic': {{.*}}; and no generic kernel computes it: it reads a value of type tensor<1x4xi32>, which no kernel graph value holds
+// GATHER: gather.mlir:2:8: error: 'linalg.generic' was not imported into the kernel graph
+// GATHER: gather.mlir:2:8: note: in stage 'tk' (tileopt-import-linalg)
+// GATHER: exit=1{{$}}
 
 // The same for --emit: an error and exit code 1, nothing on stdout.
-// RUN: sh -c '%tileopt_compile %t/conv.mlir --emit=ugraph -o %t/conv.ugraph.mlir 2>&1; echo exit=$?' | FileCheck %s --check-prefix=CONV
-// RUN: not ls %t/conv.ugraph.mlir
+// RUN: sh -c '%tileopt_compile %t/gather.mlir --emit=ugraph -o %t/gather.ugraph.mlir 2>&1; echo exit=$?' | FileCheck %s --check-prefix=GATHER
+// RUN: not ls %t/gather.ugraph.mlir
 
 //--- malformed.mlir
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
@@ -159,9 +160,8 @@ func.func @f(%x: tensor<4x32xf32>) -> tensor<4x32xf32> {
   return %y : tensor<4x32xf32>
 }
 
-//--- conv.mlir
-func.func @f(%x: tensor<1x8x8x4xf32>, %w: tensor<8x3x3x4xf32>, %b: tensor<8xf32>) -> tensor<1x6x6x8xf32> {
-  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
-  %y = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x8x8x4xf32>, tensor<8x3x3x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x6x6x8xf32>
-  return %y : tensor<1x6x6x8xf32>
+//--- gather.mlir
+func.func @f(%x: tensor<1x16x8xf32>, %i: tensor<1x4xi32>) -> tensor<1x4x8xf32> {
+  %y = tosa.gather %x, %i : (tensor<1x16x8xf32>, tensor<1x4xi32>) -> tensor<1x4x8xf32>
+  return %y : tensor<1x4x8xf32>
 }

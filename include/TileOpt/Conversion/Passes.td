@@ -48,11 +48,17 @@ def ImportLinalg : Pass<"tileopt-import-linalg", "::mlir::func::FuncOp"> {
     scaled by 1/n is a `mean`, `x * rsqrt(mean(x^2) + eps)` over the last
     dim is `tk.rms_norm`, and chains of reshapes or transposes collapse.
 
-    Shapes must be static and all tensors of one op must share one float
-    element type. What the pass cannot import gets a warning at the op
-    naming the op and the reason; the op stays as it was and the pass
-    imports the rest. A function whose body is only tk ops (and its
-    return) after this pass is a kernel graph the superoptimizer can take.
+    Shapes must be static. What no tk op models still computes something
+    the program needs, so a program is not refused for lack of a pattern:
+    a linalg op the patterns refuse (a convolution, a pooling window, a
+    payload that reads `linalg.index` or another tensor) and `tensor.pad`
+    become a `tk.structured`, a kernel of its own that holds the op as one
+    `linalg.generic` and is lowered to a generic kernel; a remark at the op
+    says why the patterns refused it. What cannot become one either
+    (integer tensors, several results, dynamic shapes) gets a warning and
+    stays as it was, and the pass imports the rest. A function whose body
+    is only tk ops (and its return) after this pass is a kernel graph the
+    superoptimizer can take.
 
     tk has no constants: scalar constants become the scalars of tk
     operators (`mul_scalar`, `add_scalar`) or scalar code in a `tk.map`.
@@ -66,7 +72,9 @@ def ImportLinalg : Pass<"tileopt-import-linalg", "::mlir::func::FuncOp"> {
   }];
   let dependentDialects = ["::mlir::tileopt::tk::TKDialect",
                            "::mlir::tileopt::TileOptDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def LowerUGraph : Pass<"tileopt-lower-ugraph", "::mlir::ModuleOp"> {

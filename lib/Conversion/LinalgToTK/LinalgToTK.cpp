@@ -11,6 +11,8 @@
 // refused op stays untouched and its reason reaches the user as a warning.
 //
 //===----------------------------------------------------------------------===//
+#include "StructuredFallback.h"
+
 #include "TileOpt/Conversion/Passes.h"
 #include "TileOpt/Dialect/TileOpt/IR/TileOptDialect.h"
 
@@ -1843,8 +1845,9 @@ struct ImportLinalgPass
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     (void)applyPatternsGreedily(getOperation(), importPatterns, config);
     (void)applyPatternsGreedily(getOperation(), idiomPatterns, config);
+    structureLeftovers();
     hoistConstants();
-    reportLeftovers();
+    reportConstants();
   }
 
   /// Makes each tensor constant that tk ops read an argument of the
@@ -1892,54 +1895,76 @@ struct ImportLinalgPass
     }
   }
 
-  /// Warns at every op that keeps the function from being a kernel graph.
-  /// Fills, empty tensors and constants are reported only where they reach
-  /// the kernel graph or the return; feeding an op that is itself reported,
-  /// they would only repeat its warning. (Dense constants the kernel graph
-  /// reads are arguments by now; other elements attributes, such as
-  /// `dense_resource` blobs, are not.)
-  void reportLeftovers() {
-    auto reachesGraph = [](Operation *op) {
-      return llvm::any_of(op->getUsers(), [](Operation *user) {
-        return isa<func::ReturnOp>(user) ||
-               isa_and_nonnull<tk::TKDialect>(user->getDialect());
-      });
-    };
+  /// Whether `op`'s result reaches the kernel graph or the return.
+  static bool reachesGraph(Operation *op) {
+    return llvm::any_of(op->getUsers(), [](Operation *user) {
+      return isa<func::ReturnOp>(user) ||
+             isa_and_nonnull<tk::TKDialect>(user->getDialect());
+    });
+  }
+
+  /// Every op the patterns did not import becomes a tk.structured, a kernel
+  /// of its own (StructuredFallback.h), with a remark that says why the
+  /// patterns refused it; what cannot become one gets a warning, as it keeps
+  /// the function from being a kernel graph. Fills, empty tensors and
+  /// constants count only where they reach the kernel graph or the return:
+  /// feeding an op that is itself reported, they are rebuilt with it or
+  /// would only repeat its warning.
+  void structureLeftovers() {
     SmallVector<Operation *> leftovers;
     getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (op == getOperation() || op->hasTrait<OpTrait::IsTerminator>())
         return WalkResult::advance();
-      if (isa_and_nonnull<tk::TKDialect>(op->getDialect()))
+      if (isa_and_nonnull<tk::TKDialect>(op->getDialect()) ||
+          matchPattern(op, m_Constant()))
         return WalkResult::skip();
-      bool isOperand = isa<tensor::EmptyOp, linalg::FillOp>(op) ||
-                       matchPattern(op, m_Constant());
-      if (isOperand && !reachesGraph(op))
-        return WalkResult::skip();
-      if (matchPattern(op, m_Constant()))
-        op->emitWarning("constant in the kernel graph: tk has no "
-                        "constants, and only dense ones become constant "
-                        "arguments (tileopt.constant)");
-      else
+      if (!isa<tensor::EmptyOp, linalg::FillOp>(op) || reachesGraph(op))
         leftovers.push_back(op);
       return WalkResult::skip();
     });
 
     PatternApplicator applicator(importPatterns);
     applicator.applyDefaultCostModel();
+    IRRewriter rewriter(&getContext());
     for (Operation *op : leftovers) {
       MatchFailureCollector collector;
-      PatternRewriter rewriter(op->getContext());
-      rewriter.setListener(&collector);
-      rewriter.setInsertionPoint(op);
-      if (succeeded(applicator.matchAndRewrite(op, rewriter)))
+      PatternRewriter patternRewriter(op->getContext());
+      patternRewriter.setListener(&collector);
+      patternRewriter.setInsertionPoint(op);
+      if (succeeded(applicator.matchAndRewrite(op, patternRewriter)))
         continue;
-      InFlightDiagnostic diag = op->emitWarning()
-                                << "cannot import '" << op->getName() << "': ";
-      if (collector.reasons.empty())
-        diag << "tk has no equivalent op";
-      else
-        diag << llvm::join(collector.reasons, "; ");
+      std::string reasons = collector.reasons.empty()
+                                ? "tk has no equivalent op"
+                                : llvm::join(collector.reasons, "; ");
+      std::string whyNot;
+      llvm::raw_string_ostream os(whyNot);
+      std::string name = op->getName().getStringRef().str();
+      Location loc = op->getLoc();
+      if (succeeded(wrapAsStructured(op, rewriter, os))) {
+        emitRemark(loc) << "'" << name
+                        << "' is a kernel of its own (tk.structured), not "
+                           "fused: "
+                        << reasons;
+        continue;
+      }
+      op->emitWarning() << "cannot import '" << name << "': " << reasons
+                        << "; and no generic kernel computes it: " << whyNot;
     }
+  }
+
+  /// Warns at the constants that reach the kernel graph: dense ones are
+  /// arguments by now (hoistConstants); other elements attributes, such as
+  /// `dense_resource` blobs, are not.
+  void reportConstants() {
+    getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa_and_nonnull<tk::TKDialect>(op->getDialect()))
+        return WalkResult::skip();
+      if (matchPattern(op, m_Constant()) && reachesGraph(op))
+        op->emitWarning("constant in the kernel graph: tk has no "
+                        "constants, and only dense ones become constant "
+                        "arguments (tileopt.constant)");
+      return WalkResult::advance();
+    });
   }
 
   FrozenRewritePatternSet importPatterns;

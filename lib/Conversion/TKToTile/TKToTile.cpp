@@ -3,7 +3,8 @@
 // A kernel graph is a sequence of launches over tensors in device memory,
 // which is what a tile host function is once the tensors are buffers: every
 // tk op becomes a tile kernel (predefined ones through the block graph of
-// their tiling, layout changes as copies), and the function launches them,
+// their tiling, layout changes as copies, structured ops as their loop
+// nest), and the function launches them,
 // in order, on memref buffers.
 //
 //===----------------------------------------------------------------------===//
@@ -101,7 +102,8 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
   OpBuilder b(func);
   Block &body = graph.getBody().front();
   for (Operation &op : llvm::make_early_inc_range(body.without_terminator()))
-    if (!isa<tk::FusedOp>(op) && !op.hasTrait<tk::LayoutChange>() &&
+    if (!isa<tk::FusedOp, tk::StructuredOp>(op) &&
+        !op.hasTrait<tk::LayoutChange>() &&
         failed(tilePredefinedKernel(b, &op)))
       return failure();
 
@@ -155,6 +157,10 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
     FailureOr<SmallVector<LoweredKernel>> lowered = failure();
     if (auto fused = dyn_cast<tk::FusedOp>(op)) {
       FailureOr<LoweredKernel> kernel = lowerBlockGraph(b, fused, name);
+      if (succeeded(kernel))
+        lowered = SmallVector<LoweredKernel>{std::move(*kernel)};
+    } else if (auto structured = dyn_cast<tk::StructuredOp>(op)) {
+      FailureOr<LoweredKernel> kernel = lowerStructured(b, structured, name);
       if (succeeded(kernel))
         lowered = SmallVector<LoweredKernel>{std::move(*kernel)};
     } else {

@@ -1,10 +1,11 @@
-//===- LoadStoreOpToGPU.cpp - tile.load and tile.store --------------------===//
+//===- LoadStoreOpToGPU.cpp - tile.load, store, gather and scatter --------===//
 //
 // Each thread loads and stores the chunks of its fragment: one 16-byte
 // access per chunk (two for f32) under one bounds check when the view's
 // rows are a whole number of chunks, element by element otherwise. Also
 // the cp.async copies of a staged mma loop's tiles into shared memory,
-// which address the view the same way.
+// which address the view the same way. tile.gather and tile.scatter access
+// each element at its own offset, under its own bounds check.
 //
 //===----------------------------------------------------------------------===//
 #include "StagedMmaLoop.h"
@@ -304,6 +305,99 @@ struct StoreLowering : public TilePattern<tile::StoreOp> {
   }
 };
 
+/// Calls `visit(i, address, inside)` for each element i of the current
+/// thread's fragment of a tile.gather or scatter with offsets `offsets` (the
+/// adapted fragment): `inside` whether the offset lies in the view, and
+/// `address` the element's address there, or the view's first element's
+/// when it does not (an address that never faults).
+void forEachElementAccess(OpBuilder &b, Location loc, const ViewParams &params,
+                          Type elementType, Value offsets, int64_t fragmentSize,
+                          function_ref<void(int64_t, Value, Value)> visit) {
+  Value count = i64Constant(b, loc, 1);
+  for (Value size : params.sizes)
+    count = arith::MulIOp::create(
+        b, loc, count,
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), size));
+  for (int64_t i = 0; i < fragmentSize; ++i) {
+    Value offset = extractElement(b, loc, offsets, i);
+    if (!offset.getType().isInteger(64))
+      offset = arith::ExtSIOp::create(b, loc, b.getI64Type(), offset);
+    // Unsigned: a negative offset is outside too.
+    Value inside =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, offset, count);
+    Value safe =
+        arith::SelectOp::create(b, loc, inside, offset, i64Constant(b, loc, 0));
+    Value address =
+        LLVM::GEPOp::create(b, loc, params.pointer.getType(), elementType,
+                            params.pointer, ValueRange{safe});
+    visit(i, address, inside);
+  }
+}
+
+struct GatherLowering : public TilePattern<tile::GatherOp> {
+  using TilePattern::TilePattern;
+
+  LogicalResult
+  matchAndRewrite(tile::GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FailureOr<ViewParams> params = viewParams(rewriter, loc, adaptor.getView());
+    if (failed(params))
+      return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
+    Type elementType = op.getType().getElementType();
+    Value zero = paddingValue(rewriter, loc, elementType, std::nullopt);
+    SmallVector<Value> elements;
+    forEachElementAccess(
+        rewriter, loc, *params, elementType, adaptor.getOffsets(),
+        layout(op.getType()).fragmentSize(),
+        [&](int64_t, Value address, Value inside) {
+          Value loaded =
+              LLVM::LoadOp::create(rewriter, loc, elementType, address);
+          elements.push_back(
+              arith::SelectOp::create(rewriter, loc, inside, loaded, zero));
+        });
+    rewriter.replaceOp(op, fromElements(rewriter, loc, elements));
+    return success();
+  }
+};
+
+struct ScatterLowering : public TilePattern<tile::ScatterOp> {
+  using TilePattern::TilePattern;
+
+  LogicalResult
+  matchAndRewrite(tile::ScatterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FailureOr<ViewParams> params = viewParams(rewriter, loc, adaptor.getView());
+    if (failed(params))
+      return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
+    RankedTensorType tileType = op.getValue().getType();
+    FragmentLayout in = layout(tileType);
+    // Of a replicated tile, only the first copy is written.
+    Value writer;
+    if (in.replicated)
+      writer = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ult, threadIdOf(rewriter, loc),
+          indexConstant(rewriter, loc, in.numElements));
+    Value fragment = adaptor.getValue();
+    forEachElementAccess(
+        rewriter, loc, *params, tileType.getElementType(), adaptor.getOffsets(),
+        in.fragmentSize(), [&](int64_t i, Value address, Value inside) {
+          if (writer)
+            inside = arith::AndIOp::create(rewriter, loc, inside, writer);
+          auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{}, inside,
+                                        /*withElseRegion=*/false);
+          OpBuilder::InsertionGuard guard(rewriter);
+          rewriter.setInsertionPointToStart(ifOp.thenBlock());
+          LLVM::StoreOp::create(rewriter, loc,
+                                extractElement(rewriter, loc, fragment, i),
+                                address);
+        });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void tiletogpu::copyTileAsync(OpBuilder &b, Location loc, tile::LoadOp load,
@@ -340,6 +434,6 @@ void tiletogpu::copyTileAsync(OpBuilder &b, Location loc, tile::LoadOp load,
 void tileopt::populateLoadStoreOpToGPUPatterns(const TypeConverter &converter,
                                                RewritePatternSet &patterns,
                                                int64_t numThreads) {
-  patterns.add<LoadLowering, StoreLowering>(converter, patterns.getContext(),
-                                            numThreads);
+  patterns.add<LoadLowering, StoreLowering, GatherLowering, ScatterLowering>(
+      converter, patterns.getContext(), numThreads);
 }

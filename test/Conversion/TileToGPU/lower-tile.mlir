@@ -197,3 +197,26 @@ tile.kernel @free_reshape(%x: !tile.view<?x64xf32>, %y: !tile.view<?x16xf32>) {
   tile.store %r, %y[%i, %c0] : tensor<64x16xf32>, !tile.view<?x16xf32>
   tile.return
 }
+
+// -----
+
+// tile.gather and tile.scatter: each element of the thread's fragment at its
+// own offset, checked against the view's element count (unsigned, so that a
+// negative offset is outside too); outside, a gather reads element 0's
+// address and yields 0, a scatter writes nothing.
+// CHECK-LABEL: gpu.func @gather_scatter
+// CHECK:         %[[OFF:.*]] = vector.extract %{{.*}}[0] : i32 from vector<2xi32>
+// CHECK:         %[[WIDE:.*]] = arith.extsi %[[OFF]] : i32 to i64
+// CHECK:         %[[IN:.*]] = arith.cmpi ult, %[[WIDE]], %{{.*}} : i64
+// CHECK:         %[[SAFE:.*]] = arith.select %[[IN]], %[[WIDE]], %{{.*}} : i64
+// CHECK:         %[[P:.*]] = llvm.getelementptr %{{.*}}[%[[SAFE]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK:         %[[V:.*]] = llvm.load %[[P]] : !llvm.ptr<1> -> f32
+// CHECK:         arith.select %[[IN]], %[[V]], %{{.*}} : f32
+// CHECK:         scf.if %{{.*}} {
+// CHECK:           llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<1>
+tile.kernel @gather_scatter(%x: !tile.view<4x8xf32>, %y: !tile.view<32xf32>) {
+  %o = tile.iota : tensor<256xi32>
+  %v = tile.gather %x[%o] : !tile.view<4x8xf32>, tensor<256xi32> -> tensor<256xf32>
+  tile.scatter %v, %y[%o] : tensor<256xf32>, !tile.view<32xf32>, tensor<256xi32>
+  tile.return
+}

@@ -782,3 +782,70 @@ func.func @map_integer_tensor(%x: tensor<8x4xi32>) -> tensor<8x4xf32> {
   }
   return %0 : tensor<8x4xf32>
 }
+
+// -----
+
+func.func @structured_argument_type(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'tk.structured' op region argument #0 has type 'tensor<4xf32>', expected 'tensor<8xf32>', the type of input #0}}
+  %0 = "tk.structured"(%x) ({
+  ^bb0(%a: tensor<4xf32>):
+    %e = tensor.empty() : tensor<8xf32>
+    tk.yield %e : tensor<8xf32>
+  }) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @structured_without_generic(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'tk.structured' op must yield the result of a linalg.generic}}
+  %0 = tk.structured (%a = %x : tensor<8xf32>) -> tensor<8xf32> {
+    tk.yield %a : tensor<8xf32>
+  }
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @structured_other_op(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = tk.structured (%a = %x : tensor<8xf32>) -> tensor<8xf32> {
+    // expected-error @+1 {{'linalg.exp' op is not allowed in a tk.structured: it holds one linalg.generic and the tensor.empty, linalg.fill and arith.constant ops of its init}}
+    %b = linalg.exp ins(%a : tensor<8xf32>) outs(%a : tensor<8xf32>) -> tensor<8xf32>
+    %g = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                         iterator_types = ["parallel"]}
+        ins(%b : tensor<8xf32>) outs(%a : tensor<8xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      linalg.yield %in : f32
+    } -> tensor<8xf32>
+    tk.yield %g : tensor<8xf32>
+  }
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @structured_payload(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = tk.structured (%a = %x : tensor<8xf32>) -> tensor<8xf32> {
+    %g = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                         iterator_types = ["parallel"]}
+        ins(%a : tensor<8xf32>) outs(%a : tensor<8xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      // expected-error @+1 {{'tensor.empty' op is not allowed in the payload of a tk.structured: it takes arith and math ops, linalg.index and tensor.extract}}
+      %e = tensor.empty() : tensor<2xf32>
+      linalg.yield %in : f32
+    } -> tensor<8xf32>
+    tk.yield %g : tensor<8xf32>
+  }
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @structured_integers(%x: tensor<8xi32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'tk.structured' op expects floating-point elements, got 'i32'}}
+  %0 = tk.structured (%a = %x : tensor<8xi32>) -> tensor<8xf32> {
+    %e = tensor.empty() : tensor<8xf32>
+    tk.yield %e : tensor<8xf32>
+  }
+  return %0 : tensor<8xf32>
+}

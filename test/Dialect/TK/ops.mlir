@@ -279,3 +279,35 @@ func.func @map(%x: tensor<8x64xf16>, %y: tensor<64xf32>) -> tensor<8x64xf16> {
   }
   return %0 : tensor<8x64xf16>
 }
+
+// -----
+
+// A structured op: a convolution's loop nest, its zero init built in the
+// region.
+// CHECK-LABEL: func.func @structured
+// CHECK: %[[R:.*]] = tk.structured (%[[A:.*]] = %{{.*}} : tensor<1x6x6x2xf32>, %[[W:.*]] = %{{.*}} : tensor<3x3x2x4xf32>) -> tensor<1x4x4x4xf32> {
+// CHECK:   %[[I:.*]] = linalg.fill
+// CHECK:   %[[G:.*]] = linalg.generic {{.*}} ins(%[[A]], %[[W]] : tensor<1x6x6x2xf32>, tensor<3x3x2x4xf32>) outs(%[[I]] : tensor<1x4x4x4xf32>)
+// CHECK:   tk.yield %[[G]] : tensor<1x4x4x4xf32>
+// CHECK: }
+// CHECK: return %[[R]]
+func.func @structured(%x: tensor<1x6x6x2xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<1x4x4x4xf32> {
+  %0 = tk.structured (%a = %x : tensor<1x6x6x2xf32>, %b = %w : tensor<3x3x2x4xf32>) -> tensor<1x4x4x4xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<1x4x4x4xf32>
+    %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+    %c = linalg.generic {
+        indexing_maps = [affine_map<(n, h, w, f, kh, kw, c) -> (n, h + kh, w + kw, c)>,
+                         affine_map<(n, h, w, f, kh, kw, c) -> (kh, kw, c, f)>,
+                         affine_map<(n, h, w, f, kh, kw, c) -> (n, h, w, f)>],
+        iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+        ins(%a, %b : tensor<1x6x6x2xf32>, tensor<3x3x2x4xf32>) outs(%init : tensor<1x4x4x4xf32>) {
+    ^bb0(%in: f32, %f: f32, %acc: f32):
+      %m = arith.mulf %in, %f : f32
+      %s = arith.addf %acc, %m : f32
+      linalg.yield %s : f32
+    } -> tensor<1x4x4x4xf32>
+    tk.yield %c : tensor<1x4x4x4xf32>
+  }
+  return %0 : tensor<1x4x4x4xf32>
+}

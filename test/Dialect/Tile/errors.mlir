@@ -935,3 +935,31 @@ tile.kernel @unknown_tile_attr() attributes {tile.pipelined} {
   tile.return
 }
 // expected-error @-3 {{'tile.pipelined' is not an attribute of the tile dialect}}
+
+// -----
+
+tile.kernel @gather_type(%x: !tile.view<32xf32>) {
+  %o = tile.iota : tensor<16xi32>
+  // expected-error @+1 {{'tile.gather' op accesses elements of 'f32' as 'f16'}}
+  %v = tile.gather %x[%o] : !tile.view<32xf32>, tensor<16xi32> -> tensor<16xf16>
+  tile.return
+}
+
+// -----
+
+tile.kernel @gather_offsets_shape(%x: !tile.view<32xf32>) {
+  %o = tile.iota : tensor<8xi32>
+  // expected-error @+1 {{'tile.gather' op has offsets of shape [8] for a tile of shape [16]}}
+  %v = tile.gather %x[%o] : !tile.view<32xf32>, tensor<8xi32> -> tensor<16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @scatter_offsets_type(%x: !tile.view<32xf32>) {
+  %o = tile.iota : tensor<16xi16>
+  %v = arith.constant dense<1.0> : tensor<16xf32>
+  // expected-error @+1 {{'tile.scatter' op takes offsets of i32 or i64, not 'i16'}}
+  tile.scatter %v, %x[%o] : tensor<16xf32>, !tile.view<32xf32>, tensor<16xi16>
+  tile.return
+}

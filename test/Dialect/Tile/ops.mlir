@@ -456,3 +456,15 @@ tile.kernel @wgmma_layouts(%x: !tile.view<64x64xbf16>, %w: !tile.view<64x64xbf16
   } {tile.mma_pipeline = #tile.mma_pipeline<none>}
   tile.return
 }
+
+// -----
+
+// CHECK-LABEL: tile.kernel @gather_scatter
+// CHECK: %[[X:.*]] = tile.gather %{{.*}}[%[[O:.*]]] : !tile.view<4x8xf32>, tensor<256xi32> -> tensor<256xf32>
+// CHECK: tile.scatter %[[X]], %{{.*}}[%[[O]]] : tensor<256xf32>, !tile.view<32xf32>, tensor<256xi32>
+tile.kernel @gather_scatter(%x: !tile.view<4x8xf32>, %y: !tile.view<32xf32>) {
+  %o = tile.iota : tensor<256xi32>
+  %v = tile.gather %x[%o] : !tile.view<4x8xf32>, tensor<256xi32> -> tensor<256xf32>
+  tile.scatter %v, %y[%o] : tensor<256xf32>, !tile.view<32xf32>, tensor<256xi32>
+  tile.return
+}

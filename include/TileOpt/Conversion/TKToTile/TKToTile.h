@@ -71,6 +71,16 @@ FailureOr<LoweredKernel> lowerBlockGraph(OpBuilder &b, tk::FusedOp fused,
 FailureOr<SmallVector<LoweredKernel>>
 lowerLayoutChange(OpBuilder &b, Operation *op, StringRef name);
 
+/// Builds, at `b`'s insertion point, the tile kernel @`name` that computes
+/// `op`, a structured op no tk op models, as its loop nest: one result
+/// element per lane, each operand element gathered through its indexing
+/// map (StructuredKernels.cpp). Its arguments are a view per input of `op`,
+/// then one of the result. Fails with a diagnostic at `op` (and leaves no
+/// kernel) when the result's map is not the parallel loops or a tensor
+/// has 2^31 elements or more.
+FailureOr<LoweredKernel> lowerStructured(OpBuilder &b, tk::StructuredOp op,
+                                         StringRef name);
+
 /// The largest power of two at most `cap` that divides `n`: the tile extent
 /// the predefined tilings and the layout kernels take along a dim of `n`.
 int64_t powerOfTwoTile(int64_t n, int64_t cap);

@@ -5,7 +5,9 @@
 #include "TileOpt/Dialect/Common/ScalarRegion.h"
 #include "TileOpt/Dialect/Common/ShapeChecks.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
@@ -87,6 +89,85 @@ LogicalResult MapOp::verify() {
 LogicalResult MapOp::verifyRegions() {
   return verifyScalarRegion(*this, "tk.map", getInputs(),
                             YieldOp::getOperationName());
+}
+
+//===----------------------------------------------------------------------===//
+// Structured ops TileOpt does not model
+//===----------------------------------------------------------------------===//
+
+ParseResult StructuredOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::Argument> regionArgs;
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  SmallVector<Type> operandTypes;
+  SMLoc loc = parser.getCurrentLocation();
+  Region *body = result.addRegion();
+  if (parseBoundOperands(parser, regionArgs, operands, operandTypes,
+                         [](Type type) { return type; }) ||
+      parser.resolveOperands(operands, operandTypes, loc, result.operands) ||
+      parser.parseArrowTypeList(result.types) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
+      parser.parseRegion(*body, regionArgs))
+    return failure();
+  return success();
+}
+
+void StructuredOp::print(OpAsmPrinter &p) {
+  Region &body = getBody();
+  p << ' ';
+  printBoundOperands(p, body.getArguments(), getOperands());
+  p.printArrowTypeList(getOperation()->getResultTypes());
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs());
+  p << ' ';
+  p.printRegion(body, /*printEntryBlockArgs=*/false);
+}
+
+linalg::GenericOp StructuredOp::getGeneric() {
+  auto yield = cast<YieldOp>(getBody().front().getTerminator());
+  return yield.getValue().getDefiningOp<linalg::GenericOp>();
+}
+
+LogicalResult StructuredOp::verify() {
+  SmallVector<ShapedType> types = shapedTypes(getInputs().getTypes());
+  types.push_back(cast<ShapedType>(getResult().getType()));
+  return verifyFloatElements(*this, types);
+}
+
+LogicalResult StructuredOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError("region has ")
+           << body.getNumArguments() << " arguments for " << getInputs().size()
+           << " inputs";
+  for (auto [i, arg, input] : llvm::enumerate(body.getArguments(), getInputs()))
+    if (arg.getType() != input.getType())
+      return emitOpError("region argument #")
+             << i << " has type " << arg.getType() << ", expected "
+             << input.getType() << ", the type of input #" << i;
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield || yield.getValue().getType() != getResult().getType())
+    return emitOpError("region must end in a tk.yield of a ")
+           << getResult().getType();
+  linalg::GenericOp generic = getGeneric();
+  if (!generic)
+    return emitOpError("must yield the result of a linalg.generic");
+  if (generic.getNumDpsInits() != 1 || !generic.hasPureTensorSemantics())
+    return generic.emitOpError(
+        "in a tk.structured must have one init and work on tensors");
+  for (Operation &op : body.without_terminator()) {
+    if (&op == generic.getOperation())
+      continue;
+    if (!isa<tensor::EmptyOp, linalg::FillOp, arith::ConstantOp>(op))
+      return op.emitOpError("is not allowed in a tk.structured: it holds one "
+                            "linalg.generic and the tensor.empty, "
+                            "linalg.fill and arith.constant ops of its init");
+  }
+  for (Operation &op : generic.getRegion().front())
+    if (!isa<arith::ArithDialect, math::MathDialect>(op.getDialect()) &&
+        !isa<linalg::IndexOp, linalg::YieldOp, tensor::ExtractOp>(op))
+      return op.emitOpError("is not allowed in the payload of a "
+                            "tk.structured: it takes arith and math ops, "
+                            "linalg.index and tensor.extract");
+  return success();
 }
 
 LogicalResult ReduceOp::verify() {

@@ -213,6 +213,34 @@ LogicalResult StoreOp::verify() {
                       getIndices().size(), getLatencyAttr());
 }
 
+/// Checks the element type and the offsets of a tile.gather or scatter.
+static LogicalResult verifyElementAccess(Operation *op, TensorViewType view,
+                                         RankedTensorType tile,
+                                         RankedTensorType offsets) {
+  if (tile.getElementType() != view.getElementType())
+    return op->emitOpError("accesses elements of ")
+           << view.getElementType() << " as " << tile.getElementType();
+  if (offsets.getShape() != tile.getShape())
+    return op->emitOpError("has offsets of shape [")
+           << offsets.getShape() << "] for a tile of shape [" << tile.getShape()
+           << "]";
+  if (!offsets.getElementType().isSignlessInteger(32) &&
+      !offsets.getElementType().isSignlessInteger(64))
+    return op->emitOpError("takes offsets of i32 or i64, not ")
+           << offsets.getElementType();
+  return success();
+}
+
+LogicalResult GatherOp::verify() {
+  return verifyElementAccess(*this, getView().getType(), getResult().getType(),
+                             getOffsets().getType());
+}
+
+LogicalResult ScatterOp::verify() {
+  return verifyElementAccess(*this, getView().getType(), getValue().getType(),
+                             getOffsets().getType());
+}
+
 //===----------------------------------------------------------------------===//
 // Compute
 //===----------------------------------------------------------------------===//

@@ -5,6 +5,8 @@
 #include "TileOpt/Dialect/Common/TileOptEnums.h"
 #include "TileOpt/Dialect/TB/IR/TBOps.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"

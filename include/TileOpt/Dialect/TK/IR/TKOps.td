@@ -32,7 +32,9 @@ def TK_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   let dependentDialects = ["::mlir::tileopt::tb::TBDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::math::MathDialect"];
+                           "::mlir::math::MathDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 // The enums are shared with tb; the attribute classes are tk's own.
@@ -156,10 +158,53 @@ def TK_MapOp
   let hasRegionVerifier = 1;
 }
 
+def TK_StructuredOp
+    : TK_Op<"structured", [IsolatedFromAbove, SingleBlock]> {
+  let summary = "a structured op TileOpt does not model, as a kernel of its own";
+  let description = [{
+    What the importer makes of a linalg op (or `tensor.pad`) that no tk op
+    models — a convolution, a pooling window, padding, a payload that reads
+    the iteration index or another tensor (`linalg.index`,
+    `tensor.extract`) — so that a program is never refused for lack of a
+    pattern. The region holds the op as one `linalg.generic` on the
+    region's arguments (named ops generalized, a pad written as a generic
+    that reads its source), with what builds its init (`tensor.empty`,
+    `linalg.fill` of a constant, `arith.constant`), and yields its result.
+
+    ```mlir
+    %y = tk.structured (%a = %x : tensor<1x8x8x4xf32>, %b = %w : tensor<8x3x3x4xf32>)
+        -> tensor<1x6x6x8xf32> {
+      %zero = arith.constant 0.0 : f32
+      %e = tensor.empty() : tensor<1x6x6x8xf32>
+      %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x6x6x8xf32>) -> tensor<1x6x6x8xf32>
+      %c = linalg.generic {...} ins(%a, %b : ...) outs(%init : ...) {...}
+      tk.yield %c : tensor<1x6x6x8xf32>
+    }
+    ```
+
+    The superoptimizer fuses nothing into it: it is a kernel of its own,
+    between the segments it searches (docs/superoptimizer.md), and to the
+    verifier an uninterpreted function of its operands. The lowering
+    gives it a generic kernel, one output element per thread
+    (docs/lowering.md); the interpreter evaluates the generic, loop by
+    loop.
+  }];
+  let arguments = (ins Variadic<TK_Tensor>:$inputs);
+  let results = (outs TK_Tensor:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The linalg.generic the region computes.
+    ::mlir::linalg::GenericOp getGeneric();
+  }];
+}
+
 def TK_YieldOp : Op<TK_Dialect, "yield", [Pure, ReturnLike, Terminator,
-                                           HasParent<"MapOp">]> {
-  let summary = "the element a tk.map computes";
-  let arguments = (ins AnyTypeOf<[AnyInteger, AnyFloat, Index]>:$value);
+                                           ParentOneOf<["MapOp", "StructuredOp"]>]> {
+  let summary = "the element a tk.map computes, the tensor a tk.structured computes";
+  let arguments = (ins AnyTypeOf<[AnyInteger, AnyFloat, Index, TK_Tensor]>:$value);
   let assemblyFormat = "$value `:` type($value) attr-dict";
 }
 

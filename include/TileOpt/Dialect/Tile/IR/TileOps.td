@@ -272,6 +272,46 @@ def Tile_StoreOp : Tile_Op<"store", [Tile_InKernel,
   let hasVerifier = 1;
 }
 
+def Tile_GatherOp : Tile_Op<"gather", [Tile_InKernel,
+                                       MemoryEffects<[MemRead]>]> {
+  let summary = "loads the elements of a tensor view at element offsets";
+  let description = [{
+    Element i of the result is the view's element at row-major offset
+    `offsets[i]`; an offset outside the view (negative, or at least the
+    view's element count) reads as 0 and touches no memory. The access
+    that tiles cannot express: the generic kernels of structured ops that
+    TileOpt does not model (`tk.structured`: convolutions, pooling,
+    padding, payloads that read tensors) address their operands through
+    the op's indexing maps, element by element.
+
+    ```mlir
+    %x = tile.gather %view[%offsets] : !tile.view<4x8xf32>, tensor<256xi32> -> tensor<256xf32>
+    ```
+  }];
+  let arguments = (ins Tile_TensorViewType:$view, Tile_Tile:$offsets);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $view `[` $offsets `]` attr-dict `:` qualified(type($view)) `,` type($offsets) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ScatterOp : Tile_Op<"scatter", [Tile_InKernel,
+                                         MemoryEffects<[MemWrite]>]> {
+  let summary = "stores the elements of a tile at element offsets of a view";
+  let description = [{
+    Writes element i of `value` at row-major offset `offsets[i]` of the
+    view; an offset outside the view writes nothing. Two elements written
+    to one offset leave one of them, unspecified which.
+  }];
+  let arguments = (ins Tile_Tile:$value, Tile_TensorViewType:$view,
+                       Tile_Tile:$offsets);
+  let assemblyFormat = [{
+    $value `,` $view `[` $offsets `]` attr-dict `:` type($value) `,` qualified(type($view)) `,` type($offsets)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Compute
 //===----------------------------------------------------------------------===//
