@@ -299,6 +299,58 @@ class Fn:
         return self.emit(name, f"tosa.tile %{x.name}, %{m.name} : ({x.type}, {m.dtype}) -> "
                                f"{tensor_type(shape, x.dtype)}", shape, x.dtype)
 
+    def conv2d(self, x, w, b, pad, stride=(1, 1), name="conv"):
+        """NHWC input, OHWI weight (tosa.conv2d), pad (top, bottom, left,
+        right)."""
+        (n, h, wd, c), (o, kh, kw, c2) = x.shape, w.shape
+        assert c == c2, (x.shape, w.shape)
+        oh = (h + pad[0] + pad[1] - kh) // stride[0] + 1
+        ow = (wd + pad[2] + pad[3] - kw) // stride[1] + 1
+        zp = self.zero_point(x.dtype)
+        shape = (n, oh, ow, o)
+        attrs = (f"acc_type = {x.dtype}, dilation = array<i64: 1, 1>, "
+                 f"pad = array<i64: {', '.join(str(p) for p in pad)}>, "
+                 f"stride = array<i64: {stride[0]}, {stride[1]}>")
+        return self.emit(name, f"tosa.conv2d %{x.name}, %{w.name}, %{b.name}, %{zp.name}, %{zp.name} {{{attrs}}} : "
+                               f"({x.type}, {w.type}, {b.type}, {zp.type}, {zp.type}) -> {tensor_type(shape, x.dtype)}",
+                         shape, x.dtype)
+
+    def depthwise_conv2d(self, x, w, b, pad, name="dwconv"):
+        """NHWC input, HWCM weight (tosa.depthwise_conv2d), stride 1."""
+        (n, h, wd, c), (kh, kw, c2, m) = x.shape, w.shape
+        assert c == c2, (x.shape, w.shape)
+        shape = (n, h + pad[0] + pad[1] - kh + 1, wd + pad[2] + pad[3] - kw + 1, c * m)
+        zp = self.zero_point(x.dtype)
+        attrs = (f"acc_type = {x.dtype}, dilation = array<i64: 1, 1>, "
+                 f"pad = array<i64: {', '.join(str(p) for p in pad)}>, stride = array<i64: 1, 1>")
+        return self.emit(name, f"tosa.depthwise_conv2d %{x.name}, %{w.name}, %{b.name}, %{zp.name}, %{zp.name} "
+                               f"{{{attrs}}} : ({x.type}, {w.type}, {b.type}, {zp.type}, {zp.type}) -> "
+                               f"{tensor_type(shape, x.dtype)}", shape, x.dtype)
+
+    def pool2d(self, op, x, kernel, stride, pad, name="pool"):
+        """tosa.max_pool2d / tosa.avg_pool2d over NHWC."""
+        n, h, w, c = x.shape
+        shape = (n, (h + pad[0] + pad[1] - kernel[0]) // stride[0] + 1,
+                 (w + pad[2] + pad[3] - kernel[1]) // stride[1] + 1, c)
+        attrs = (f"kernel = array<i64: {kernel[0]}, {kernel[1]}>, "
+                 f"pad = array<i64: {', '.join(str(p) for p in pad)}>, "
+                 f"stride = array<i64: {stride[0]}, {stride[1]}>")
+        if op == "avg_pool2d":
+            zp = self.zero_point(x.dtype)
+            return self.emit(name, f"tosa.avg_pool2d %{x.name}, %{zp.name}, %{zp.name} {{acc_type = {x.dtype}, "
+                                   f"{attrs}}} : ({x.type}, {zp.type}, {zp.type}) -> {tensor_type(shape, x.dtype)}",
+                             shape, x.dtype)
+        return self.emit(name, f"tosa.max_pool2d %{x.name} {{{attrs}}} : ({x.type}) -> {tensor_type(shape, x.dtype)}",
+                         shape, x.dtype)
+
+    def pad(self, x, padding, value, name="padded"):
+        """tosa.pad: padding (before, after) per dim, a constant value."""
+        p = self.shape_const([q for pair in padding for q in pair], "padding")
+        v = self.const(f"{name}_value", value, (1,), x.dtype)
+        shape = tuple(d + a + b for d, (a, b) in zip(x.shape, padding))
+        return self.emit(name, f"tosa.pad %{x.name}, %{p.name}, %{v.name} : ({x.type}, {p.dtype}, {v.type}) -> "
+                               f"{tensor_type(shape, x.dtype)}", shape, x.dtype)
+
     # front-end idioms ----------------------------------------------------------
 
     def linear(self, x, w, name="linear", out_dtype=None):
@@ -908,6 +960,74 @@ cos/sin ({S}, {P}) inputs. x (1, {S}, {H}, {D}).""")
     ra = f.sub(f.mul(a, c, "a_cos"), f.mul(b, s, "b_sin"), "rot_a")
     rb = f.add(f.mul(a, s, "a_sin"), f.mul(b, c, "b_cos"), "rot_b")
     return f.text([f.reshape(f.concat([ra, rb], 3, "rot_pairs"), (1, S, H, D), "out")])
+
+
+# --- Convolutional networks: no tk op models a window; each is a kernel of
+# its own (tk.structured), the elementwise ops around it searched ------------
+
+@program(dict(N=1, H=9, W=7, C=3, O=5))
+def conv_bias_relu(d):
+    f = Fn("conv_bias_relu", f"""
+A convolution block (ONNX Conv + Relu): relu(conv2d(x, w, pad 1) + b), f32,
+NHWC. x ({d['N']}, {d['H']}, {d['W']}, {d['C']}), w ({d['O']}, 3, 3, {d['C']}) (OHWI), b ({d['O']}).""")
+    x = f.arg("x", (d["N"], d["H"], d["W"], d["C"]))
+    w = f.arg("w", (d["O"], 3, 3, d["C"]))
+    b = f.arg("b", (d["O"],))
+    return f.text([f.clamp(f.conv2d(x, w, b, (1, 1, 1, 1)), 0.0, 3.4028234663852886e38, "out")])
+
+
+@program(dict(N=2, H=11, W=7, C=4, O=6))
+def conv_strided_residual(d):
+    f = Fn("conv_strided_residual", f"""
+A strided 1x1 projection plus a 3x3 convolution of stride 2, added (a ResNet
+downsampling block), f32, NHWC. x ({d['N']}, {d['H']}, {d['W']}, {d['C']}); w3 ({d['O']}, 3, 3, {d['C']}),
+w1 ({d['O']}, 1, 1, {d['C']}), zero biases.""")
+    x = f.arg("x", (d["N"], d["H"], d["W"], d["C"]))
+    w3 = f.arg("w3", (d["O"], 3, 3, d["C"]))
+    w1 = f.arg("w1", (d["O"], 1, 1, d["C"]))
+    zero = f.const("bias", 0.0, (d["O"],))
+    main = f.conv2d(x, w3, zero, (1, 1, 1, 1), (2, 2), "main")
+    skip = f.conv2d(x, w1, zero, (0, 0, 0, 0), (2, 2), "skip")
+    return f.text([f.add(main, skip, "out")])
+
+
+@program(dict(N=1, H=8, W=13, C=6))
+def depthwise_conv(d):
+    f = Fn("depthwise_conv", f"""
+A depthwise 3x3 convolution (MobileNet), pad 1, multiplier 1, then ReLU6, f32,
+NHWC. x ({d['N']}, {d['H']}, {d['W']}, {d['C']}), w (3, 3, {d['C']}, 1) (HWCM), b ({d['C']}).""")
+    x = f.arg("x", (d["N"], d["H"], d["W"], d["C"]))
+    w = f.arg("w", (3, 3, d["C"], 1))
+    b = f.arg("b", (d["C"],))
+    return f.text([f.clamp(f.depthwise_conv2d(x, w, b, (1, 1, 1, 1)), 0.0, 6.0, "out")])
+
+
+@program(dict(N=2, H=9, W=7, C=5))
+def max_pool(d):
+    f = Fn("max_pool", f"""
+Max pooling 3x3, stride 2, pad 1 (ResNet's stem), f32, NHWC. x ({d['N']}, {d['H']}, {d['W']}, {d['C']}).""")
+    x = f.arg("x", (d["N"], d["H"], d["W"], d["C"]))
+    return f.text([f.pool2d("max_pool2d", x, (3, 3), (2, 2), (1, 1, 1, 1), "out")])
+
+
+@program(dict(N=1, H=7, W=7, C=13))
+def avg_pool_scale(d):
+    f = Fn("avg_pool_scale", f"""
+Average pooling 2x2, stride 1, no padding, then a per-channel scale
+(squeeze-and-excitation's gate applied), f32, NHWC. x ({d['N']}, {d['H']}, {d['W']}, {d['C']}), s ({d['C']}).""")
+    x = f.arg("x", (d["N"], d["H"], d["W"], d["C"]))
+    s = f.arg("s", (d["C"],))
+    pooled = f.pool2d("avg_pool2d", x, (2, 2), (1, 1), (0, 0, 0, 0), "pooled")
+    return f.text([f.mul(pooled, f.reshape(s, (1, 1, 1, d["C"]), "s4"), "out")])
+
+
+@program(dict(M=6, N=37))
+def pad_exp(d):
+    f = Fn("pad_exp", f"""
+exp of x padded with -1: one row above, two columns left and three right
+(tosa.pad), f32. x ({d['M']}, {d['N']}).""")
+    x = f.arg("x", (d["M"], d["N"]))
+    return f.text([f.exp(f.pad(x, ((1, 0), (2, 3)), -1.0), "out")])
 
 
 # ---------------------------------------------------------------------------

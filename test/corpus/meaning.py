@@ -97,6 +97,41 @@ def rotary_interleaved(x, cos, sin):
     return out
 
 
+def conv2d(x, w, pad, stride=1):
+    """NHWC x, OHWI w, zero padding (top, bottom, left, right)."""
+    xp = np.pad(x, ((0, 0), (pad[0], pad[1]), (pad[2], pad[3]), (0, 0)))
+    o, kh, kw, _ = w.shape
+    oh = (xp.shape[1] - kh) // stride + 1
+    ow = (xp.shape[2] - kw) // stride + 1
+    out = np.zeros((x.shape[0], oh, ow, o))
+    for i in range(oh):
+        for j in range(ow):
+            window = xp[:, i * stride:i * stride + kh, j * stride:j * stride + kw, :]
+            out[:, i, j, :] = np.einsum("nhwc,ohwc->no", window, w)
+    return out
+
+
+def depthwise3x3(x, w):
+    """NHWC x, HWC1 w, pad 1, stride 1."""
+    xp = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    out = np.zeros(x.shape)
+    for i in range(x.shape[1]):
+        for j in range(x.shape[2]):
+            out[:, i, j, :] = np.einsum("nhwc,hwc->nc", xp[:, i:i + 3, j:j + 3, :], w[..., 0])
+    return out
+
+
+def pool(x, k, stride, pad, reduce, fill):
+    xp = np.pad(x, ((0, 0), (pad, pad), (pad, pad), (0, 0)), constant_values=fill)
+    oh = (xp.shape[1] - k) // stride + 1
+    ow = (xp.shape[2] - k) // stride + 1
+    out = np.zeros((x.shape[0], oh, ow, x.shape[3]))
+    for i in range(oh):
+        for j in range(ow):
+            out[:, i, j, :] = reduce(xp[:, i * stride:i * stride + k, j * stride:j * stride + k, :], axis=(1, 2))
+    return out
+
+
 def layernorm(x, g, b, ddof=0):
     mu = x.mean(-1, keepdims=True)
     var = ((x - mu) ** 2).sum(-1, keepdims=True) / (x.shape[-1] - ddof)
@@ -140,6 +175,12 @@ MEANINGS = {
     "mha_block": lambda x, wq, wk, wv, wo: mha(x, wq, wk, wv, wo, heads=4),
     "rotary_half": lambda x, cos, sin: x * cos[:, None, :] + rotate_half(x) * sin[:, None, :],
     "rotary_interleaved": rotary_interleaved,
+    "conv_bias_relu": lambda x, w, b: np.maximum(conv2d(x, w, (1, 1, 1, 1)) + b, 0),
+    "conv_strided_residual": lambda x, w3, w1: conv2d(x, w3, (1, 1, 1, 1), 2) + conv2d(x, w1, (0, 0, 0, 0), 2),
+    "depthwise_conv": lambda x, w, b: np.clip(depthwise3x3(x, w) + b, 0, 6),
+    "max_pool": lambda x: pool(x, 3, 2, 1, np.max, -np.inf),
+    "avg_pool_scale": lambda x, s: pool(x, 2, 1, 0, np.mean, 0.0) * s,
+    "pad_exp": lambda x: np.exp(np.pad(x, ((1, 0), (2, 3)), constant_values=-1.0)),
 }
 
 # Plausible mistakes: the reference must reject each one.
@@ -173,4 +214,12 @@ NEAR_MISSES = {
     "rotary_half": lambda x, cos, sin: x * cos[:, None, :] - rotate_half(x) * sin[:, None, :],
     "rotary_interleaved": lambda x, cos, sin: x * np.repeat(cos, 2, -1)[None, :, None, :]
     + rotate_half(x) * np.repeat(sin, 2, -1)[None, :, None, :],
+    # OHWI read as OWHI: the kernel transposed.
+    "conv_bias_relu": lambda x, w, b: np.maximum(conv2d(x, np.swapaxes(w, 1, 2), (1, 1, 1, 1)) + b, 0),
+    "conv_strided_residual": lambda x, w3, w1: conv2d(x, w3, (0, 2, 0, 2), 2) + conv2d(x, w1, (0, 0, 0, 0), 2),
+    "depthwise_conv": lambda x, w, b: np.clip(depthwise3x3(x, w[::-1, ::-1]) + b, 0, 6),
+    # Padding that takes part in the max as 0 rather than -inf.
+    "max_pool": lambda x: pool(x, 3, 2, 1, np.max, 0.0),
+    "avg_pool_scale": lambda x, s: pool(x, 2, 1, 0, np.sum, 0.0) * s,
+    "pad_exp": lambda x: np.exp(np.pad(x, ((1, 0), (3, 2)), constant_values=-1.0)),
 }

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
@@ -50,7 +51,7 @@ LogicalResult checkComputable(Operation *op, llvm::raw_ostream &why) {
     return failure();
   }
   if (auto pad = dyn_cast<tensor::PadOp>(op)) {
-    if (ShapedType::isDynamicShape(pad.getStaticLow())) {
+    if (!getConstantIntValues(pad.getMixedLowPad())) {
       why << "it pads by amounts known only at run time";
       return failure();
     }
@@ -90,7 +91,9 @@ Value padAsGeneric(OpBuilder &b, tensor::PadOp pad, const IRMapping &mapping) {
   Value source = mapping.lookup(pad.getSource());
   Value padding = mapping.lookup(pad.getConstantPaddingValue());
   ArrayRef<int64_t> sourceShape = pad.getSourceType().getShape();
-  ArrayRef<int64_t> low = pad.getStaticLow();
+  // Constants (checkComputable), as SSA values where tosa.pad's lowering
+  // gives them.
+  SmallVector<int64_t> low = *getConstantIntValues(pad.getMixedLowPad());
   int64_t rank = type.getRank();
   Value init =
       tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
