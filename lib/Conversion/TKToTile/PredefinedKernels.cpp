@@ -388,11 +388,61 @@ static Operation *collapseElementwise(OpBuilder &b, Operation *op) {
   return small;
 }
 
+/// A reduction or rms_norm of rank > 3 as the same op on a reshaped view of
+/// rank <= 3, then reshaped back: the dims before the reduced one merge,
+/// and so do those after it (rms_norm reduces the last dim). Returns the op
+/// to tile, which is `op` itself when its rank is small enough.
+static Operation *collapseReduction(OpBuilder &b, Operation *op) {
+  if (!isa<tk::ReduceOp, tk::RmsNormOp>(op))
+    return op;
+  Value input = op->getOperand(0);
+  auto inputType = cast<RankedTensorType>(input.getType());
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  int64_t rank = inputType.getRank();
+  if (rank <= 3)
+    return op;
+  int64_t reduced = rank - 1;
+  if (auto reduce = dyn_cast<tk::ReduceOp>(op))
+    reduced = reduce.getDim();
+  auto product = [](ArrayRef<int64_t> dims) {
+    int64_t size = 1;
+    for (int64_t d : dims)
+      size *= d;
+    return size;
+  };
+  // [before, reduced, after], without the empty groups.
+  auto collapse = [&](ArrayRef<int64_t> shape, int64_t &dim) {
+    SmallVector<int64_t> dims;
+    if (reduced > 0)
+      dims.push_back(product(shape.take_front(reduced)));
+    dim = dims.size();
+    dims.push_back(shape[reduced]);
+    if (reduced + 1 < rank)
+      dims.push_back(product(shape.drop_front(reduced + 1)));
+    return dims;
+  };
+  int64_t dim = 0;
+  SmallVector<int64_t> inputShape = collapse(inputType.getShape(), dim);
+  SmallVector<int64_t> resultShape = collapse(resultType.getShape(), dim);
+  Location loc = op->getLoc();
+  Value view =
+      tk::ReshapeOp::create(b, loc, inputType.clone(inputShape), input);
+  Operation *small = b.clone(*op);
+  small->setOperand(0, view);
+  small->getResult(0).setType(resultType.clone(resultShape));
+  if (auto reduce = dyn_cast<tk::ReduceOp>(small))
+    reduce.setDim(dim);
+  Value back = tk::ReshapeOp::create(b, loc, resultType, small->getResult(0));
+  op->replaceAllUsesWith(ValueRange{back});
+  op->erase();
+  return small;
+}
+
 FailureOr<tk::FusedOp> tileopt::tilePredefinedKernel(OpBuilder &b,
                                                      Operation *op) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(op);
-  op = collapseElementwise(b, op);
+  op = collapseReduction(b, collapseElementwise(b, op));
   b.setInsertionPoint(op);
   FailureOr<tk::FusedOp> fused = buildPredefinedTiling(b, op);
   if (failed(fused))
