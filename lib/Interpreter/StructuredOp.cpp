@@ -126,8 +126,13 @@ private:
     const Tensor<T> *tensor = tensors.lookup(value);
     if (!tensor)
       return op.emitOpError("reads a value the interpreter cannot evaluate");
+    SmallVector<int64_t> at = map.compose(loops);
+    for (auto [a, size] : llvm::zip(at, tensor->getShape()))
+      if (a < 0 || a >= size)
+        return op.emitOpError("reads outside an operand through ")
+               << AffineMapAttr::get(map);
     Scalar<T> s;
-    s.f = (*tensor)[flatIndex(tensor->getShape(), map.compose(loops))];
+    s.f = (*tensor)[flatIndex(tensor->getShape(), at)];
     return s;
   }
 

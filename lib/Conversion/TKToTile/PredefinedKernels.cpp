@@ -438,16 +438,19 @@ static Operation *collapseReduction(OpBuilder &b, Operation *op) {
   return small;
 }
 
-FailureOr<tk::FusedOp> tileopt::tilePredefinedKernel(OpBuilder &b,
+FailureOr<Operation *> tileopt::tilePredefinedKernel(OpBuilder &b,
                                                      Operation *op) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(op);
   op = collapseReduction(b, collapseElementwise(b, op));
+  if (op->hasTrait<tk::Elementwise>() &&
+      cast<RankedTensorType>(op->getResult(0).getType()).getRank() > 3)
+    return elementwiseAsStructured(b, op).getOperation();
   b.setInsertionPoint(op);
   FailureOr<tk::FusedOp> fused = buildPredefinedTiling(b, op);
   if (failed(fused))
     return failure();
   op->replaceAllUsesWith(*fused);
   op->erase();
-  return fused;
+  return fused->getOperation();
 }

@@ -18,10 +18,12 @@
 //===----------------------------------------------------------------------===//
 #include "TileOpt/Conversion/TKToTile/TKToTile.h"
 
+#include "TileOpt/Dialect/Common/ElementwiseBuilder.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::tileopt;
@@ -396,6 +398,70 @@ FailureOr<LoweredKernel> StructuredKernelBuilder::build(StringRef name) {
 }
 
 } // namespace
+
+tk::StructuredOp tileopt::elementwiseAsStructured(OpBuilder &b, Operation *op) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(op);
+  Location loc = op->getLoc();
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  int64_t rank = resultType.getRank();
+  auto structured = tk::StructuredOp::create(b, loc, resultType,
+                                             ValueRange(op->getOperands()));
+  SmallVector<Location> locs(op->getNumOperands(), loc);
+  Block *body =
+      b.createBlock(&structured.getBody(), {}, op->getOperandTypes(), locs);
+  // numpy broadcasting: operands align with the result's trailing dims,
+  // and a dim of size 1 where the result's is larger is read at 0.
+  SmallVector<AffineMap> maps;
+  for (Value operand : op->getOperands()) {
+    ArrayRef<int64_t> shape =
+        cast<RankedTensorType>(operand.getType()).getShape();
+    SmallVector<AffineExpr> exprs;
+    for (auto [d, size] : llvm::enumerate(shape)) {
+      int64_t loop = rank - static_cast<int64_t>(shape.size()) + d;
+      exprs.push_back(size == 1 && resultType.getDimSize(loop) != 1
+                          ? b.getAffineConstantExpr(0)
+                          : b.getAffineDimExpr(loop));
+    }
+    maps.push_back(AffineMap::get(rank, 0, exprs, b.getContext()));
+  }
+  maps.push_back(b.getMultiDimIdentityMap(rank));
+  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(),
+                                       resultType.getElementType());
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, body->getArguments(), ValueRange{init},
+      maps, iterators, [&](OpBuilder &nested, Location loc, ValueRange args) {
+        Value result =
+            llvm::TypeSwitch<Operation *, Value>(op)
+                .Case([&](tk::UnaryOp unary) {
+                  std::optional<APFloat> scalar;
+                  if (FloatAttr attr = unary.getScalarAttr())
+                    scalar = attr.getValue();
+                  return buildUnary(nested, loc, unary.getKind(), args[0],
+                                    scalar);
+                })
+                .Case([&](tk::BinaryOp binary) {
+                  return buildBinary(nested, loc, binary.getKind(), args[0],
+                                     args[1]);
+                })
+                .Case([&](tk::MapOp map) {
+                  IRMapping mapping;
+                  Block &code = map.getBody().front();
+                  mapping.map(code.getArguments(),
+                              args.take_front(code.getNumArguments()));
+                  for (Operation &scalarOp : code.without_terminator())
+                    nested.clone(scalarOp, mapping);
+                  return mapping.lookup(code.getTerminator()->getOperand(0));
+                });
+        linalg::YieldOp::create(nested, loc, result);
+      });
+  tk::YieldOp::create(b, loc, generic.getResult(0));
+  op->getResult(0).replaceAllUsesWith(structured.getResult());
+  op->erase();
+  return structured;
+}
 
 FailureOr<LoweredKernel>
 tileopt::lowerStructured(OpBuilder &b, tk::StructuredOp op, StringRef name) {

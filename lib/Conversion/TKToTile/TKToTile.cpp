@@ -124,6 +124,12 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
   for (auto [i, result] : llvm::enumerate(ret.getOperands()))
     buffers.add(b, result, nameOf(func.getResultAttrDict(i), "out" + Twine(i)),
                 Buffers::Role::Output);
+  // A returned reshape of a value nothing else reads: the kernel that
+  // computes the value writes it into the result's buffer.
+  for (auto reshape : body.getOps<tk::ReshapeOp>())
+    if (reshape.writesResultBuffer())
+      buffers.ofTensor[reshape.getInput()] =
+          buffers.ofTensor.lookup(reshape.getResult());
   unsigned intermediates = 0;
   // A free layout change is no kernel: a transpose its readers read
   // through (transposeReadThrough) has no buffer either, and a reshape that
@@ -131,7 +137,8 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
   // buffer of as many elements).
   for (Operation &op : body.without_terminator()) {
     if (tk::isFreeLayoutChange(&op)) {
-      if (auto reshape = dyn_cast<tk::ReshapeOp>(op))
+      auto reshape = dyn_cast<tk::ReshapeOp>(op);
+      if (reshape && !reshape.writesResultBuffer())
         buffers.ofTensor[reshape.getResult()] =
             buffers.ofTensor.lookup(reshape.getInput());
       continue;

@@ -19,10 +19,12 @@ namespace mlir::tileopt {
 /// Rewrites a predefined kernel (tk.matmul, unary, binary, reduce,
 /// rms_norm) as the tk.fused whose block graph is its tiling: the op's
 /// result, computed by blocks of tiles, so that one lowering serves both
-/// kinds of kernel. Fails with a diagnostic at the op when it has no
+/// kinds of kernel; an elementwise op of more dims than the tilings take,
+/// even merged, as a tk.structured (elementwiseAsStructured). Returns the
+/// op that replaces it. Fails with a diagnostic at the op when it has no
 /// tiling (shapes no power-of-two tile divides). Layout changes compute
 /// nothing: lowerLayoutChange copies them.
-FailureOr<tk::FusedOp> tilePredefinedKernel(OpBuilder &b, Operation *op);
+FailureOr<Operation *> tilePredefinedKernel(OpBuilder &b, Operation *op);
 
 /// The tk.fused of tilePredefinedKernel, built at `b`'s insertion point (or
 /// detached, without one) and leaving `op` as it is: the cost model prices
@@ -80,6 +82,12 @@ lowerLayoutChange(OpBuilder &b, Operation *op, StringRef name);
 /// has 2^31 elements or more.
 FailureOr<LoweredKernel> lowerStructured(OpBuilder &b, tk::StructuredOp op,
                                          StringRef name);
+
+/// Replaces `op`, a tk.unary, binary or map, with the tk.structured that
+/// computes it (a generic of its payload, operands read through their
+/// broadcasting maps): the kernel of an elementwise op whose dims do not
+/// merge into the 3 of the tilings.
+tk::StructuredOp elementwiseAsStructured(OpBuilder &b, Operation *op);
 
 /// The largest power of two at most `cap` that divides `n`: the tile extent
 /// the predefined tilings and the layout kernels take along a dim of `n`.

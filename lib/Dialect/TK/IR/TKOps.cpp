@@ -348,9 +348,19 @@ LogicalResult FusedOp::verifyRegions() {
 }
 
 bool ReshapeOp::isView() {
-  return llvm::none_of(getResult().getUsers(), [](Operation *user) {
-    return user->hasTrait<OpTrait::IsTerminator>();
-  });
+  return writesResultBuffer() ||
+         llvm::none_of(getResult().getUsers(), [](Operation *user) {
+           return user->hasTrait<OpTrait::IsTerminator>();
+         });
+}
+
+bool ReshapeOp::writesResultBuffer() {
+  Operation *producer = getInput().getDefiningOp();
+  return producer && !producer->hasTrait<LayoutChange>() &&
+         getInput().hasOneUse() &&
+         llvm::any_of(getResult().getUsers(), [](Operation *user) {
+           return user->hasTrait<OpTrait::IsTerminator>();
+         });
 }
 
 bool TransposeOp::readByKernelsOnly() {

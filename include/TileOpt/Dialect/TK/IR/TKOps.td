@@ -252,16 +252,24 @@ def TK_ReshapeOp : TK_Op<"reshape", [TK_LayoutChange]> {
 
     Once lowered, a reshape the function does not return is a view: its
     readers bind its input's buffer (`isView`, docs/lowering.md), and the
-    cost model prices it at nothing.
+    cost model prices it at nothing. So is a returned reshape of a value
+    that a computing kernel writes for it alone: that kernel writes the
+    function's result buffer.
   }];
   let arguments = (ins TK_Tensor:$input);
   let results = (outs TK_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasFolder = 1;
   let extraClassDeclaration = [{
-    /// Whether the result is not returned: row-major, it is the input's
-    /// elements in the same order, so the lowering gives it no buffer.
+    /// Whether the lowering gives the result and the input one buffer
+    /// (row-major, they are the same elements in the same order): the
+    /// result is not returned, so its readers read the input's buffer; or
+    /// it is, and its input is a computing kernel's result that nothing
+    /// else reads (writesResultBuffer), so that kernel writes the result's.
     bool isView();
+    /// Whether the op computing the input writes the function result this
+    /// reshape is (see isView).
+    bool writesResultBuffer();
   }];
 }
 
