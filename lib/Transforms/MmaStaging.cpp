@@ -265,10 +265,14 @@ int64_t tileopt::layOutRingStage(ArrayRef<tile::LoadOp> loads,
 
 bool tileopt::chunksAlignedIn(tile::TensorViewType view,
                               const FragmentLayout &layout) {
-  return !layout.replicated &&
-         llvm::all_of(view.getShape().drop_front(), [&](int64_t d) {
-           return !ShapedType::isDynamic(d) && d % layout.vectorWidth == 0;
-         });
+  // The rows are the last dim; the first dim only counts them, unless it
+  // is the row itself (a rank-1 view, whose last chunk may be partial).
+  ArrayRef<int64_t> dims = view.getShape();
+  if (dims.size() > 1)
+    dims = dims.drop_front();
+  return !layout.replicated && llvm::all_of(dims, [&](int64_t d) {
+    return !ShapedType::isDynamic(d) && d % layout.vectorWidth == 0;
+  });
 }
 
 std::string tileopt::tmaLimit(ArrayRef<tile::LoadOp> loads, bool wgmma) {

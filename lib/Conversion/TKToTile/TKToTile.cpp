@@ -183,6 +183,17 @@ LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
     }
   }
 
+  // Every tensor a kernel binds has a buffer: a kernel that reads a free
+  // layout change's result must read through it (or the change is not
+  // free), else it would bind another tensor's buffer.
+  for (auto &[op, lowered] : kernels)
+    for (Value tensor : llvm::concat<Value>(lowered.reads, lowered.writes))
+      if (!buffers.ofTensor.count(tensor)) {
+        InFlightDiagnostic diag =
+            op->emitOpError("reads or writes a tensor that has no buffer");
+        eraseKernels();
+        return diag;
+      }
   auto host = func::FuncOp::create(b, func.getLoc(), func.getSymName(),
                                    b.getFunctionType(buffers.types, {}));
   host.setAllArgAttrs(buffers.attrs);

@@ -5,8 +5,8 @@
 // RUN: tileopt-opt %s --tileopt-lower-ugraph | FileCheck %s
 // The tile program computes what the interpreter's loop nest does (which
 // shares no code with the kernel): x[7 - i] * (k[0][i] + k[1][i]) + 0.5.
-// RUN: tileopt-interp %s --inputs=%S/Inputs/structured.txt | sed 1d > %t.tk
-// RUN: tileopt-opt %s --tileopt-lower-ugraph | tileopt-interp --inputs=%S/Inputs/structured.txt | sed 1d > %t.tile
+// RUN: tileopt-interp %s --function=reverse_sum --inputs=%S/Inputs/structured.txt | sed 1d > %t.tk
+// RUN: tileopt-opt %s --tileopt-lower-ugraph | tileopt-interp --function=reverse_sum --inputs=%S/Inputs/structured.txt | sed 1d > %t.tile
 // RUN: diff %t.tk %t.tile
 // RUN: FileCheck %s --check-prefix=VALUES --input-file=%t.tile
 // VALUES:      tensor 8
@@ -49,4 +49,32 @@ func.func @reverse_sum(%x: tensor<8xf32>, %k: tensor<2x8xf32>) -> tensor<8xf32> 
     tk.yield %g : tensor<8xf32>
   }
   return %r : tensor<8xf32>
+}
+
+// A transpose that a structured op reads is a copy: the generic kernel
+// reads its operands' own buffers (a tiled kernel would read through it).
+// CHECK-LABEL: func.func @reads_transpose
+// CHECK-SAME:    (%[[X:.*]]: memref<3x8xf32> {{.*}}, %[[OUT:.*]]: memref<8x3xf32> {{.*}}, %[[T:.*]]: memref<8x3xf32> {{.*}})
+// CHECK-NEXT:    tile.launch @reads_transpose_k0 {{.*}}(%[[X]], %[[T]])
+// CHECK-NEXT:    tile.launch @reads_transpose_k1 {{.*}}(%[[T]], %[[OUT]])
+// RUN: tileopt-interp %s --function=reads_transpose --seed=4 | sed 1d | sed 's/^# result/# output/' > %t.tk2
+// RUN: tileopt-opt %s --tileopt-lower-ugraph | tileopt-interp --function=reads_transpose --seed=4 | awk '/^# output #1 /{done = 1} NR > 1 && !done' > %t.tile2
+// RUN: diff %t.tk2 %t.tile2
+func.func @reads_transpose(%x: tensor<3x8xf32>) -> tensor<8x3xf32> {
+  %t = tk.transpose %x [1, 0] : tensor<3x8xf32> -> tensor<8x3xf32>
+  %r = tk.structured (%a = %t : tensor<8x3xf32>) -> tensor<8x3xf32> {
+    %e = tensor.empty() : tensor<8x3xf32>
+    %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                         iterator_types = ["parallel", "parallel"]}
+        ins(%a : tensor<8x3xf32>) outs(%e : tensor<8x3xf32>) {
+    ^bb0(%v: f32, %out: f32):
+      %i = linalg.index 0 : index
+      %c = arith.index_cast %i : index to i32
+      %f = arith.sitofp %c : i32 to f32
+      %s = arith.addf %v, %f : f32
+      linalg.yield %s : f32
+    } -> tensor<8x3xf32>
+    tk.yield %g : tensor<8x3xf32>
+  }
+  return %r : tensor<8x3xf32>
 }

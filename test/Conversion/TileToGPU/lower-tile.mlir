@@ -220,3 +220,25 @@ tile.kernel @gather_scatter(%x: !tile.view<4x8xf32>, %y: !tile.view<32xf32>) {
   tile.scatter %v, %y[%o] : tensor<256xf32>, !tile.view<32xf32>, tensor<256xi32>
   tile.return
 }
+
+// -----
+
+// A rank-1 view whose length is not a whole number of chunks (3937 f16,
+// chunks of 8) is loaded element by element: its last chunk holds one
+// element of the view, which a chunk-wide bounds check would drop (it did,
+// on the GPU: a random program's sum lost its last term).
+// CHECK-LABEL: gpu.func @partial_last_chunk
+// CHECK-NOT:     vector<8xf16>, !llvm.ptr
+// CHECK-NOT:     -> vector<8xf16>
+// CHECK:         llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<1> -> vector<1xf16>
+// CHECK-NOT:     -> vector<8xf16>
+// CHECK:         gpu.return
+tile.kernel @partial_last_chunk(%x: !tile.view<3937xf16>, %y: !tile.view<1xf32>) {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0] padding zero : !tile.view<3937xf16> -> tensor<4096xf16>
+  %w = arith.extf %t : tensor<4096xf16> to tensor<4096xf32>
+  %r = tile.reshape %w : tensor<4096xf32> -> tensor<1x4096xf32>
+  %s = tile.reduce sum %r dim 1 : tensor<1x4096xf32> -> tensor<1xf32>
+  tile.store %s, %y[%c0] : tensor<1xf32>, !tile.view<1xf32>
+  tile.return
+}

@@ -366,7 +366,7 @@ bool ReshapeOp::writesResultBuffer() {
 bool TransposeOp::readByKernelsOnly() {
   return llvm::none_of(getResult().getUsers(), [](Operation *user) {
     return user->hasTrait<OpTrait::IsTerminator>() ||
-           user->hasTrait<LayoutChange>();
+           user->hasTrait<LayoutChange>() || isa<StructuredOp>(user);
   });
 }
 

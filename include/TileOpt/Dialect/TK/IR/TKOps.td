@@ -276,10 +276,11 @@ def TK_ReshapeOp : TK_Op<"reshape", [TK_LayoutChange]> {
 def TK_TransposeOp : TK_Op<"transpose", [TK_LayoutChange]> {
   let summary = "permutes the dims: result dim i is input dim permutation[i]";
   let description = [{
-    A transpose that only computing kernels read is not a kernel of its
-    own once lowered: they load the input's tiles and permute them
+    A transpose that only tiled computing kernels read is not a kernel of
+    its own once lowered: they load the input's tiles and permute them
     (`readByKernelsOnly`, docs/lowering.md), and the cost model prices it
-    at nothing.
+    at nothing. A structured op's generic kernel reads its operands' own
+    buffers, so a transpose it reads is a copy.
   }];
   let arguments = (ins TK_Tensor:$input, DenseI64ArrayAttr:$permutation);
   let results = (outs TK_Tensor:$result);
@@ -287,8 +288,8 @@ def TK_TransposeOp : TK_Op<"transpose", [TK_LayoutChange]> {
     $input $permutation attr-dict `:` type($input) `->` type($result)
   }];
   let extraClassDeclaration = [{
-    /// Whether every reader of the result computes: none is a layout change
-    /// or the function's return.
+    /// Whether every reader of the result is a tiled computing kernel: none
+    /// is a layout change, a tk.structured or the function's return.
     bool readByKernelsOnly();
   }];
 }
