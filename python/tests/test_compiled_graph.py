@@ -157,15 +157,16 @@ def test_a_directory_keeps_the_result(search_options, tmp_path):
 
 
 def test_a_compiler_error_carries_its_diagnostic(search_options):
-    # The lowering of µGraphs tiles ops of rank 1 to 3 only: it refuses a
-    # rank-4 sum at the op. If it learns them, pick another program it
-    # refuses.
-    g = mi.new_kernel_graph("rank4_sum")
-    a = g.new_input((2, 2, 2, 16), mi.float32)
-    g.mark_output(g.sum(a, dim=3))
+    # The matmul tiling splits at most one batch dim over the grid: it
+    # refuses a product with two at the op. If it learns them, pick another
+    # program it refuses.
+    g = mi.new_kernel_graph("two_batch_dims")
+    x = g.new_input((3, 1, 16, 32), mi.float16)
+    w = g.new_input((2, 32, 16), mi.float16)
+    g.mark_output(g.matmul(x, w))
     with pytest.raises(mi.CompileError) as error:
         g.superoptimize(**search_options)
-    assert "error:" in error.value.diagnostic and "tk.reduce" in error.value.diagnostic
+    assert "error:" in error.value.diagnostic and "tk.matmul" in error.value.diagnostic
     assert "tileopt-compile" in error.value.command[0]
     assert error.value.diagnostic.strip() in str(error.value)
 
