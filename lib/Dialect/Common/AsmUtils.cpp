@@ -32,3 +32,31 @@ void tileopt::printBoundOperands(OpAsmPrinter &p, ValueRange regionArgs,
   });
   p << ')';
 }
+
+ParseResult tileopt::parseBoundRegionOp(OpAsmParser &parser,
+                                        OperationState &result,
+                                        function_ref<Type(Type)> argTypeOf) {
+  SmallVector<OpAsmParser::Argument> regionArgs;
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  SmallVector<Type> operandTypes;
+  SMLoc loc = parser.getCurrentLocation();
+  Region *body = result.addRegion();
+  if (parseBoundOperands(parser, regionArgs, operands, operandTypes,
+                         argTypeOf) ||
+      parser.resolveOperands(operands, operandTypes, loc, result.operands) ||
+      parser.parseArrowTypeList(result.types) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
+      parser.parseRegion(*body, regionArgs))
+    return failure();
+  return success();
+}
+
+void tileopt::printBoundRegionOp(OpAsmPrinter &p, Operation *op,
+                                 ArrayRef<StringRef> elidedAttrs) {
+  Region &body = op->getRegion(0);
+  printBoundOperands(p, body.getArguments(), op->getOperands());
+  p.printArrowTypeList(op->getResultTypes());
+  p.printOptionalAttrDictWithKeyword(op->getAttrs(), elidedAttrs);
+  p << ' ';
+  p.printRegion(body, /*printEntryBlockArgs=*/false);
+}

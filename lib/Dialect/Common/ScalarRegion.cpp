@@ -60,27 +60,10 @@ LogicalResult tileopt::verifyScalarRegion(Operation *op, StringRef kind,
 
 ParseResult tileopt::parseScalarRegionOp(OpAsmParser &parser,
                                          OperationState &result) {
-  SmallVector<OpAsmParser::Argument> regionArgs;
-  SmallVector<OpAsmParser::UnresolvedOperand> operands;
-  SmallVector<Type> operandTypes;
-  SMLoc loc = parser.getCurrentLocation();
-  Region *body = result.addRegion();
-  if (parseBoundOperands(parser, regionArgs, operands, operandTypes,
-                         scalarTypeOf) ||
-      parser.resolveOperands(operands, operandTypes, loc, result.operands) ||
-      parser.parseArrowTypeList(result.types) ||
-      parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
-      parser.parseRegion(*body, regionArgs))
-    return failure();
-  return success();
+  return parseBoundRegionOp(parser, result, scalarTypeOf);
 }
 
 void tileopt::printScalarRegionOp(OpAsmPrinter &p, Operation *op) {
-  Region &body = op->getRegion(0);
   p << ' ';
-  printBoundOperands(p, body.getArguments(), op->getOperands());
-  p.printArrowTypeList(op->getResultTypes());
-  p.printOptionalAttrDictWithKeyword(op->getAttrs());
-  p << ' ';
-  p.printRegion(body, /*printEntryBlockArgs=*/false);
+  printBoundRegionOp(p, op);
 }

@@ -1,9 +1,9 @@
 //===- AsmUtils.h - Custom assembly shared by region ops --------*- C++ -*-===//
 //
-// tk.fused and th.graph both bind each operand to an entry-block argument of
-// their region. They print the binding as `(%arg = %operand : type, ...)`,
-// the form scf.for uses for iter_args, so that the region reads like a
-// function body over named inputs.
+// tk.fused, tk.structured, tk.map and th.graph all bind each operand to an
+// entry-block argument of their region. They print the binding as `(%arg =
+// %operand : type, ...)`, the form scf.for uses for iter_args, so that the
+// region reads like a function body over named inputs.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEOPT_DIALECT_COMMON_ASMUTILS_H
@@ -25,6 +25,17 @@ parseBoundOperands(OpAsmParser &parser,
 /// Prints what parseBoundOperands parses.
 void printBoundOperands(OpAsmPrinter &p, ValueRange regionArgs,
                         ValueRange operands);
+
+/// Parses `(%arg = %operand : type, ...) -> types attr-dict region` into
+/// `result`: the bound operands (parseBoundOperands), the result types, the
+/// attributes and the one region, whose arguments they name.
+ParseResult parseBoundRegionOp(OpAsmParser &parser, OperationState &result,
+                               function_ref<Type(Type)> argTypeOf);
+
+/// Prints what parseBoundRegionOp parses of `op`, but `elidedAttrs` (which
+/// the op prints itself).
+void printBoundRegionOp(OpAsmPrinter &p, Operation *op,
+                        ArrayRef<StringRef> elidedAttrs = {});
 
 } // namespace mlir::tileopt
 

@@ -96,29 +96,13 @@ LogicalResult MapOp::verifyRegions() {
 //===----------------------------------------------------------------------===//
 
 ParseResult StructuredOp::parse(OpAsmParser &parser, OperationState &result) {
-  SmallVector<OpAsmParser::Argument> regionArgs;
-  SmallVector<OpAsmParser::UnresolvedOperand> operands;
-  SmallVector<Type> operandTypes;
-  SMLoc loc = parser.getCurrentLocation();
-  Region *body = result.addRegion();
-  if (parseBoundOperands(parser, regionArgs, operands, operandTypes,
-                         [](Type type) { return type; }) ||
-      parser.resolveOperands(operands, operandTypes, loc, result.operands) ||
-      parser.parseArrowTypeList(result.types) ||
-      parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
-      parser.parseRegion(*body, regionArgs))
-    return failure();
-  return success();
+  // The region's arguments are the operands themselves (tensors).
+  return parseBoundRegionOp(parser, result, [](Type type) { return type; });
 }
 
 void StructuredOp::print(OpAsmPrinter &p) {
-  Region &body = getBody();
   p << ' ';
-  printBoundOperands(p, body.getArguments(), getOperands());
-  p.printArrowTypeList(getOperation()->getResultTypes());
-  p.printOptionalAttrDictWithKeyword((*this)->getAttrs());
-  p << ' ';
-  p.printRegion(body, /*printEntryBlockArgs=*/false);
+  printBoundRegionOp(p, *this);
 }
 
 linalg::GenericOp StructuredOp::getGeneric() {
@@ -264,10 +248,6 @@ ParseResult FusedOp::parse(OpAsmParser &parser, OperationState &result) {
   StringAttr blockName = getBlockDimsAttrName(result.name);
   StringAttr forloopName = getForloopRangeAttrName(result.name);
   int64_t forloop;
-  SmallVector<OpAsmParser::Argument> regionArgs;
-  SmallVector<OpAsmParser::UnresolvedOperand> operands;
-  SmallVector<Type> operandTypes;
-  Region *body = result.addRegion();
   if (parser.parseKeyword("grid") ||
       parseIntList(parser, result, gridName.getValue()) ||
       parser.parseKeyword("block") ||
@@ -276,27 +256,15 @@ ParseResult FusedOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   result.addAttribute(forloopName,
                       parser.getBuilder().getI64IntegerAttr(forloop));
-  SMLoc loc = parser.getCurrentLocation();
-  if (parseBoundOperands(parser, regionArgs, operands, operandTypes,
-                         [](Type t) { return t; }) ||
-      parser.resolveOperands(operands, operandTypes, loc, result.operands) ||
-      parser.parseArrowTypeList(result.types) ||
-      parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
-      parser.parseRegion(*body, regionArgs))
-    return failure();
-  return success();
+  return parseBoundRegionOp(parser, result, [](Type t) { return t; });
 }
 
 void FusedOp::print(OpAsmPrinter &p) {
   p << " grid [" << getGridDims() << "] block [" << getBlockDims()
     << "] forloop " << getForloopRangeAttr().getInt() << ' ';
-  printBoundOperands(p, getBody().getArguments(), getInputs());
-  p.printArrowTypeList(getResultTypes());
-  p.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(), {getGridDimsAttrName(), getBlockDimsAttrName(),
-                            getForloopRangeAttrName()});
-  p << ' ';
-  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+  printBoundRegionOp(p, *this,
+                     {getGridDimsAttrName(), getBlockDimsAttrName(),
+                      getForloopRangeAttrName()});
 }
 
 LogicalResult FusedOp::verify() {
@@ -347,20 +315,21 @@ LogicalResult FusedOp::verifyRegions() {
   return tb::verifyBlockGraph(*this);
 }
 
+/// Whether the function returns `value`.
+static bool isReturned(Value value) {
+  return llvm::any_of(value.getUsers(), [](Operation *user) {
+    return user->hasTrait<OpTrait::IsTerminator>();
+  });
+}
+
 bool ReshapeOp::isView() {
-  return writesResultBuffer() ||
-         llvm::none_of(getResult().getUsers(), [](Operation *user) {
-           return user->hasTrait<OpTrait::IsTerminator>();
-         });
+  return !isReturned(getResult()) || writesResultBuffer();
 }
 
 bool ReshapeOp::writesResultBuffer() {
   Operation *producer = getInput().getDefiningOp();
   return producer && !producer->hasTrait<LayoutChange>() &&
-         getInput().hasOneUse() &&
-         llvm::any_of(getResult().getUsers(), [](Operation *user) {
-           return user->hasTrait<OpTrait::IsTerminator>();
-         });
+         getInput().hasOneUse() && isReturned(getResult());
 }
 
 bool TransposeOp::readByKernelsOnly() {
