@@ -1,5 +1,5 @@
 // Decode attention over 8192 keys with 128 query rows (2 heads), a shape
-// the search was not tuned for (test/Superopt/generality.mlir,
+// the search was not tuned for (bench/search/generality.mlir,
 // @decode_attention_128x8192), as tileopt-superoptimize{threads=2} finds
 // it (2026-12-04): split-KV over 64 chunks of 128 keys, then a combine.
 func.func @gqa_decode(%arg0: tensor<2x128x64xf16>, %arg1: tensor<2x64x8192xf16>, %arg2: tensor<2x8192x64xf16>) -> tensor<2x128x64xf16> {

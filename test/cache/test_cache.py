@@ -314,8 +314,13 @@ def interrupted_while_writing(args, work, watch, sig):
     """Runs tileopt-compile in `work`, stops it (SIGSTOP) as soon as a name
     with `.partial` appears in `watch`, sends it `sig` if that is still
     there, and lets it go on. Whether the signal came mid-write, and the
-    exit status."""
-    process = subprocess.Popen([COMPILE, *args], cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    exit status. The compile gets SIGINT's default action: a shell starts
+    background jobs with SIGINT ignored, and the child would inherit that."""
+    def default_sigint():
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    process = subprocess.Popen([COMPILE, *args], cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               preexec_fn=default_sigint)
     caught = False
     while process.poll() is None:
         if any(".partial" in name for name in entries(watch)):

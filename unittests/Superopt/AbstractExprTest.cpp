@@ -245,7 +245,11 @@ protected:
     return succeeded(result) && result->equivalent;
   }
 
-  MLIRContext context;
+  /// Single-threaded: the enumerations verify hundreds of thousands of small
+  /// candidates, and with threads mlir::verify hands the region of each
+  /// fused op to the thread pool, where waking the workers costs more than
+  /// the verification.
+  MLIRContext context{MLIRContext::Threading::DISABLED};
   OwningOpRef<ModuleOp> module;
   ExprContext ctx;
 };
