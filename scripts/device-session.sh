@@ -18,7 +18,7 @@
 #   build/device-corpus            test/corpus/gpu.py prepare -> the TOSA
 #                                  corpus's artifacts against upstream
 #                                  MLIR's results, and their times; with
-#                                  --sanitize also the test-size ones under
+#                                  --sanitize also all of them under
 #                                  compute-sanitizer memcheck, racecheck and
 #                                  synccheck
 #   build/device-random            test/corpus/gpu.py prepare --random ->
@@ -105,10 +105,11 @@ else
 fi
 
 if [[ $sanitize == 1 && -d build/device-corpus ]]; then
-  # Every kernel the corpus's artifacts launch (torch's own too), once.
+  # Every kernel the corpus's artifacts launch (torch's own too), once: the
+  # full-size workloads' too, where they were prepared (--full).
   for tool in memcheck synccheck racecheck; do
     compute-sanitizer --tool $tool --error-exitcode 3 \
-      python3 test/corpus/gpu.py run build/device-corpus --check-only --test-size \
+      python3 test/corpus/gpu.py run build/device-corpus --check-only \
       > "$logs/sanitizer-$tool-corpus.log" 2>&1 || failed=1
     echo "compute-sanitizer $tool over the corpus: $(tail -n 1 "$logs/sanitizer-$tool-corpus.log")"
   done

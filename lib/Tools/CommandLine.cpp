@@ -1,5 +1,6 @@
 //===- CommandLine.cpp - What TileOpt's tools show in --help --------------===//
 #include "TileOpt/Tools/CommandLine.h"
+#include "TileOpt/Version.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -16,4 +17,10 @@ void mlir::tileopt::hideLibraryOptions(
     if (!kept && option->getOptionHiddenFlag() == llvm::cl::NotHidden)
       option->setHiddenFlag(llvm::cl::Hidden);
   }
+}
+
+void mlir::tileopt::addTileOptVersionPrinter() {
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "TileOpt version " TILEOPT_VERSION "\n";
+  });
 }

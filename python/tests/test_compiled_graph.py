@@ -148,6 +148,29 @@ def test_the_search_cache_answers_a_second_compile(search_options):
     assert second.ugraph == first.ugraph
 
 
+@pytest.mark.parametrize("stale", ["other-version", "no-version"])
+def test_a_cached_graph_of_another_compiler_is_compiled_again(search_options, tmp_path, stale):
+    """An entry that another tileopt-compile made (or one from before
+    entries named their compiler) is not taken: the graph is compiled
+    again and the entry replaced, whole."""
+    from tileopt.compiler import VERSION_FILE, compiler_version
+    options = {**search_options, "cache_dir": str(tmp_path / "cache")}
+    first = gated_mlp_graph().superoptimize(**options)
+    (entry,) = (tmp_path / "cache" / "compiled").iterdir()
+    version = entry / VERSION_FILE
+    assert version.read_text() == compiler_version() != ""
+    if stale == "other-version":
+        version.write_text("0.0.0-another")
+    else:
+        version.unlink()
+    (entry / "tile.mlir").write_text("// not what was compiled\n")
+    again = gated_mlp_graph().superoptimize(**options)
+    assert again.tile_program == first.tile_program
+    assert version.read_text() == compiler_version()
+    assert (entry / "tile.mlir").read_text() == first.tile_program
+    assert [p.name for p in entry.parent.iterdir()] == [entry.name]
+
+
 def test_a_directory_keeps_the_result(search_options, tmp_path):
     compiled = gated_mlp_graph().superoptimize(directory=tmp_path / "out", **search_options)
     assert compiled.directory == tmp_path / "out"

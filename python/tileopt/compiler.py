@@ -11,6 +11,7 @@ without running a tool, also on a machine without them (a GPU machine
 with only the runtime) where the cache was copied.
 """
 
+import functools
 import hashlib
 import inspect
 import os
@@ -104,6 +105,33 @@ def default_cache_dir():
 _LOCATION = re.compile(r' loc\((?:"(?:[^"\\]|\\.)*":\d+:\d+|unknown)\)')
 
 
+# What the compiled-graph cache's entries hold besides the compiled graph:
+# the version of the tileopt-compile that made them.
+VERSION_FILE = "compiler-version"
+
+
+def compiler_version():
+    """The version tileopt-compile --version names ("TileOpt version V"),
+    what the search cache's keys hold; None where the tool is missing (a
+    GPU machine with only the runtime)."""
+    try:
+        tool = find_tool("tileopt-compile")
+    except ToolNotFoundError:
+        return None
+    return _version_of(tool)
+
+
+@functools.cache
+def _version_of(tool):
+    run = subprocess.run([tool, "--version"], capture_output=True, text=True)
+    found = re.search(r"^\s*TileOpt version (\S+)", run.stdout, re.M)
+    if run.returncode or not found:
+        raise CompileError("tileopt-compile --version names no TileOpt version "
+                           "(a tileopt-compile older than the package?)",
+                           run.stdout + run.stderr, [tool, "--version"])
+    return found.group(1)
+
+
 def _compiled_entry(cache_dir, kernel_graph, options):
     """The folder of the compiled-graph cache that holds what `options`
     make of `kernel_graph`. Locations name the source lines that built the
@@ -152,7 +180,10 @@ def superoptimize(graph, *, time_budget=None, search_threads=None, graph_budget=
 
     The result is kept in the cache's compiled/ folder: the same graph
     (source locations aside) with the same options is loaded from there
-    without running a tool, its search remarks warned again."""
+    without compiling, its search remarks warned again, unless the entry
+    was made by another version of tileopt-compile than the one found
+    here: it is then compiled again and the entry replaced. Where no
+    tileopt-compile is found, any entry is taken."""
     from .compiled import REMARKS_FILE, CompiledGraph, write_sources
     kernel_graph = graph.to_mlir()
     if directory is not None and Path(directory).exists():
@@ -161,7 +192,7 @@ def superoptimize(graph, *, time_budget=None, search_threads=None, graph_budget=
                       max_block_ops, seed, chip, num_warps, extra_args)
     entry = (_compiled_entry(cache_dir or default_cache_dir(), kernel_graph, search)
              if use_cache else None)
-    if entry is not None and entry.is_dir():
+    if entry is not None and entry.is_dir() and _current(entry):
         # Compiled before, here or where the cache was copied from.
         _warn((entry / REMARKS_FILE).read_text().splitlines())
         if directory is None:
@@ -190,6 +221,7 @@ def superoptimize(graph, *, time_budget=None, search_threads=None, graph_budget=
         run_tool("tileopt-compile", [source, "-o", artifact, *options],
                  f"generating the GPU code of graph {graph.name!r}")
         write_sources(artifact, kernel_graph, stages["ugraph"], stages["tile"], remarks)
+        (artifact / VERSION_FILE).write_text(compiler_version() or "")
         if entry is not None:
             _store(artifact, entry)
         temporary = None
@@ -202,13 +234,32 @@ def superoptimize(graph, *, time_budget=None, search_threads=None, graph_budget=
     return CompiledGraph(directory, temporary=temporary)
 
 
+def _current(entry):
+    """Whether the cache's `entry` was made by the tileopt-compile found
+    here, or no tileopt-compile is found."""
+    version = compiler_version()
+    if version is None:
+        return True
+    try:
+        return (entry / VERSION_FILE).read_text() == version
+    except OSError:
+        return False
+
+
 def _store(artifact, entry):
     """Copies `artifact` into the cache as `entry`, whole or not at all (a
-    copy renamed into place; another process may have stored it first)."""
+    copy renamed into place; another process may have stored it first). An
+    entry of another compiler's version is first renamed away, so that a
+    reader finds the old entry whole, the new one whole, or none."""
     entry.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=entry.parent))
     shutil.copytree(artifact, staging / "entry")
     try:
+        if entry.is_dir() and not _current(entry):
+            try:
+                os.rename(entry, staging / "stale")
+            except OSError:
+                pass  # another process moved it first
         os.rename(staging / "entry", entry)
     except OSError:
         if not entry.is_dir():

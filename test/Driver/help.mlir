@@ -23,3 +23,10 @@
 // LIBRARIES-NOT: --mlir-
 // LIBRARIES-NOT: --debug
 // LIBRARIES-NOT: --print-
+
+// --version names TileOpt's version after LLVM's: the version the search
+// cache's keys hold, which the Python package reads to tell its cached
+// compiled graphs from another compiler's.
+// RUN: tileopt-compile --version | FileCheck %s --check-prefix=VERSION
+// VERSION: LLVM version
+// VERSION: TileOpt version {{[0-9]+\.[0-9]+(\.[0-9]+)?-[0-9a-z]+}}

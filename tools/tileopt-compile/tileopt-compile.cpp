@@ -249,6 +249,7 @@ LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr,
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   hideLibraryOptions({&compileCategory, &codegenCategory, &searchCategory});
+  addTileOptVersionPrinter();
   cl::ParseCommandLineOptions(
       argc, argv,
       "tileopt-compile: TOSA, linalg, tk, µGraph or tile MLIR -> a searched, "

@@ -2,7 +2,8 @@
 //
 // Every tool links libLLVM.so, whose static options (hundreds of AMDGPU,
 // AArch64 and code generator flags) would fill --help before a user found
-// TileOpt's own. The tools hide them.
+// TileOpt's own. The tools hide them, and name TileOpt's version in
+// --version.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEOPT_TOOLS_COMMANDLINE_H
@@ -17,6 +18,12 @@ namespace mlir::tileopt {
 /// LLVM's own static options, while those a tool registers later (MLIR's,
 /// the passes') stay visible.
 void hideLibraryOptions(llvm::ArrayRef<const llvm::cl::OptionCategory *> keep);
+
+/// Makes --version print "TileOpt version V" after LLVM's version, V being
+/// TILEOPT_VERSION, the compiler's version that the search cache's keys
+/// hold: the Python package reads it to tell its cached compiled graphs
+/// from those of another compiler.
+void addTileOptVersionPrinter();
 
 } // namespace mlir::tileopt
 
