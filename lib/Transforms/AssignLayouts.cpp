@@ -12,6 +12,7 @@
 #include "TileOpt/Target/Target.h"
 #include "TileOpt/Transforms/MmaStaging.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -52,6 +53,36 @@ LogicalResult checkMmas(tile::KernelOp kernel, int64_t numThreads) {
     return WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
+}
+
+/// Products whose dims no mma.sync instruction tiles, whatever the warps
+/// (N not a multiple of 8 or K of 16, as a random program's 1x1 by 1x1
+/// product padded to 32x1 by 1x16), run on the CUDA cores: their f16 or
+/// bf16 operands are widened to f32, which changes no value (the products
+/// accumulate in f32 either way). Each gets a remark, since a large one is
+/// slow there. A product whose dims fit the instruction but not the warp
+/// grid stays an error: the search picks other tiles or warps for it.
+void widenUntiledMmas(tile::KernelOp kernel) {
+  kernel.walk([&](tile::MmaOp mma) {
+    RankedTensorType lhs = mma.getLhs().getType(), rhs = mma.getRhs().getType();
+    Type element = lhs.getElementType();
+    if (!element.isF16() && !element.isBF16())
+      return;
+    int64_t m = mma.getAcc().getType().getDimSize(0),
+            n = mma.getAcc().getType().getDimSize(1), k = lhs.getDimSize(1);
+    if (m % 16 == 0 && n % 8 == 0 && k % 16 == 0)
+      return;
+    OpBuilder b(mma);
+    Type f32 = b.getF32Type();
+    auto widen = [&](Value operand, RankedTensorType type) -> Value {
+      return arith::ExtFOp::create(b, mma.getLoc(), type.clone(f32), operand);
+    };
+    mma.getLhsMutable().assign(widen(mma.getLhs(), lhs));
+    mma.getRhsMutable().assign(widen(mma.getRhs(), rhs));
+    mma.emitRemark("runs on the CUDA cores in f32: mma.sync takes M a "
+                   "multiple of 16, N of 8 and K of 16, here ")
+        << m << "x" << n << "x" << k;
+  });
 }
 
 /// Whether the tile.mma ops of `kernel` run on wgmma: on a chip that has
@@ -431,6 +462,7 @@ struct AssignLayoutsPass
 
   LogicalResult assign(tile::KernelOp kernel) {
     int64_t numThreads = 32 * numWarps;
+    widenUntiledMmas(kernel);
     if (failed(checkMmas(kernel, numThreads)))
       return failure();
     LayoutChoice choice{kernel.getContext(), numWarps,

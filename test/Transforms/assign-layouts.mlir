@@ -281,3 +281,23 @@ tile.kernel @laid_out_already(%v: !tile.view<1024xf32>) {
   tile.store %t, %v[%c0] : tensor<1024xf32, #blocked>, !tile.view<1024xf32>
   tile.return
 }
+
+// -----
+
+// K of 1 (a random program's 1x1 by 1x1 product, its rows padded to 32 and
+// its columns to 16): no mma.sync instruction takes it, so the product runs
+// on the CUDA cores, its operands widened to f32, its accumulator blocked.
+// CHECK-LABEL: tile.kernel @mma_k_of_one
+// CHECK: %[[A:.*]] = arith.extf %{{.*}} : tensor<32x1xf16, #blocked{{[0-9]*}}> to tensor<32x1xf32, #blocked{{[0-9]*}}>
+// CHECK: %[[B:.*]] = arith.extf %{{.*}} : tensor<1x16xf16, #blocked{{[0-9]*}}> to tensor<1x16xf32, #blocked{{[0-9]*}}>
+// CHECK: tile.mma %[[A]], %[[B]], %{{.*}} : tensor<32x1xf32, #blocked{{[0-9]*}}>, tensor<1x16xf32, #blocked{{[0-9]*}}>, tensor<32x16xf32, #blocked{{[0-9]*}}>
+tile.kernel @mma_k_of_one(%x: !tile.view<32x1xf16>, %w: !tile.view<1x16xf16>, %o: !tile.view<32x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant dense<0.0> : tensor<32x16xf32>
+  %a = tile.load %x[%c0, %c0] : !tile.view<32x1xf16> -> tensor<32x1xf16>
+  %b = tile.load %w[%c0, %c0] : !tile.view<1x16xf16> -> tensor<1x16xf16>
+  // expected-remark @+1 {{runs on the CUDA cores in f32: mma.sync takes M a multiple of 16, N of 8 and K of 16, here 32x16x1}}
+  %y = tile.mma %a, %b, %zero : tensor<32x1xf16>, tensor<1x16xf16>, tensor<32x16xf32>
+  tile.store %y, %o[%c0, %c0] : tensor<32x16xf32>, !tile.view<32x16xf32>
+  tile.return
+}
