@@ -26,6 +26,7 @@
 #include <climits>
 #include <csignal>
 #include <mutex>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 using namespace mlir;
@@ -426,9 +427,15 @@ namespace {
 constexpr const char *kArtifactFiles[] = {"kernels.cubin", "kernels.ptx",
                                           "manifest.json", "constants.bin"};
 
-/// The staging directory being filled (one at a time) and its files' paths,
-/// for the signal handler, while `stagingWatched` is set.
-std::atomic<bool> stagingWatched{false};
+/// What an interrupt does with the staging directory: nothing (Idle),
+/// remove it and its files (Watched: it is being filled), or, while it is
+/// renamed into place (Moving), let the rename end first.
+enum StagingState : int { Idle, Watched, Moving };
+std::atomic<int> stagingState{Idle};
+/// The thread that renames the staging directory into place, while Moving.
+std::atomic<long> movingThread{0};
+/// The staging directory (one at a time) and its files' paths, for the
+/// signal handler, while the state is not Idle.
 char stagingDirectory[PATH_MAX];
 char stagingFiles[std::size(kArtifactFiles)][PATH_MAX];
 
@@ -437,15 +444,34 @@ char stagingFiles[std::size(kArtifactFiles)][PATH_MAX];
 constexpr int kInterrupts[] = {SIGHUP, SIGINT, SIGTERM};
 struct sigaction previousActions[std::size(kInterrupts)];
 
+/// The calling thread's id. Async-signal-safe (a system call).
+long currentThread() { return syscall(SYS_gettid); }
+
+/// Removes the staging directory and the artifact's files in it, those
+/// that are there. Async-signal-safe.
+void removeStaging() {
+  for (const char *file : stagingFiles)
+    unlink(file);
+  rmdir(stagingDirectory);
+}
+
 /// Removes the staging directory being filled, if any, then hands the
 /// signal to what handled it before: LLVM's handler, which removes the
 /// files registered with RemoveFileOnSignal and ends the process as the
-/// signal says, or the default action. Async-signal-safe.
+/// signal says, or the default action. While another thread renames the
+/// staging directory into place, the handler waits for it, so that the
+/// target ends whole; on that thread itself, it runs between two steps of
+/// the rename and removes what is still staged (nothing, once renamed).
+/// Async-signal-safe.
 void onInterrupt(int signal) {
-  if (stagingWatched.exchange(false)) {
-    for (const char *file : stagingFiles)
-      unlink(file);
-    rmdir(stagingDirectory);
+  int state = stagingState.load();
+  if (state == Moving && movingThread.load() != currentThread()) {
+    while (stagingState.load() == Moving) {
+    }
+  } else if (state == Moving ||
+             (state == Watched &&
+              stagingState.compare_exchange_strong(state, Idle))) {
+    removeStaging();
   }
   for (auto [interrupt, previous] : llvm::zip(kInterrupts, previousActions))
     if (interrupt == signal)
@@ -490,13 +516,21 @@ bool watchStaging(StringRef dir) {
   for (auto [name, buffer] : llvm::zip(kArtifactFiles, stagingFiles))
     if (!copyPath(dir + "/" + name, buffer))
       return false;
-  stagingWatched.store(true);
+  stagingState.store(Watched);
   return true;
 }
 
-/// Takes the staging directory back from the signal handler; false if an
-/// interrupt took it first (and is removing it, on another thread).
-bool unwatchStaging() { return stagingWatched.exchange(false); }
+/// Tells an interrupt that the staging directory is being renamed into
+/// place by this thread; false if an interrupt took it first (and is
+/// removing it, on another thread).
+bool startMoving() {
+  movingThread.store(currentThread());
+  int watched = Watched;
+  return stagingState.compare_exchange_strong(watched, Moving);
+}
+
+/// Takes the staging directory back from the signal handler.
+void unwatchStaging() { stagingState.store(Idle); }
 
 /// Creates a directory named after `model` (its `%` random) that an
 /// interrupt removes until unwatchStaging: watched before it exists, so
@@ -549,8 +583,8 @@ LogicalResult driver::writeArtifact(StringRef dir, const Artifact &artifact,
     return failure();
   }
   auto discard = [&](const Twine &why) {
-    unwatchStaging();
     llvm::sys::fs::remove_directories(staging);
+    unwatchStaging();
     error = why.str();
     return failure();
   };
@@ -577,10 +611,11 @@ LogicalResult driver::writeArtifact(StringRef dir, const Artifact &artifact,
   if (llvm::sys::fs::exists(target) && !llvm::sys::fs::is_directory(target))
     return discard(target + " exists and is not a directory");
   // From here the directory is this compile's to move: an interrupt that
-  // came first is removing it (on another thread) and ends the process.
-  // One that comes between here and the rename below leaves it: the only
-  // moment it is not covered.
-  if (!unwatchStaging()) {
+  // came first is removing it (on another thread) and ends the process. One
+  // that comes later waits for the renames below on another thread, or, on
+  // this one, removes what is still staged (an artifact moved aside then
+  // stays aside, as target.old-*).
+  if (!startMoving()) {
     error = "interrupted";
     return failure();
   }
@@ -594,6 +629,7 @@ LogicalResult driver::writeArtifact(StringRef dir, const Artifact &artifact,
   llvm::scope_exit removeMovedAside([&] {
     for (StringRef old : movedAside)
       llvm::sys::fs::remove_directories(old);
+    unwatchStaging();
   });
   std::error_code ec;
   for (int attempt = 0; attempt < 100; ++attempt) {

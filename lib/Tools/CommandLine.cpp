@@ -10,9 +10,9 @@ void mlir::tileopt::hideLibraryOptions(
     llvm::cl::Option *option = entry.second;
     bool kept = llvm::any_of(option->Categories, [&](auto *category) {
       return llvm::is_contained(keep, category) ||
-             category == &llvm::cl::getGeneralCategory() &&
-                 llvm::is_contained({"help", "help-list", "version"},
-                                    entry.first);
+             (category == &llvm::cl::getGeneralCategory() &&
+              llvm::is_contained({"help", "help-list", "version"},
+                                 entry.first));
     });
     if (!kept && option->getOptionHiddenFlag() == llvm::cl::NotHidden)
       option->setHiddenFlag(llvm::cl::Hidden);
