@@ -90,6 +90,38 @@ def test_calls_check_devices_and_layouts(search_options):
         compiled(inputs=[x], out=[cuda_half(64, 8)])
 
 
+class DLPackTensor:
+    """A DLPack producer that is not a torch.Tensor, as CuPy's and JAX's
+    arrays are: it hands out the tensor it wraps."""
+
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+    def __dlpack__(self, **kwargs):
+        return self.tensor.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self.tensor.__dlpack_device__()
+
+
+def test_calls_take_dlpack_tensors(search_options):
+    g = mi.new_kernel_graph()
+    a = g.new_input((8, 64), mi.float16, name="a")
+    g.mark_output(g.relu(a))
+    compiled = g.superoptimize(**search_options)
+    on_the_gpu()
+    x = cuda_half(8, 64)
+    (y,) = compiled(inputs=[DLPackTensor(x)])
+    assert torch.equal(y, torch.relu(x))
+    out = torch.full_like(x, float("nan"))
+    given = DLPackTensor(out)
+    assert compiled(inputs=[DLPackTensor(x)], out=[given])[0] is given
+    torch.cuda.synchronize()
+    assert torch.equal(out, torch.relu(x))
+    with pytest.raises(ValueError, match=r"input 0 \('a'\): expected shape \[8, 64\]"):
+        compiled(inputs=[DLPackTensor(cuda_half(64, 8))])
+
+
 class TanhMLP(torch.nn.Module):
     """x + down(tanh(up(x))): two TileOpt partitions around an op they do
     not take (tanh), which the fallback runs."""

@@ -174,21 +174,27 @@ class CompiledGraph:
         """Runs the artifact on torch's current stream of the inputs' device
         and returns the list of outputs (`out`, if given). Inputs and
         outputs must be contiguous CUDA tensors of one device with the
-        graph's dims and dtypes."""
+        graph's dims and dtypes: torch tensors, or any library's that
+        DLPack takes (CuPy, JAX, ...: torch.from_dlpack, no copy)."""
         launcher = self._launcher
         if launcher is not None and launcher.fits(inputs, out):
             return launcher(inputs, out)
         # The first call, or one whose tensors the launcher's test refused:
+        # DLPack tensors of other libraries as torch's views of them, then
         # the checks that say what is wrong, if anything.
         self._check_list("inputs", inputs, self.inputs)
+        inputs = [_from_dlpack(t) for t in inputs]
         device = inputs[0].device if inputs else None
         self._check_tensors("input {}", self.inputs, inputs, device)
+        given = out
         if out is not None:
             self._check_list("out", out, self.outputs)
+            out = [_from_dlpack(t) for t in out]
             self._check_tensors("out[{}]", self.outputs, out, device)
         if launcher is None or launcher.device != device:
             launcher = self.launcher(device)
-        return launcher(inputs, out)
+        result = launcher(inputs, out)
+        return result if given is None else given
 
     def launcher(self, device):
         """The call without its checks, for callers that know their tensors
@@ -389,6 +395,19 @@ class _Launcher:
             pointers[slot] = tensor.data_ptr()
         self._launch(self._stream())
         return out
+
+
+def _from_dlpack(t):
+    """torch's view of `t` if it is a DLPack tensor but not a torch.Tensor
+    (torch.from_dlpack: no copy, ordered after the producer's stream);
+    anything else as it is, for the checks to name."""
+    import torch
+    if isinstance(t, torch.Tensor) or not hasattr(t, "__dlpack__"):
+        return t
+    try:
+        return torch.from_dlpack(t)
+    except (RuntimeError, TypeError, BufferError) as e:
+        raise ValueError(f"cannot take a {type(t).__name__} through DLPack: {e}") from None
 
 
 def _stream_getter(device):
