@@ -64,7 +64,7 @@ struct Buffers {
 };
 
 /// Checks that `func` is a kernel graph the lowering takes: one block of tk
-/// ops whose results are distinct values the ops compute.
+/// ops.
 LogicalResult checkKernelGraph(func::FuncOp func) {
   if (!func.getBody().hasOneBlock())
     return func.emitOpError("has ")
@@ -75,19 +75,8 @@ LogicalResult checkKernelGraph(func::FuncOp func) {
       return func.emitOpError("argument #")
              << i << " is " << type << "; kernel graphs take tensors";
   for (Operation &op : func.getBody().front()) {
-    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
-      llvm::SmallDenseSet<Value> returned;
-      for (Value v : ret.getOperands()) {
-        if (isa<BlockArgument>(v))
-          return ret.emitOpError("returns an argument of the function; the "
-                                 "lowered program only writes what its "
-                                 "kernels compute");
-        if (!returned.insert(v).second)
-          return ret.emitOpError("returns one value twice; each result is "
-                                 "a buffer of its own");
-      }
+    if (isa<func::ReturnOp>(op))
       continue;
-    }
     if (!isa<tk::TKDialect>(op.getDialect()))
       return op.emitOpError("is not a tk op; tileopt-lower-ugraph lowers "
                             "functions of tk ops");
@@ -95,11 +84,35 @@ LogicalResult checkKernelGraph(func::FuncOp func) {
   return success();
 }
 
+/// Gives each result of `graph` a value that a kernel computes and no other
+/// result is: the host function only writes what its kernels compute, into
+/// a buffer per result. A returned argument, and a value returned a second
+/// time (`return %x, %x`, as front ends may emit), become copies: a tk.map
+/// that yields its operand, an elementwise kernel like any other.
+void copyReturnedArgumentsAndDuplicates(func::FuncOp graph) {
+  auto ret = cast<func::ReturnOp>(graph.getBody().front().getTerminator());
+  OpBuilder b(ret);
+  llvm::SmallDenseSet<Value> returned;
+  for (OpOperand &result : ret->getOpOperands()) {
+    Value v = result.get();
+    if (!isa<BlockArgument>(v) && returned.insert(v).second)
+      continue;
+    auto type = cast<RankedTensorType>(v.getType());
+    auto copy = tk::MapOp::create(b, v.getLoc(), type, ValueRange{v});
+    OpBuilder::InsertionGuard guard(b);
+    Block *block = b.createBlock(&copy.getBody());
+    tk::YieldOp::create(b, v.getLoc(),
+                        block->addArgument(type.getElementType(), v.getLoc()));
+    result.set(copy);
+  }
+}
+
 /// Lowers the kernel graph `graph` (a clone of the function being
 /// lowered): its ops become kernels before `func` in the module, and a
 /// host function replaces `func`.
 LogicalResult lowerClone(func::FuncOp func, func::FuncOp graph) {
   OpBuilder b(func);
+  copyReturnedArgumentsAndDuplicates(graph);
   Block &body = graph.getBody().front();
   for (Operation &op : llvm::make_early_inc_range(body.without_terminator()))
     if (!isa<tk::FusedOp, tk::StructuredOp>(op) &&

@@ -40,14 +40,6 @@ func.func @transpose_grid(%x: tensor<70000x2x4xf32>) -> tensor<70000x4x2xf32> {
 
 // -----
 
-func.func @returns_argument(%x: tensor<8x64xf32>) -> (tensor<8x64xf32>, tensor<8x64xf32>) {
-  %0 = tk.unary exp %x : tensor<8x64xf32>
-  // expected-error @+1 {{'func.return' op returns an argument of the function; the lowered program only writes what its kernels compute}}
-  return %0, %x : tensor<8x64xf32>, tensor<8x64xf32>
-}
-
-// -----
-
 // What the importer could not import stays, with a warning; it is not lowered.
 func.func @not_tk(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
   // expected-error @+1 {{'arith.constant' op is not a tk op; tileopt-lower-ugraph lowers functions of tk ops}}
@@ -112,14 +104,6 @@ func.func @two_batch_dims(%a: tensor<2x2x16x32xf16>, %b: tensor<2x2x32x16xf16>) 
   // expected-error @+1 {{'tk.matmul' op has 2 batch dims; its tiling takes at most one (the grid's z)}}
   %0 = tk.matmul %a, %b : tensor<2x2x16x32xf16>, tensor<2x2x32x16xf16> -> tensor<2x2x16x16xf16>
   return %0 : tensor<2x2x16x16xf16>
-}
-
-// -----
-
-func.func @returns_twice(%x: tensor<8x64xf32>) -> (tensor<8x64xf32>, tensor<8x64xf32>) {
-  %0 = tk.unary exp %x : tensor<8x64xf32>
-  // expected-error @+1 {{'func.return' op returns one value twice; each result is a buffer of its own}}
-  return %0, %0 : tensor<8x64xf32>, tensor<8x64xf32>
 }
 
 // -----
