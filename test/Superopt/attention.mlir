@@ -6,7 +6,7 @@
 // shift by the maximum is kept: an exp of an unshifted value would overflow
 // in f16. A graph budget (not a time budget) keeps the result deterministic.
 // RUN: tileopt-opt %s \
-// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=1 graph-budget=15000000}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=1 time-budget=900 graph-budget=15000000}))' \
 // RUN:   | FileCheck %s
 
 // CHECK-LABEL: func.func @attention

@@ -3,10 +3,10 @@
 // of shared memory, of which an SM of sm_90 (228 KiB) holds 6 and one of
 // sm_80 (164 KiB) 4. A chip TileOpt has no facts for is an error.
 // RUN: tileopt-opt %s -o /dev/null 2>&1 \
-// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=1 graph-budget=4000000 print-top=1}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=1 time-budget=900 graph-budget=4000000 print-top=1}))' \
 // RUN:   | FileCheck %s --check-prefix=SM90
 // RUN: tileopt-opt %s -o /dev/null 2>&1 \
-// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=1 graph-budget=4000000 print-top=1 chip=sm_80}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=1 time-budget=900 graph-budget=4000000 print-top=1 chip=sm_80}))' \
 // RUN:   | FileCheck %s --check-prefix=SM80
 // RUN: not tileopt-opt %s -o /dev/null 2>&1 \
 // RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{chip=sm_70}))' \

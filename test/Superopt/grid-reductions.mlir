@@ -9,10 +9,10 @@
 // A graph budget of 3M ends these searches in under a second; the workload
 // (4096 columns) is searched whole in bench/search/grid-reductions.mlir.
 // RUN: tileopt-opt %s \
-// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=2 graph-budget=3000000 grid-reductions=true compile-candidates=false}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=2 time-budget=900 graph-budget=3000000 grid-reductions=true compile-candidates=false}))' \
 // RUN:   | FileCheck %s --check-prefix=GRID
 // RUN: tileopt-opt %s \
-// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=2 graph-budget=3000000 compile-candidates=false}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=2 time-budget=900 graph-budget=3000000 compile-candidates=false}))' \
 // RUN:   | FileCheck %s --check-prefix=DEFAULT
 
 // GRID-LABEL: func.func @ntrans

@@ -2,7 +2,7 @@
 // those inputs must not walk every smaller subset of them first (2^69
 // here); the search ends on its small graph budget, and the program keeps
 // its form.
-// RUN: tileopt-opt %s --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=1 graph-budget=20000}))' \
+// RUN: tileopt-opt %s --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=1 time-budget=900 graph-budget=20000}))' \
 // RUN:   2>&1 | FileCheck %s
 // CHECK: remark: no cheaper equivalent µGraph found; kept as it is
 // CHECK-LABEL: func.func @sum_of_70

@@ -3,10 +3,10 @@
 // elementwise ops go, as a th.graph of its region inside a fused kernel.
 // The chosen µGraph lowers to tile kernels with the map's scalar code.
 // RUN: tileopt-opt %s -split-input-file \
-// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=1 graph-budget=4000000}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=1 time-budget=900 graph-budget=4000000}))' \
 // RUN:   | FileCheck %s
 // RUN: tileopt-opt %s -split-input-file \
-// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=1 graph-budget=4000000}),tileopt-lower-ugraph)' \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=1 time-budget=900 graph-budget=4000000}),tileopt-lower-ugraph)' \
 // RUN:   | FileCheck %s --check-prefix=TILE
 
 // silu(X W1) * (X W2) with the sigmoid as scalar code in f32: one kernel,

@@ -9,10 +9,10 @@
 // The workload qknorm_attention, searched whole, is in the search benchmark
 // (bench/search/segments.mlir).
 // RUN: tileopt-opt %s -split-input-file \
-// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=2 progress=1 graph-budget=1000000}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=2 progress=1 time-budget=900 graph-budget=1000000}))' \
 // RUN:   2>&1 >/dev/null | FileCheck %s --check-prefix=PROGRESS
 // RUN: tileopt-opt %s -split-input-file \
-// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=2 graph-budget=1000000}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=2 time-budget=900 graph-budget=1000000}))' \
 // RUN:   | FileCheck %s
 
 // PROGRESS: [superopt] @two_prologues: searching 1 segment(s) between 2 kernel(s) kept as they are

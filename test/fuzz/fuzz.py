@@ -403,12 +403,20 @@ def known_bug(sig, output):
     return None
 
 
+def head_and_tail(text, n):
+    """The first and last `n` characters of `text`: LLVM's stack dump comes
+    first and a sanitizer's report after it (an ASan build's crash prints
+    both, and its tail alone lost the innermost frames, so a known crash
+    was taken for a new one)."""
+    return text if len(text) <= 2 * n else text[:n] + "\n[...]\n" + text[-n:]
+
+
 def run_tool(argv, stdin_text=None, timeout=20, env=None):
     start = time.monotonic()
     try:
         p = subprocess.run(argv, input=stdin_text, capture_output=True, text=True, errors="replace", timeout=timeout,
                            env=env)
-        return p.returncode, p.stdout[-4000:] + p.stderr[-8000:], False, time.monotonic() - start
+        return p.returncode, p.stdout[-4000:] + head_and_tail(p.stderr, 8000), False, time.monotonic() - start
     except subprocess.TimeoutExpired as e:
         out = (e.stderr or b"")
         out = out.decode(errors="replace") if isinstance(out, bytes) else out
