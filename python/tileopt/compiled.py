@@ -366,9 +366,10 @@ class _Launcher:
     def fits(self, inputs, out):
         """Whether `inputs` and `out` (None, or the outputs) are lists or
         tuples of contiguous CUDA tensors on this device with the graph's
-        dtypes and dims: the test of every CompiledGraph call, about a
-        microsecond for three tensors. A tensor of a subclass of
-        torch.Tensor fails it and is looked at by the full checks."""
+        dtypes and dims: the test of every CompiledGraph call, a few
+        attribute reads a tensor and no message built. A tensor of a
+        subclass of torch.Tensor fails it and is looked at by the full
+        checks."""
         return (self._fit(inputs, self._input_types)
                 and (out is None or self._fit(out, self._output_types)))
 
