@@ -1045,17 +1045,6 @@ Value castElements(OpBuilder &b, Location loc, Value tensor, Type to) {
   return map;
 }
 
-/// `tensor` broadcast to `shape`: a tk.map that yields its one operand.
-Value broadcastElements(OpBuilder &b, Location loc, Value tensor,
-                        ArrayRef<int64_t> shape) {
-  auto type = cast<RankedTensorType>(tensor.getType());
-  auto map = tk::MapOp::create(b, loc, type.clone(shape), ValueRange{tensor});
-  OpBuilder::InsertionGuard guard(b);
-  Block *body = b.createBlock(&map.getBody());
-  tk::YieldOp::create(b, loc, body->addArgument(type.getElementType(), loc));
-  return map;
-}
-
 /// linalg.matmul, linalg.batch_matmul, linalg.contract and contraction
 /// generics, with any indexing maps: loops are batch, m, n or k dims
 /// (inferContractionDims); the operands are brought to [batch..., M, K] and
@@ -1275,7 +1264,7 @@ LogicalResult importPayload(linalg::LinalgOp op, RankedTensorType type,
   Location loc = op.getLoc();
   Value result = graph.emit(rewriter, loc, *node);
   if (!missing.empty())
-    result = broadcastElements(rewriter, loc, result, graph.getLoopSizes());
+    result = tk::createIdentityMap(rewriter, loc, result, graph.getLoopSizes());
   if (combiner) {
     auto iterators = op.getIteratorTypesArray();
     for (auto [loop, size] : llvm::enumerate(graph.getLoopSizes())) {

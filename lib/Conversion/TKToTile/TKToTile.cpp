@@ -97,13 +97,8 @@ void copyReturnedArgumentsAndDuplicates(func::FuncOp graph) {
     Value v = result.get();
     if (!isa<BlockArgument>(v) && returned.insert(v).second)
       continue;
-    auto type = cast<RankedTensorType>(v.getType());
-    auto copy = tk::MapOp::create(b, v.getLoc(), type, ValueRange{v});
-    OpBuilder::InsertionGuard guard(b);
-    Block *block = b.createBlock(&copy.getBody());
-    tk::YieldOp::create(b, v.getLoc(),
-                        block->addArgument(type.getElementType(), v.getLoc()));
-    result.set(copy);
+    result.set(tk::createIdentityMap(
+        b, v.getLoc(), v, cast<RankedTensorType>(v.getType()).getShape()));
   }
 }
 

@@ -347,5 +347,15 @@ bool tk::isFreeLayoutChange(Operation *op) {
   return false;
 }
 
+MapOp tk::createIdentityMap(OpBuilder &b, Location loc, Value tensor,
+                            ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  auto map = MapOp::create(b, loc, type.clone(shape), ValueRange{tensor});
+  OpBuilder::InsertionGuard guard(b);
+  Block *body = b.createBlock(&map.getBody());
+  YieldOp::create(b, loc, body->addArgument(type.getElementType(), loc));
+  return map;
+}
+
 #define GET_OP_CLASSES
 #include "TileOpt/Dialect/TK/IR/TKOps.cpp.inc"

@@ -38,6 +38,12 @@ namespace mlir::tileopt::tk {
 /// or a reshape that is a view of its input's buffer (ReshapeOp::isView).
 /// The lowering and the cost model both follow it.
 bool isFreeLayoutChange(Operation *op);
+
+/// A tk.map that yields its one operand: `tensor` broadcast to `shape`
+/// (NumPy's rules), or a copy of it in a tensor of its own when `shape` is
+/// its shape.
+MapOp createIdentityMap(OpBuilder &b, Location loc, Value tensor,
+                        ArrayRef<int64_t> shape);
 } // namespace mlir::tileopt::tk
 
 #endif // TILEOPT_DIALECT_TK_IR_TKOPS_H
