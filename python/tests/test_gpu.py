@@ -75,11 +75,15 @@ def test_compiled_torch_function(search_options):
     assert relative_error(compiled(q, k, v), attention(q.float(), k.float(), v.float())) < 1e-2
 
 
-def test_calls_check_devices_and_layouts(search_options):
+def relu_graph():
     g = mi.new_kernel_graph()
     a = g.new_input((8, 64), mi.float16, name="a")
     g.mark_output(g.relu(a))
-    compiled = g.superoptimize(**search_options)
+    return g
+
+
+def test_calls_check_devices_and_layouts(search_options):
+    compiled = relu_graph().superoptimize(**search_options)
     on_the_gpu()
     x = cuda_half(8, 64)
     with pytest.raises(ValueError, match=r"input 0 \('a'\): not contiguous"):
@@ -105,10 +109,7 @@ class DLPackTensor:
 
 
 def test_calls_take_dlpack_tensors(search_options):
-    g = mi.new_kernel_graph()
-    a = g.new_input((8, 64), mi.float16, name="a")
-    g.mark_output(g.relu(a))
-    compiled = g.superoptimize(**search_options)
+    compiled = relu_graph().superoptimize(**search_options)
     on_the_gpu()
     x = cuda_half(8, 64)
     (y,) = compiled(inputs=[DLPackTensor(x)])
