@@ -646,7 +646,8 @@ class Fuzzer:
         start = time.monotonic()
         n = 0
         try:
-            while time.monotonic() < deadline and (not self.args.iterations or n < self.args.iterations):
+            while time.monotonic() < deadline and (not self.args.iterations or n < self.args.iterations) \
+                    and (not self.args.tool_cpu_seconds or tool_cpu_seconds() < self.args.tool_cpu_seconds):
                 target = rng.choice(targets)
                 if target == "opt":
                     stage = rng.choice(list(by_stage))
@@ -664,9 +665,8 @@ class Fuzzer:
                     print(f"[fuzz] {time.monotonic() - start:.0f} s: {self.stats}", flush=True)
         finally:
             shutil.rmtree(work, ignore_errors=True)
-        children = resource.getrusage(resource.RUSAGE_CHILDREN)
         summary = {"seed": self.args.seed, "seconds": round(time.monotonic() - start, 1),
-                   "tool_cpu_seconds": round(children.ru_utime + children.ru_stime, 1), "executions": self.stats,
+                   "tool_cpu_seconds": round(tool_cpu_seconds(), 1), "executions": self.stats,
                    "crashes": self.crashes}
         (self.out / "summary.json").write_text(json.dumps(summary, indent=1))
         print(json.dumps(summary, indent=1))
@@ -711,10 +711,20 @@ class Fuzzer:
         return result
 
 
+def tool_cpu_seconds():
+    """CPU time of the tools this process ran and waited for: the fuzzing
+    itself, without the mutator's own Python."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return children.ru_utime + children.ru_stime
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--tool-cpu-seconds", type=float, default=0,
+                        help="stop once the tools run have used this much CPU time (user and system), "
+                             "however long that takes on a shared machine; --seconds still bounds it")
     parser.add_argument("--iterations", type=int, default=0,
                         help="stop after this many (a batch of 40 mutants for opt, one for the others)")
     parser.add_argument("--targets", default="opt,compile,loader")
