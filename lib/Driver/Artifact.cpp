@@ -278,8 +278,8 @@ void planTensorMaps(int64_t index, ArrayAttr maps, LaunchPlan &plan) {
   }
 }
 
-/// Finds ptxas where gpu-module-to-binary will look, or says where it
-/// looked.
+/// Finds the ptxas that compiles the artifact's PTX (runPtxas), or says
+/// where it looked.
 LogicalResult checkPtxas(ModuleOp module, StringRef toolkit) {
   if (findPtxas(toolkit))
     return success();
@@ -351,29 +351,28 @@ FailureOr<Artifact> driver::compileArtifact(ModuleOp module,
     return failure();
 
   MLIRContext *ctx = module.getContext();
-  TileToCubinOptions toBin, toIsa;
-  setCubinOptions(toBin, options, toolkit, "bin");
+  TileToCubinOptions toIsa;
   setCubinOptions(toIsa, options, toolkit, "isa");
   {
     StageDiagnostics notes(ctx, Stage::GPU);
     PassManager lower(ctx);
-    buildTileLoweringPipeline(lower, toBin);
+    buildTileLoweringPipeline(lower, toIsa);
     if (failed(lower.run(module)))
       return failure();
   }
   llvm::json::Array kernels = describeKernels(module, plan);
 
-  // PTX for reading, then the cubin the runtime loads.
+  // The PTX, kept for reading, then ptxas's cubin of it, which the runtime
+  // loads: LLVM translates the kernels once.
   Artifact artifact;
-  OwningOpRef<ModuleOp> forPtx = module.clone();
   {
     StageDiagnostics notes(ctx, Stage::PTX);
     PassManager toPtx(ctx);
     buildGPUToBinaryPipeline(toPtx, toIsa);
-    if (failed(toPtx.run(*forPtx)))
+    if (failed(toPtx.run(module)))
       return failure();
   }
-  FailureOr<StringRef> ptx = binaryObjectOf(*forPtx);
+  FailureOr<StringRef> ptx = binaryObjectOf(module);
   if (failed(ptx))
     return failure();
   artifact.ptx = ptx->str();
@@ -381,14 +380,12 @@ FailureOr<Artifact> driver::compileArtifact(ModuleOp module,
     return artifact;
 
   StageDiagnostics notes(ctx, Stage::Artifact);
-  PassManager toCubin(ctx);
-  buildGPUToBinaryPipeline(toCubin, toBin);
-  if (failed(toCubin.run(module)))
-    return failure();
-  FailureOr<StringRef> cubin = binaryObjectOf(module);
-  if (failed(cubin))
-    return failure();
-  artifact.cubin = cubin->str();
+  PtxasError error;
+  FailureOr<PtxasOutput> compiled =
+      runPtxas(*findPtxas(toolkit), artifact.ptx, options.chip, error);
+  if (failed(compiled))
+    return module.emitError(error.message);
+  artifact.cubin = std::move(compiled->cubin);
   artifact.constants = std::move(plan.constants);
 
   llvm::json::Object manifest{

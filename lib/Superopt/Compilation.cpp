@@ -92,11 +92,10 @@ superopt::CompileCheck superopt::whyNotCompiled(func::FuncOp candidate,
   if (failed(ptx))
     return {firstError.value_or("the lowering produced no PTX")};
   PtxasError error;
-  FailureOr<SmallVector<PtxasKernelReport>> reports =
-      reportPtxas(*ptxas, *ptx, chip, error);
-  if (failed(reports))
+  FailureOr<PtxasOutput> compiled = runPtxas(*ptxas, *ptx, chip, error);
+  if (failed(compiled))
     return {error.message, error.notRun};
-  for (const PtxasKernelReport &report : *reports)
+  for (const PtxasKernelReport &report : compiled->kernels)
     if (looping.contains(report.name) &&
         report.spillStoreBytes > kMaxSpillStoreBytes)
       return {"ptxas spills " + std::to_string(report.spillStoreBytes) +

@@ -1,6 +1,6 @@
-//===- PtxasReportTest.cpp - reportPtxas on PTX written here --------------===//
+//===- PtxasReportTest.cpp - runPtxas on PTX written here --------------===//
 //
-// The superoptimizer turns candidates down on what reportPtxas reads from
+// The superoptimizer turns candidates down on what runPtxas reads from
 // ptxas -v: each kernel's registers and spill stores. The PTX below is
 // written to make ptxas report known numbers; without ptxas the tests skip.
 //
@@ -16,7 +16,7 @@ using namespace mlir::tileopt;
 
 namespace {
 
-/// Runs reportPtxas for sm_90 with the toolkit's ptxas; skips every test
+/// Runs runPtxas for sm_90 with the toolkit's ptxas; skips every test
 /// where there is none.
 class PtxasReport : public ::testing::Test {
 protected:
@@ -27,12 +27,18 @@ protected:
   }
 
   FailureOr<SmallVector<PtxasKernelReport>> report(StringRef ptx) {
-    return reportPtxas(*ptxas, ptx, "sm_90", error);
+    FailureOr<PtxasOutput> output = runPtxas(*ptxas, ptx, "sm_90", error);
+    if (failed(output))
+      return failure();
+    lastCubin = output->cubin;
+    return output->kernels;
   }
 
   std::optional<std::string> ptxas;
   /// ptxas's messages when report fails.
   PtxasError error;
+  /// The cubin of the last report that succeeded.
+  std::string lastCubin;
 };
 
 constexpr const char *kHeader =
@@ -66,6 +72,12 @@ TEST_F(PtxasReport, ReadsEveryKernelsRegistersAndSpills) {
     EXPECT_LT(report.registers, 32);
     EXPECT_EQ(report.spillStoreBytes, 0);
   }
+  // The cubin comes back too: an ELF image whose symbols are the kernels.
+  StringRef cubin = lastCubin;
+  EXPECT_TRUE(cubin.starts_with("\x7f"
+                                "ELF"));
+  EXPECT_TRUE(cubin.contains("also_store_one"));
+  EXPECT_TRUE(cubin.contains("store_one"));
 }
 
 /// A kernel that loads `live` floats, then stores them in reverse order,

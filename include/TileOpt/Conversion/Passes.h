@@ -111,7 +111,7 @@ struct PtxasKernelReport {
   int64_t spillStoreBytes = 0;
 };
 
-/// Why reportPtxas failed.
+/// Why runPtxas failed.
 struct PtxasError {
   std::string message;
   /// ptxas did not judge the PTX: its temporary files could not be written
@@ -120,12 +120,21 @@ struct PtxasError {
   bool notRun = false;
 };
 
-/// Compiles `ptx` for `chip` with `ptxas` -v (the build's own -O3) and
-/// returns its report of each kernel, or fails with ptxas's messages in
-/// `error`. The superoptimizer uses it to turn down candidates whose
-/// kernels spill: ptxas says so only in this report.
-FailureOr<SmallVector<PtxasKernelReport>>
-reportPtxas(StringRef ptxas, StringRef ptx, StringRef chip, PtxasError &error);
+/// What ptxas made of some PTX.
+struct PtxasOutput {
+  std::string cubin;
+  /// Its report of each kernel, in the order it compiled them.
+  SmallVector<PtxasKernelReport> kernels;
+};
+
+/// Compiles `ptx` for `chip` with `ptxas` -v -O3 (the flags
+/// gpu-module-to-binary gives it: the same cubin) and returns the cubin and
+/// ptxas's report of each kernel, or fails with ptxas's messages in
+/// `error`. The artifact takes the cubin from here, so that the PTX it
+/// keeps for reading is translated by LLVM once; the superoptimizer turns
+/// down candidates whose kernels spill, which ptxas says only in the report.
+FailureOr<PtxasOutput> runPtxas(StringRef ptxas, StringRef ptx, StringRef chip,
+                                PtxasError &error);
 
 } // namespace mlir::tileopt
 

@@ -44,10 +44,10 @@ std::optional<std::string> tileopt::findPtxas(StringRef toolkit) {
   return std::nullopt;
 }
 
-FailureOr<SmallVector<tileopt::PtxasKernelReport>>
-tileopt::reportPtxas(StringRef ptxas, StringRef ptx, StringRef chip,
-                     PtxasError &error) {
-  // ptxas reads and writes files: the PTX, the cubin (dropped), its report.
+FailureOr<tileopt::PtxasOutput> tileopt::runPtxas(StringRef ptxas,
+                                                  StringRef ptx, StringRef chip,
+                                                  PtxasError &error) {
+  // ptxas reads and writes files: the PTX, the cubin, its report.
   SmallString<128> ptxFile, cubinFile, logFile;
   auto removeFiles = llvm::make_scope_exit([&] {
     for (StringRef file : {ptxFile.str(), cubinFile.str(), logFile.str()})
@@ -96,10 +96,17 @@ tileopt::reportPtxas(StringRef ptxas, StringRef ptx, StringRef chip,
     error = {("ptxas failed: " + text.trim()).str(), /*notRun=*/false};
     return failure();
   }
+  PtxasOutput output;
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> cubin =
+      llvm::MemoryBuffer::getFile(cubinFile, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!cubin)
+    return notRun("cannot read ptxas's cubin: " + cubin.getError().message());
+  output.cubin = (*cubin)->getBuffer().str();
   // Per kernel: "Compiling entry function 'NAME' ...", then "Used N
   // registers"; its spills follow "Function properties for NAME" (which
   // ptxas also prints for device functions, whose spills are left out).
-  SmallVector<PtxasKernelReport> reports;
+  SmallVector<PtxasKernelReport> &reports = output.kernels;
   llvm::Regex entry("Compiling entry function '([^']+)'");
   llvm::Regex properties("Function properties for ([^ ]+)");
   llvm::Regex spills("([0-9]+) bytes spill stores");
@@ -123,7 +130,7 @@ tileopt::reportPtxas(StringRef ptxas, StringRef ptx, StringRef chip,
       match[1].getAsInteger(10, reports.back().registers);
     }
   }
-  return reports;
+  return output;
 }
 
 void tileopt::buildTileLoweringPipeline(OpPassManager &pm,
