@@ -23,6 +23,8 @@
 
 #include "TileOpt/Dialect/TB/IR/TBOps.h"
 #include "TileOpt/Dialect/TH/IR/THOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
@@ -438,11 +440,80 @@ static Operation *collapseReduction(OpBuilder &b, Operation *op) {
   return small;
 }
 
+/// The widest row (padded to a power of two) that tileRmsNorm's block
+/// normalizes as one tile: the code generator gives a thread at most 256
+/// elements of a tile, and the block has 128 threads.
+constexpr int64_t kMaxNormRow = 256 * 128;
+
+/// An rms_norm of rows wider than kMaxNormRow as kernels that each walk the
+/// row in chunks: the squares (in f32, as tileRmsNorm sums them), their mean
+/// (a reduction over a loop), then x / sqrt(mean + epsilon). Returns those
+/// three ops, the last one's result replacing the norm's; none when `op` is
+/// not such a norm. (rand_15_194 normalizes a flattened 49152-element
+/// tensor.)
+static SmallVector<Operation *> splitWideRmsNorm(OpBuilder &b, Operation *op) {
+  auto norm = dyn_cast<tk::RmsNormOp>(op);
+  if (!norm)
+    return {};
+  auto type = cast<RankedTensorType>(norm.getType());
+  if (static_cast<int64_t>(llvm::PowerOf2Ceil(type.getShape().back())) <=
+      kMaxNormRow)
+    return {};
+  Location loc = norm.getLoc();
+  Type f32 = b.getF32Type();
+  auto widened = [&](Value scalar) {
+    return scalar.getType() == f32
+               ? scalar
+               : arith::ExtFOp::create(b, loc, f32, scalar).getResult();
+  };
+  auto squares =
+      tk::MapOp::create(b, loc, type.clone(f32), ValueRange{norm.getInput()});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *body = b.createBlock(&squares.getBody());
+    Value x = widened(body->addArgument(type.getElementType(), loc));
+    tk::YieldOp::create(b, loc,
+                        arith::MulFOp::create(b, loc, x, x).getResult());
+  }
+  SmallVector<int64_t> rowShape(type.getShape());
+  rowShape.back() = 1;
+  auto mean = tk::ReduceOp::create(b, loc, RankedTensorType::get(rowShape, f32),
+                                   ReduceKind::mean, squares.getResult(),
+                                   type.getRank() - 1);
+  auto normalized = tk::MapOp::create(
+      b, loc, type, ValueRange{norm.getInput(), mean.getResult()});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *body = b.createBlock(&normalized.getBody());
+    BlockArgument x = body->addArgument(type.getElementType(), loc);
+    BlockArgument meanSquare = body->addArgument(f32, loc);
+    Value epsilon = arith::ConstantOp::create(b, loc, norm.getEpsilonAttr());
+    Value rms = math::SqrtOp::create(
+        b, loc, arith::AddFOp::create(b, loc, meanSquare, epsilon));
+    Value result = arith::DivFOp::create(b, loc, widened(x), rms);
+    if (type.getElementType() != f32)
+      result = arith::TruncFOp::create(b, loc, type.getElementType(), result);
+    tk::YieldOp::create(b, loc, result);
+  }
+  norm.replaceAllUsesWith(normalized.getResult());
+  norm.erase();
+  return {squares, mean, normalized};
+}
+
 FailureOr<Operation *> tileopt::tilePredefinedKernel(OpBuilder &b,
                                                      Operation *op) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(op);
   op = collapseReduction(b, collapseElementwise(b, op));
+  b.setInsertionPoint(op);
+  if (SmallVector<Operation *> parts = splitWideRmsNorm(b, op);
+      !parts.empty()) {
+    FailureOr<Operation *> last = failure();
+    for (Operation *part : parts)
+      if (failed(last = tilePredefinedKernel(b, part)))
+        return failure();
+    return last;
+  }
   if (op->hasTrait<tk::Elementwise>() &&
       cast<RankedTensorType>(op->getResult(0).getType()).getRank() > 3)
     return elementwiseAsStructured(b, op).getOperation();
