@@ -124,6 +124,7 @@ private:
   using Dim = std::pair<Value, unsigned>;
   void fixMapped(Value tile, ArrayRef<int64_t> gridMap, int64_t fmap,
                  tk::FusedOp fused);
+  void fixBroadcastDims(Operation &op);
   /// Marks the axis of `tile`'s dim `dim` as one whose elements meet: not
   /// split, and not padded unless `paddable` (the padding adds nothing).
   void combine(Value tile, int64_t dim, bool paddable) {
@@ -272,6 +273,24 @@ void TileDims::fixMapped(Value tile, ArrayRef<int64_t> gridMap, int64_t fmap,
     fixed.insert(axisOf(tile, fmap));
 }
 
+/// Fixes the size-1 dims that elementwise `op` broadcasts against larger
+/// ones: a padded one would be combined row by row, its padding read as
+/// rows of their own, where every row must see its one element (a 1-row
+/// product, padded to the 16 rows mma.sync needs, added to a 32-row tile
+/// gave rows 1-31 the padding's 0 / 0: seed 17's program 2509).
+void TileDims::fixBroadcastDims(Operation &op) {
+  for (Value result : op.getResults()) {
+    ArrayRef<int64_t> resultShape = shapeOf(result);
+    for (Value operand : op.getOperands()) {
+      ArrayRef<int64_t> shape = shapeOf(operand);
+      int64_t offset = resultShape.size() - shape.size();
+      for (auto [dim, size] : llvm::enumerate(shape))
+        if (size == 1 && resultShape[offset + dim] > 1)
+          fixed.insert(axisOf(operand, dim));
+    }
+  }
+}
+
 /// Whether `operand` of an elementwise op whose result is `result` has
 /// `result`'s dim `dim` (numpy broadcasting aligns trailing dims; a size-1
 /// dim broadcast against a larger one does not have it).
@@ -385,6 +404,8 @@ TileDims::TileDims(tk::FusedOp fused) {
     }
   }
   for (Operation &op : graph.without_terminator()) {
+    if (isa<tb::BinaryOp, th::GraphOp>(op))
+      fixBroadcastDims(op);
     if (auto it = dyn_cast<tb::InputIteratorOp>(op)) {
       fixMapped(it.getResult(), it.getImap(), it.getFmapAttr().getInt(), fused);
     } else if (auto saver = dyn_cast<tb::OutputSaverOp>(op)) {
