@@ -736,6 +736,12 @@ tile.kernel @partial_chunks(%w: !tile.view<?xf32>, %i: index) {
 
 // -----
 
+// A product of warps that overflows int64 (found by test/fuzz/fuzz.py).
+// expected-error @+1 {{#tile.mma_sync needs a grid of [rows, columns] warps, powers of two and 32 in all at most, got [2, 4611686018427387904]}}
+#bad = #tile.mma_sync<warps = [2, 4611686018427387904]>
+
+// -----
+
 tile.kernel @mma_sync_rows(%w: !tile.view<?x?xf32>, %i: index) {
   // expected-error @+1 {{#tile.mma_sync needs rows a multiple of 32 and columns of 16, got 16x64}}
   %t = tile.load %w[%i, %i] : !tile.view<?x?xf32> -> tensor<16x64xf32, #tile.mma_sync<warps = [2, 2]>>

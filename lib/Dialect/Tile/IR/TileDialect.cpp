@@ -194,8 +194,10 @@ verifyAccumulatorShape(ArrayRef<int64_t> shape, StringRef name,
 
 LogicalResult MmaSyncAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   ArrayRef<int64_t> warps) {
+  // Each side bounded before the product, which 2 x 2^62 would overflow
+  // (a fuzzed attribute got through, and its layout divided by zero).
   if (warps.size() != 2 || !isPowerOfTwo(warps[0]) || !isPowerOfTwo(warps[1]) ||
-      warps[0] * warps[1] > 32) {
+      warps[0] > 32 || warps[1] > 32 || warps[0] * warps[1] > 32) {
     InFlightDiagnostic diag = emitError();
     diag << "#tile.mma_sync needs a grid of [rows, columns] warps, powers of "
             "two and 32 in all at most, got [";
