@@ -278,11 +278,11 @@ void planTensorMaps(int64_t index, ArrayAttr maps, LaunchPlan &plan) {
   }
 }
 
-/// Finds the ptxas that compiles the artifact's PTX (runPtxas), or says
-/// where it looked.
-LogicalResult checkPtxas(ModuleOp module, StringRef toolkit) {
-  if (findPtxas(toolkit))
-    return success();
+/// The ptxas that compiles the artifact's PTX (runPtxas), or an error that
+/// says where it looked.
+FailureOr<std::string> ptxasFor(ModuleOp module, StringRef toolkit) {
+  if (std::optional<std::string> ptxas = findPtxas(toolkit))
+    return *ptxas;
   return module.emitError("ptxas not found: looked in ")
          << toolkit << "/bin/ptxas and on PATH; install the CUDA toolkit, set "
          << "CUDA_HOME, or pass --cuda-toolkit";
@@ -347,8 +347,14 @@ FailureOr<Artifact> driver::compileArtifact(ModuleOp module,
       failed(planLaunches(module, *entry, plan)))
     return failure();
   std::string toolkit = findCudaToolkit(options.toolkit);
-  if (!ptxOnly && failed(checkPtxas(module, toolkit)))
-    return failure();
+  // Found before the work, so that a missing ptxas is said at once.
+  std::string ptxas;
+  if (!ptxOnly) {
+    FailureOr<std::string> found = ptxasFor(module, toolkit);
+    if (failed(found))
+      return failure();
+    ptxas = std::move(*found);
+  }
 
   MLIRContext *ctx = module.getContext();
   TileToCubinOptions toIsa;
@@ -382,7 +388,7 @@ FailureOr<Artifact> driver::compileArtifact(ModuleOp module,
   StageDiagnostics notes(ctx, Stage::Artifact);
   PtxasError error;
   FailureOr<PtxasOutput> compiled =
-      runPtxas(*findPtxas(toolkit), artifact.ptx, options.chip, error);
+      runPtxas(ptxas, artifact.ptx, options.chip, error);
   if (failed(compiled))
     return module.emitError(error.message);
   artifact.cubin = std::move(compiled->cubin);

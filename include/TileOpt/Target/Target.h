@@ -142,6 +142,11 @@ inline constexpr int64_t kWgmmaMaxN = 256;
 inline constexpr int64_t kTmaMaxBoxDim = 256;
 inline constexpr int64_t kTmaStrideBytes = 16;
 
+/// The most elements of a tile one thread holds: the code generator
+/// refuses larger fragments, which would spill registers, and the
+/// predefined kernels' tilings stay under it.
+inline constexpr int64_t kMaxFragmentElements = 256;
+
 //===----------------------------------------------------------------------===//
 // GPUs
 //===----------------------------------------------------------------------===//

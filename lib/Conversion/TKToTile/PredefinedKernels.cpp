@@ -23,6 +23,7 @@
 
 #include "TileOpt/Dialect/TB/IR/TBOps.h"
 #include "TileOpt/Dialect/TH/IR/THOps.h"
+#include "TileOpt/Target/Target.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/IRMapping.h"
@@ -34,6 +35,8 @@ using namespace mlir::tileopt;
 
 namespace {
 
+/// The threads of a predefined kernel's block.
+constexpr int64_t kBlockThreads = 128;
 /// Elements per tile of the elementwise and row kernels, and the widest row
 /// chunk: 32 per thread of a 128-thread block.
 constexpr int64_t kTileElements = 4096;
@@ -98,10 +101,11 @@ struct TiledKernel {
             compute) const {
     Location loc = op->getLoc();
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
-    auto fused = tk::FusedOp::create(
-        b, loc, TypeRange{resultType}, op->getOperands(),
-        b.getDenseI64ArrayAttr(grid), b.getDenseI64ArrayAttr({128, 1, 1}),
-        b.getI64IntegerAttr(forloopRange));
+    auto fused =
+        tk::FusedOp::create(b, loc, TypeRange{resultType}, op->getOperands(),
+                            b.getDenseI64ArrayAttr(grid),
+                            b.getDenseI64ArrayAttr({kBlockThreads, 1, 1}),
+                            b.getI64IntegerAttr(forloopRange));
     OpBuilder::InsertionGuard guard(b);
     SmallVector<Location> locs(op->getNumOperands(), loc);
     Block *body =
@@ -441,9 +445,8 @@ static Operation *collapseReduction(OpBuilder &b, Operation *op) {
 }
 
 /// The widest row (padded to a power of two) that tileRmsNorm's block
-/// normalizes as one tile: the code generator gives a thread at most 256
-/// elements of a tile, and the block has 128 threads.
-constexpr int64_t kMaxNormRow = 256 * 128;
+/// normalizes as one tile: what the code generator lets its threads hold.
+constexpr int64_t kMaxNormRow = target::kMaxFragmentElements * kBlockThreads;
 
 /// An rms_norm of rows wider than kMaxNormRow as kernels that each walk the
 /// row in chunks: the squares (in f32, as tileRmsNorm sums them), their mean
@@ -517,7 +520,6 @@ FailureOr<Operation *> tileopt::tilePredefinedKernel(OpBuilder &b,
   if (op->hasTrait<tk::Elementwise>() &&
       cast<RankedTensorType>(op->getResult(0).getType()).getRank() > 3)
     return elementwiseAsStructured(b, op).getOperation();
-  b.setInsertionPoint(op);
   FailureOr<tk::FusedOp> fused = buildPredefinedTiling(b, op);
   if (failed(fused))
     return failure();

@@ -16,9 +16,6 @@ using namespace mlir::tileopt::tiletogpu;
 
 namespace {
 
-/// A fragment over this many elements per thread would spill registers.
-constexpr int64_t kMaxFragmentSize = 256;
-
 /// tile.reduce and tile.scan combine along the last dim (`verb` names the
 /// op in the message); a scan, of a tile that every thread holds a part of.
 LogicalResult checkLastDimCombine(Operation *op, RankedTensorType input,
@@ -126,11 +123,12 @@ LogicalResult tileopt::checkTileKernel(tile::KernelOp kernel,
                                               op->getResultTypes())) {
       if (auto tensor = dyn_cast<RankedTensorType>(type)) {
         FragmentLayout layout = layoutOf(tensor);
-        if (layout.fragmentSize() > kMaxFragmentSize)
+        if (layout.fragmentSize() > target::kMaxFragmentElements)
           return op->emitOpError("tile ")
                  << tensor.dropEncoding() << " gives each of " << numThreads
                  << " threads " << layout.fragmentSize()
-                 << " elements, over the limit of " << kMaxFragmentSize
+                 << " elements, over the limit of "
+                 << target::kMaxFragmentElements
                  << ": use a smaller tile or more warps";
       }
       if (auto view = dyn_cast<tile::TensorViewType>(type))
