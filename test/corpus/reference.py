@@ -165,6 +165,28 @@ def round_to(a, dtype):
     raise ValueError(f"no inputs of type {dtype}")
 
 
+def round_other_way(a, dtype):
+    """The values of `a` rounded to the neighbour in dtype that round_to
+    does not pick: the other side of each value (a 1/n that round_to rounds
+    up comes out rounded down), as float64. Exact values stay."""
+    a = np.asarray(a, dtype=np.float64)
+    nearest = round_to(a, dtype)
+    toward = np.where(nearest > a, -np.inf, np.inf)
+    if dtype in ("f32", "f16"):
+        t = np.float32 if dtype == "f32" else np.float16
+        other = np.nextafter(nearest.astype(t), toward.astype(t)).astype(np.float64)
+    elif dtype == "bf16":
+        # bf16 is the upper half of an f32: its neighbour is one step of
+        # the bf16 bits, whose direction depends on the sign.
+        bits = nearest.astype(np.float32).view(np.uint32).astype(np.int64)
+        up = (toward > 0) == (nearest >= 0)
+        bits = bits + np.where(up, 1, -1) * 0x10000
+        other = bits.astype(np.uint32).view(np.float32).astype(np.float64)
+    else:
+        raise ValueError(f"no rounding to {dtype}")
+    return np.where(nearest == a, a, other)
+
+
 def draw_inputs(program, seed):
     rng = np.random.default_rng(seed)
     inputs = []

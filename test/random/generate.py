@@ -52,6 +52,14 @@ TileOpt's interpreter approaches (docs/interpreter.md: arithmetic in f32
 whatever the type) and upstream's execution in the program's types may not
 (a sequential f32 sum of 27,776 terms is off by 2e-4). test/random/run.py
 uses it to tell rounding from wrong values.
+
+--other-mean-rounding writes the program with each mean's 1/n rounded to its
+other neighbour in the type (0.33333331 instead of 0.33333334 in f32): the
+same program up to the last bit of a constant. TileOpt's importer reads that
+factor as a division by n, which may round either way; where the two
+programs' results differ beyond the tolerance, the program's result is
+decided by that one bit (a LayerNorm of a row whose values are all equal,
+eps 1e-6), and run.py calls values that match either ill-conditioned.
 """
 
 import argparse
@@ -114,8 +122,9 @@ class Builder:
     """Fn plus the bookkeeping of a random program: bounds, the program's own
     element types (for the twin), the op summary of the header."""
 
-    def __init__(self, rng, name, twin):
+    def __init__(self, rng, name, twin, other_mean_rounding=False):
         self.rng, self.twin = rng, twin
+        self.other_mean_rounding = other_mean_rounding
         self.sizes = self.choice([SMALL, LARGE], [3, 1])
         self.f = corpus_gen.Fn(name, "")
         self.input_specs = {}
@@ -163,21 +172,27 @@ class Builder:
         self.args.append(self.value(v, dtype, lo, hi))
         return self.args[-1]
 
-    def const(self, name, value, shape, dtype, exact_in_twin=False):
+    def const(self, name, value, shape, dtype, mean_factor=False):
         """A constant rounded to the program's type (the twin keeps that
-        value, or with exact_in_twin the value meant)."""
+        value). A mean's 1/n (mean_factor) stays exact in the twin and is
+        rounded the other way with other_mean_rounding."""
         # As a 1-D array: reference.bf16_bits does not take 0-d ones.
         flat = np.asarray(value, dtype=np.float64).reshape(-1)
-        rounding = "f64" if exact_in_twin and self.twin else dtype
-        values = reference.round_to(flat, rounding).reshape(np.shape(value))
+        if mean_factor and self.twin:
+            values = flat
+        elif mean_factor and self.other_mean_rounding:
+            values = reference.round_other_way(flat, dtype)
+        else:
+            values = reference.round_to(flat, dtype)
+        values = values.reshape(np.shape(value))
         return self.f.const(name, values, shape, self.emitted(dtype)), values
 
     @staticmethod
     def rounded(value, dtype):
         return float(reference.round_to(np.array([value]), dtype)[0])
 
-    def scalar(self, name, value, rank, dtype, exact_in_twin=False):
-        val, values = self.const(name, value, (1,) * rank, dtype, exact_in_twin)
+    def scalar(self, name, value, rank, dtype, mean_factor=False):
+        val, values = self.const(name, value, (1,) * rank, dtype, mean_factor)
         v = float(values)
         return self.value(val, dtype, v, v)
 
@@ -227,7 +242,7 @@ class Builder:
         TileOpt's importer reads a factor equal to 1/n rounded to the type
         as the mean it stands for (docs/import.md), so the twin, what
         TileOpt computes without rounding, multiplies by 1/n itself."""
-        c = self.scalar("c", 1.0 / n, len(s.shape), s.dtype, exact_in_twin=True)
+        c = self.scalar("c", 1.0 / n, len(s.shape), s.dtype, mean_factor=True)
         return self.binary("mul", s, c)
 
     def tame(self, x):
@@ -536,10 +551,11 @@ class Builder:
         self.pool.append(y)
 
 
-def build(seed, index, twin=False):
-    """The text of program `index` of `seed` (its float64 twin if asked)."""
+def build(seed, index, twin=False, other_mean_rounding=False):
+    """The text of program `index` of `seed` (its float64 twin, or its means'
+    1/n rounded the other way, if asked)."""
     rng = np.random.default_rng([seed, index])
-    b = Builder(rng, f"rand_{seed}_{index}", twin)
+    b = Builder(rng, f"rand_{seed}_{index}", twin, other_mean_rounding)
     dtype = b.choice(FLOAT_TYPES, [2, 1, 1])
     b.pool.append(b.arg("x", b.shape(int(b.choice([1, 2, 3, 4], [1, 3, 3, 2]))), dtype))
     for _ in range(int(rng.integers(2, 11))):
@@ -551,7 +567,8 @@ def build(seed, index, twin=False):
     if others and b.chance(0.3):
         results.append(b.choice(others))
     b.f.doc = "\n".join([f"Random program {index} of seed {seed} (test/random/generate.py"
-                         f"{' --twin' if twin else ''}), {dtype}:"]
+                         f"{' --twin' if twin else ''}"
+                         f"{' --other-mean-rounding' if other_mean_rounding else ''}), {dtype}:"]
                         + [f"  {op}" for op in b.ops])
     b.f.input_specs = b.input_specs
     return b.f.text([r.val for r in results])
@@ -568,16 +585,18 @@ def main():
     ap.add_argument("--index", type=int, help="print only program INDEX of the seed")
     ap.add_argument("-o", "--out", help="output directory (required unless --index)")
     ap.add_argument("--twin", action="store_true", help="the programs' float64 twins")
+    ap.add_argument("--other-mean-rounding", action="store_true",
+                    help="each mean's 1/n rounded to its other neighbour in the type")
     args = ap.parse_args()
     if args.index is not None:
-        sys.stdout.write(build(args.seed, args.index, args.twin))
+        sys.stdout.write(build(args.seed, args.index, args.twin, args.other_mean_rounding))
         return 0
     if not args.out:
         ap.error("give -o DIR (or --index I to print one program)")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for i in range(args.count):
-        (out / file_name(args.seed, i)).write_text(build(args.seed, i, args.twin))
+        (out / file_name(args.seed, i)).write_text(build(args.seed, i, args.twin, args.other_mean_rounding))
     print(f"wrote {args.count} programs to {out}")
     return 0
 

@@ -29,7 +29,11 @@ Each program ends in one of these, the last four being failures:
               farther than upstream's own execution in the program's types
               is: the program cannot be computed closer at its precision
               (a LayerNorm of nearly equal values, a sum of a normalized
-              row), and TileOpt did no worse than upstream
+              row), and TileOpt did no worse than upstream. Or ours matches
+              upstream's execution of the program with each mean's 1/n
+              rounded the other way (generate.py --other-mean-rounding),
+              which is how TileOpt reads that factor: the result hangs on
+              the last bit of a constant
   refused     tileopt-compile stopped with a diagnostic (classified by its
               reason: the importer's first warning, else the error)
   unchecked   compiled, but tileopt-interp refused the tile program with a
@@ -51,6 +55,7 @@ they mean for check.py.
 
 import argparse
 import concurrent.futures
+import functools
 import re
 import shlex
 import subprocess
@@ -112,14 +117,15 @@ def check_random(seed, index, work_root):
         path.write_text(generate.build(seed, index))
     except Exception as e:  # noqa: BLE001  (any generator bug is a finding, not the end of the run)
         return Outcome(index, path.stem, status="INVALID", detail=f"generator: {e!r}", log=traceback.format_exc())
-    return check_file(path, work, index, lambda: generate.build(seed, index, twin=True))
+    return check_file(path, work, index, functools.partial(generate.build, seed, index))
 
 
-def check_file(path, work, index=0, twin=None):
+def check_file(path, work, index=0, variant=None):
     """The outcome of the program at `path` (its inputs and tile program go
-    to `work`). twin gives the text of its float64 twin, which tells
-    rounding from wrong values; without it any difference beyond the
-    tolerance is a MISMATCH."""
+    to `work`). variant(**options) gives the text of the program as
+    generate.build(seed, index, **options) writes it: its float64 twin,
+    which tells rounding from wrong values, and its means rounded the other
+    way; without it any difference beyond the tolerance is a MISMATCH."""
     start = time.monotonic()
     program = reference.Program(path)
     out = Outcome(index, path.stem, source=program.text)
@@ -150,9 +156,9 @@ def check_file(path, work, index=0, twin=None):
     else:
         ok, out.err, why = check.compare(ref, ours.outputs, tol)
         out.status, out.detail = ("match", "") if ok else ("MISMATCH", why)
-        if not ok and twin:
+        if not ok and variant:
             try:
-                exact = twin_reference(twin(), work, inputs)
+                exact = variant_reference(variant(twin=True), work / "twin.mlir", inputs)
                 ours_err = check.compare(exact, ours.outputs, tol)[1]
                 upstream_err = check.compare(exact, ref, tol)[1]
                 out.status = check.verdict_by_exact(ours_err, upstream_err, tol) or "MISMATCH"
@@ -161,6 +167,16 @@ def check_file(path, work, index=0, twin=None):
                                    f"own execution {upstream_err:.2e}")
             except (reference.ReferenceError, subprocess.TimeoutExpired) as e:
                 out.status, out.detail, out.log = "INVALID", "float64 twin: " + reference_failure(e), str(e)
+        if out.status == "MISMATCH" and variant:
+            try:
+                other = variant_reference(variant(other_mean_rounding=True), work / "other-mean-rounding.mlir", inputs)
+                other_ok, other_err, _ = check.compare(other, ours.outputs, tol)
+                if other_ok:
+                    out.status = "ill-conditioned"
+                    out.detail += (f"; {other_err:.2e} from upstream's execution with each mean's "
+                                   "1/n rounded the other way")
+            except (reference.ReferenceError, subprocess.TimeoutExpired) as e:
+                out.status, out.detail, out.log = "INVALID", "means rounded the other way: " + reference_failure(e), str(e)
         if out.status == "MISMATCH":
             out.log = "\n".join([why, "reference:", reference.format_tensors(ref),
                                  "tileopt-interp:", reference.format_tensors(ours.outputs)])
@@ -174,11 +190,11 @@ def reference_failure(e):
     return next((line for line in lines if "error:" in line), lines[0])
 
 
-def twin_reference(twin_text, work, inputs):
-    """Upstream's results for the float64 twin, on the program's inputs."""
-    twin_path = work / "twin.mlir"
-    twin_path.write_text(twin_text)
-    return reference.run_reference(reference.Program(twin_path), inputs, timeout=check.TIMEOUT)
+def variant_reference(text, path, inputs):
+    """Upstream's results for a variant of the program (written to path),
+    on the program's inputs."""
+    path.write_text(text)
+    return reference.run_reference(reference.Program(path), inputs, timeout=check.TIMEOUT)
 
 
 def reproducer(program_args):

@@ -110,6 +110,30 @@ def test_twin_is_the_program_in_float64(tmp_path):
         assert computing[0] == computing[1], i
 
 
+def test_other_mean_rounding_moves_only_the_means_last_bit():
+    """--other-mean-rounding: the same program but for each mean's 1/n,
+    which moves to the other side of 1/n by one step of its type."""
+    moved = 0
+    for i in range(200):
+        text = generate.build(3, i).splitlines()[1:]
+        other = generate.build(3, i, other_mean_rounding=True).splitlines()[1:]
+        assert len(text) == len(other), i
+        for a, b in zip(text, other):
+            if a == b:
+                continue
+            moved += 1
+            m = [re.search(r"dense<(\S+)> : tensor<[\dx]*x(\w+)>", line) for line in (a, b)]
+            assert m[0] and m[1] and a.replace(m[0].group(1), m[1].group(1)) == b, (i, a, b)
+            dtype = m[0].group(2)
+            # As printed, shortest first: the type's value is the rounding.
+            near, far = (reference.round_to([float(x.group(1))], dtype)[0] for x in m)
+            # Some 1/n lies between them, and rounds to the program's.
+            lo, hi = sorted((near, far))
+            ns = range(int(1 / hi), int(1 / lo) + 1)
+            assert any(lo < 1 / n < hi and reference.round_to([1 / n], dtype)[0] == near for n in ns), (i, a, b)
+    assert moved > 20, moved
+
+
 # --- the runner's verdicts, with stand-ins for TileOpt's answer --------------
 
 
@@ -216,16 +240,17 @@ def test_batch_compares_values(batch_dir):
     assert len(compared) >= BATCH_SIZE * 3 // 4, [(o.name, o.status, o.detail) for o in outcomes]
 
 
-def regression_twin(text):
-    """The float64 twin of a saved random program, if the generator still
-    writes that program as saved (its header names the seed and index)."""
+def regression_variant(text):
+    """generate.build of a saved random program (run.check_file's variant),
+    if the generator still writes that program as saved (its header names
+    the seed and index)."""
     m = re.search(r"^// Random program (\d+) of seed (\d+)", text, re.M)
     if not m:
         return None
     index, seed = int(m.group(1)), int(m.group(2))
     if not text.endswith(generate.build(seed, index)):
         return None
-    return lambda: generate.build(seed, index, twin=True)
+    return functools.partial(generate.build, seed, index)
 
 
 @pytest.mark.parametrize("path", REGRESSIONS, ids=[p.stem for p in REGRESSIONS])
@@ -242,7 +267,7 @@ def test_regression(path, tmp_path, monkeypatch):
     compile_args = re.search(r"^// compile-args: (.*)$", text, re.M)
     if compile_args:
         monkeypatch.setattr(check, "COMPILE_ARGS", shlex.split(compile_args.group(1)))
-    out = run.check_file(path, tmp_path, twin=regression_twin(text))
+    out = run.check_file(path, tmp_path, variant=regression_variant(text))
     if status.group(1) == "open":
         assert out.failed, f"{path.name} passes ({out.status}): the bug is fixed, make it `// status: fixed`"
         pytest.xfail(f"open: {out.status}: {out.detail}")
