@@ -227,8 +227,9 @@ Arithmetic matmulArithmetic(ShapedType lhs, ShapedType rhs, ShapedType result,
   double flops = 2 * batch * m * n * k;
   Type element = lhs.getElementType();
   if (element.isF16() || element.isBF16()) {
-    double padded = 2 * batch * llvm::alignTo(m, 16) * llvm::alignTo(n, 8) *
-                    llvm::alignTo(k, 16);
+    double padded = 2 * batch * llvm::alignTo(m, target::kMmaSyncM) *
+                    llvm::alignTo(n, target::kMmaSyncN) *
+                    llvm::alignTo(k, target::kMmaSyncK);
     if (padded / target.tensorCoreFlopsPerSecond <
         flops / target.cudaCoreFlopsPerSecond)
       return {padded, 0, 0};

@@ -1,5 +1,6 @@
 //===- FragmentLayout.cpp - How a tile is spread over a block's threads ---===//
 #include "TileOpt/Target/FragmentLayout.h"
+#include "TileOpt/Target/Target.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/Support/MathExtras.h"
@@ -48,7 +49,7 @@ std::pair<int64_t, int64_t> FragmentLayout::mmaWarpGrid(ArrayRef<int64_t> shape,
   // A warp's part has at least the 16 rows of one m16n8 tile: a matrix of
   // fewer rows than the square grid needs (a decode step's 16 query rows)
   // puts more warps along N.
-  while (warpsM > 1 && shape[0] % (16 * warpsM) != 0)
+  while (warpsM > 1 && shape[0] % (target::kMmaSyncM * warpsM) != 0)
     warpsM /= 2;
   return {warpsM, warps / warpsM};
 }

@@ -44,12 +44,14 @@ LogicalResult checkMmas(tile::KernelOp kernel, int64_t numThreads) {
       return WalkResult::advance();
     ArrayRef<int64_t> acc = mma.getAcc().getType().getShape();
     auto [warpsM, warpsN] = FragmentLayout::mmaWarpGrid(acc, numThreads);
-    if (acc[0] % (16 * warpsM) != 0 || acc[1] % (8 * warpsN) != 0 ||
-        lhs.getDimSize(1) % 16 != 0)
+    if (acc[0] % (target::kMmaSyncM * warpsM) != 0 ||
+        acc[1] % (target::kMmaSyncN * warpsN) != 0 ||
+        lhs.getDimSize(1) % target::kMmaSyncK != 0)
       return mma.emitOpError("needs M a multiple of ")
-             << 16 * warpsM << ", N of " << 8 * warpsN
-             << " and K of 16 for mma.sync m16n8k16 on " << warpsM << "x"
-             << warpsN << " warps";
+             << target::kMmaSyncM * warpsM << ", N of "
+             << target::kMmaSyncN * warpsN << " and K of " << target::kMmaSyncK
+             << " for mma.sync m16n8k16 on " << warpsM << "x" << warpsN
+             << " warps";
     return WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
@@ -70,7 +72,8 @@ void widenUntiledMmas(tile::KernelOp kernel) {
       return;
     int64_t m = mma.getAcc().getType().getDimSize(0),
             n = mma.getAcc().getType().getDimSize(1), k = lhs.getDimSize(1);
-    if (m % 16 == 0 && n % 8 == 0 && k % 16 == 0)
+    if (m % target::kMmaSyncM == 0 && n % target::kMmaSyncN == 0 &&
+        k % target::kMmaSyncK == 0)
       return;
     OpBuilder b(mma);
     Type f32 = b.getF32Type();

@@ -134,6 +134,11 @@ const Chip *lookupChip(llvm::StringRef name);
 // Instruction shapes
 //===----------------------------------------------------------------------===//
 
+/// mma.sync on f16/bf16 into f32, the shape the code generator emits:
+/// m16n8k16. A warp's part of an accumulator is a multiple of m16n8 tiles,
+/// a product's K a multiple of 16, and the cost model pads products to it.
+inline constexpr int64_t kMmaSyncM = 16, kMmaSyncN = 8, kMmaSyncK = 16;
+
 /// wgmma.mma_async on f16/bf16: m64nNk16, N a multiple of 8 up to 256.
 inline constexpr int64_t kWgmmaMaxN = 256;
 

@@ -41,6 +41,7 @@
 #include "TileOpt/Dialect/Common/ElementwiseBuilder.h"
 #include "TileOpt/Dialect/TB/IR/TBOps.h"
 #include "TileOpt/Dialect/TH/IR/THOps.h"
+#include "TileOpt/Target/Target.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -244,9 +245,11 @@ private:
 /// needs: on 2x2 warps, M a multiple of kMmaRowsOnSquareWarps and N of
 /// kMmaColumns; on 1x4 warps (FragmentLayout::mmaWarpGrid), M a multiple of
 /// kMmaTileRows and N of kMmaColumnsSideBySide.
-static constexpr int64_t kMmaTileRows = 16, kMmaRowsOnSquareWarps = 32,
-                         kMmaColumns = 16, kMmaColumnsSideBySide = 32,
-                         kMmaDepth = 16;
+static constexpr int64_t kMmaTileRows = target::kMmaSyncM,
+                         kMmaRowsOnSquareWarps = 2 * target::kMmaSyncM,
+                         kMmaColumns = 2 * target::kMmaSyncN,
+                         kMmaColumnsSideBySide = 4 * target::kMmaSyncN,
+                         kMmaDepth = target::kMmaSyncK;
 
 int64_t tileopt::mmaRowMultiple(int64_t rows, int64_t columns) {
   bool sideBySide = rows <= kMmaTileRows &&

@@ -54,7 +54,7 @@ constexpr int64_t kMatmulTileK = 64;
 constexpr int64_t kMinMatmulBlocks = 128;
 constexpr int64_t kMinMatmulTile = 32;
 /// The smallest M, N or K tile.mma takes (mma.sync m16n8k16).
-constexpr int64_t kMinMmaTile = 16;
+constexpr int64_t kMinMmaTile = target::kMmaSyncM;
 /// A reduced dim other than the last is walked in chunks of this many.
 constexpr int64_t kColumnChunk = 64;
 

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "Mma.h"
 
+#include "TileOpt/Target/Target.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -115,7 +116,9 @@ void tiletogpu::multiplyStagedMmaSync(OpBuilder &b, Location loc, Value staging,
         MutableArrayRef<Value> c = acc.slice((mi * tileCols + nj) * 4, 4);
         auto mma = NVVM::MmaOp::create(
             b, loc, resultType, aRegs[mi], bRegs[nj], c,
-            ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+            ArrayRef<int64_t>{target::kMmaSyncM, target::kMmaSyncN,
+                              target::kMmaSyncK},
+            std::nullopt, std::nullopt,
             std::array<NVVM::MMATypes, 2>{mmaType, mmaType},
             std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                            NVVM::MMALayout::col});

@@ -8,6 +8,7 @@
 #include "StagedMmaLoop.h"
 
 #include "TileOpt/Conversion/TileToGPU/TileToGPU.h"
+#include "TileOpt/Target/Target.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
@@ -74,11 +75,12 @@ LogicalResult checkMma(tile::MmaOp mma, int64_t numThreads) {
   }
   // The layout's verifier checked M and N.
   FragmentLayout acc = layoutOf(mma.getAcc().getType());
-  if (lhs.getDimSize(1) % 16 != 0)
+  if (lhs.getDimSize(1) % target::kMmaSyncK != 0)
     return mma.emitOpError("needs M a multiple of ")
-           << 16 * acc.warpsM << ", N of " << 8 * acc.warpsN
-           << " and K of 16 for mma.sync m16n8k16 on " << acc.warpsM << "x"
-           << acc.warpsN << " warps";
+           << target::kMmaSyncM * acc.warpsM << ", N of "
+           << target::kMmaSyncN * acc.warpsN << " and K of "
+           << target::kMmaSyncK << " for mma.sync m16n8k16 on " << acc.warpsM
+           << "x" << acc.warpsN << " warps";
   return success();
 }
 
