@@ -2,11 +2,14 @@
 #include "TileOpt/Superopt/Compilation.h"
 
 #include "TileOpt/Conversion/Passes.h"
-#include "TileOpt/Dialect/Common/ThreadDiagnostics.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringSet.h"
+
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::tileopt;
@@ -36,9 +39,16 @@ std::optional<std::string> superopt::compilationPtxas() {
   return findPtxas(findCudaToolkit(/*requested=*/""));
 }
 
-void superopt::getCompilationDialects(DialectRegistry &registry) {
+superopt::CandidateCompiler::CandidateCompiler(MLIRContext *searchContext,
+                                               unsigned numThreads,
+                                               int64_t blockThreads,
+                                               StringRef chip)
+    : contexts(std::max(1u, numThreads)), blockThreads(blockThreads),
+      chip(chip.str()), ptxas(compilationPtxas()) {
+  searchContext->getDialectRegistry().appendTo(registry);
+  // The dialects of the lowering's passes.
   TileToCubinOptions options;
-  setCompilationOptions(options, /*blockThreads=*/128, "sm_90");
+  setCompilationOptions(options, blockThreads, chip);
   OpPassManager toGPU(ModuleOp::getOperationName()),
       toPtx(ModuleOp::getOperationName());
   buildToGPU(toGPU, options);
@@ -47,27 +57,56 @@ void superopt::getCompilationDialects(DialectRegistry &registry) {
   toPtx.getDependentDialects(registry);
 }
 
-superopt::CompileCheck superopt::whyNotCompiled(func::FuncOp candidate,
-                                                int64_t blockThreads,
-                                                StringRef chip) {
-  MLIRContext *context = candidate.getContext();
-  OwningOpRef<ModuleOp> module = ModuleOp::create(candidate.getLoc());
-  OpBuilder b(context);
-  b.setInsertionPointToEnd(module->getBody());
-  b.clone(*candidate);
+superopt::CandidateCompiler::~CandidateCompiler() = default;
 
-  // The first error of the lowering says why; nothing reaches the user.
-  // Only this thread's: the pass runs on several functions at once.
+SmallVector<superopt::CompileCheck>
+superopt::CandidateCompiler::check(ArrayRef<func::FuncOp> candidates) {
+  // Printed here: the search's context is this thread's to read.
+  SmallVector<std::string> texts;
+  for (func::FuncOp candidate : candidates) {
+    llvm::raw_string_ostream os(texts.emplace_back());
+    candidate->print(os, OpPrintingFlags().printGenericOpForm());
+  }
+  SmallVector<CompileCheck> checks(candidates.size());
+  for (size_t first = 0; first < texts.size(); first += contexts.size()) {
+    size_t count = std::min(contexts.size(), texts.size() - first);
+    auto compile = [&](size_t slot) {
+      std::unique_ptr<MLIRContext> &context = contexts[slot];
+      if (!context)
+        context = std::make_unique<MLIRContext>(
+            registry, MLIRContext::Threading::DISABLED);
+      checks[first + slot] = checkOne(*context, texts[first + slot]);
+    };
+    // The last of the batch on this thread, which would only wait.
+    SmallVector<std::thread> threads;
+    for (size_t slot = 0; slot + 1 < count; ++slot)
+      threads.emplace_back(compile, slot);
+    compile(count - 1);
+    for (std::thread &t : threads)
+      t.join();
+  }
+  return checks;
+}
+
+superopt::CompileCheck
+superopt::CandidateCompiler::checkOne(MLIRContext &context,
+                                      StringRef candidate) const {
+  // The first error says why; nothing reaches the user.
   std::optional<std::string> firstError;
-  ThreadDiagnosticHandler handler(context, [&](Diagnostic &diagnostic) {
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
     if (diagnostic.getSeverity() == DiagnosticSeverity::Error && !firstError)
       firstError = diagnostic.str();
     return success();
   });
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(candidate, ParserConfig(&context));
+  if (!module)
+    return {"the candidate does not parse back: " +
+            firstError.value_or("no diagnostic")};
 
   TileToCubinOptions options;
   setCompilationOptions(options, blockThreads, chip);
-  PassManager toGPU(context, ModuleOp::getOperationName());
+  PassManager toGPU(&context, ModuleOp::getOperationName());
   buildToGPU(toGPU, options);
   if (failed(toGPU.run(*module)))
     return {firstError.value_or("the lowering failed")};
@@ -80,12 +119,11 @@ superopt::CompileCheck superopt::whyNotCompiled(func::FuncOp candidate,
             .wasInterrupted())
       looping.insert(kernel.getName());
   });
-  PassManager toPtx(context, ModuleOp::getOperationName());
+  PassManager toPtx(&context, ModuleOp::getOperationName());
   buildGPUToBinaryPipeline(toPtx, options);
   if (failed(toPtx.run(*module)))
     return {firstError.value_or("the lowering to PTX failed")};
 
-  std::optional<std::string> ptxas = compilationPtxas();
   if (!ptxas)
     return {};
   FailureOr<StringRef> ptx = binaryObjectOf(*module);

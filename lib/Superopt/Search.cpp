@@ -28,6 +28,7 @@
 #include "llvm/Support/xxhash.h"
 
 #include <condition_variable>
+#include <limits>
 #include <mutex>
 #include <thread>
 
@@ -218,25 +219,6 @@ constexpr uint64_t kMaxUncompiledCandidates = 24;
 /// and each alone.
 constexpr unsigned kMaxAbsorbedSubsetProducers = 3;
 
-/// Whether `f` compiles to kernels worth running (whyNotCompiled), when
-/// `opts` asks for the check; with `progress`, says on stderr why not.
-static bool compilesWell(func::FuncOp f, double seconds,
-                         const SearchOptions &opts, SearchStatistics &stats) {
-  if (!opts.compileCandidates)
-    return true;
-  CompileCheck check = whyNotCompiled(f, opts.blockThreads, opts.target.chip);
-  if (!check.refusal)
-    return true;
-  ++stats.uncompiled;
-  if (check.notRun && stats.notRun++ == 0)
-    stats.whyNotRun = *check.refusal;
-  if (opts.progress)
-    llvm::errs() << "[superopt] a candidate priced "
-                 << llvm::format("%.2f", seconds * 1e6)
-                 << " us is left out: " << *check.refusal << "\n";
-  return false;
-}
-
 /// Moves `choices` to the next combination of one block graph per fused
 /// kernel (`sizes[i]` graphs for the i-th), the first choice fastest;
 /// false after the last.
@@ -293,59 +275,190 @@ static std::vector<Candidate> enumerateAndPrice(
   return candidates;
 }
 
+namespace {
+
+/// Candidates being ranked into a SearchResult: each µGraph once (by
+/// candidateKey), priced by the cost model, verified against the program
+/// (unless it stands verified) and compiled (`compiler`, unless the
+/// options skip it).
+class CandidateRanking {
+public:
+  CandidateRanking(SearchResult &result, verifier::EquivalenceChecker &checker,
+                   const SearchOptions &opts, CandidateCompiler *compiler,
+                   MLIRContext *context)
+      : result(result), checker(checker), opts(opts), compiler(compiler),
+        context(context) {
+    for (const RankedCandidate &c : result.ranked)
+      known.insert(candidateKey(c.function));
+  }
+
+  /// A priced candidate; `verify` unless it stands verified.
+  struct Offer {
+    func::FuncOp function;
+    ProgramCost cost;
+    bool verify;
+  };
+
+  /// The price of `f`, unless an equal candidate came before or the cost
+  /// model cannot price it: then `f` is erased.
+  FailureOr<ProgramCost> priceIfNew(func::FuncOp f) {
+    if (!known.insert(candidateKey(f)).second) {
+      f.erase();
+      return failure();
+    }
+    FailureOr<ProgramCost> cost =
+        quietly(context, [&] { return estimateCost(f, opts.target); });
+    if (failed(cost))
+      f.erase();
+    return cost;
+  }
+
+  /// Ranks the offers `next` gives (cheapest first; nothing after the last)
+  /// until `wanted` are ranked or `maxUncompiled` candidates (counted in the
+  /// result's statistics) did not compile; erases those it turns down.
+  /// Those it equals, one at a time: compiling takes up to a second, so
+  /// the equivalent ones are compiled `compiler->numThreads()` at once, and
+  /// those fetched behind the last one needed are erased uncounted. Offers
+  /// `next` did not give are left to the caller.
+  void rank(function_ref<std::optional<Offer>()> next, unsigned wanted,
+            uint64_t maxUncompiled) {
+    unsigned ranked = 0;
+    auto done = [&] {
+      return ranked >= wanted || result.stats.uncompiled >= maxUncompiled;
+    };
+    unsigned batchSize = compiler ? compiler->numThreads() : 1;
+    bool more = true;
+    while (more && !done()) {
+      // Offers up to the batch's `batchSize`-th equivalent one.
+      SmallVector<std::pair<Offer, bool>> batch; // with its verdict
+      SmallVector<func::FuncOp> equivalent;
+      while (equivalent.size() < batchSize) {
+        std::optional<Offer> o = next();
+        if (!(more = o.has_value()))
+          break;
+        bool isEquivalent = !o->verify || verifies(o->function);
+        batch.push_back({*o, isEquivalent});
+        if (isEquivalent)
+          equivalent.push_back(o->function);
+      }
+      SmallVector<CompileCheck> checks;
+      if (compiler)
+        checks = compiler->check(equivalent);
+      checks.resize(equivalent.size());
+      size_t compiled = 0;
+      for (auto &[o, isEquivalent] : batch) {
+        if (done()) {
+          o.function.erase();
+          continue;
+        }
+        ++result.stats.verified;
+        if (!isEquivalent) {
+          o.function.erase();
+          continue;
+        }
+        ++result.stats.equivalent;
+        if (!compilesWell(checks[compiled++], o.cost.seconds)) {
+          o.function.erase();
+          continue;
+        }
+        result.ranked.push_back({o.function, o.cost});
+        ++ranked;
+      }
+    }
+  }
+
+  /// Ranks `f` as `rank` does, unless an equal candidate came before.
+  void admit(func::FuncOp f, bool verify) {
+    FailureOr<ProgramCost> cost = priceIfNew(f);
+    if (failed(cost))
+      return;
+    std::optional<Offer> offer = Offer{f, *cost, verify};
+    rank([&] { return std::exchange(offer, std::nullopt); }, 1,
+         std::numeric_limits<uint64_t>::max());
+  }
+
+private:
+  bool verifies(func::FuncOp f) {
+    FailureOr<verifier::VerificationResult> verdict =
+        quietly(context, [&] { return checker.check(f); });
+    return succeeded(verdict) && verdict->equivalent;
+  }
+
+  /// Whether `check`, of a candidate priced `seconds`, says it compiles to
+  /// kernels worth running; with `progress`, says on stderr why not.
+  bool compilesWell(const CompileCheck &check, double seconds) {
+    if (!check.refusal)
+      return true;
+    ++result.stats.uncompiled;
+    if (check.notRun && result.stats.notRun++ == 0)
+      result.stats.whyNotRun = *check.refusal;
+    if (opts.progress)
+      llvm::errs() << "[superopt] a candidate priced "
+                   << llvm::format("%.2f", seconds * 1e6)
+                   << " us is left out: " << *check.refusal << "\n";
+    return false;
+  }
+
+  SearchResult &result;
+  verifier::EquivalenceChecker &checker;
+  const SearchOptions &opts;
+  CandidateCompiler *compiler;
+  MLIRContext *context;
+  llvm::StringSet<> known;
+};
+
+} // namespace
+
 /// Step 2 of a search: materializes `candidates` cheapest first into
-/// `result.module` and ranks those the verifier finds equivalent to
-/// `program` and that compile, until `opts.keep` are ranked or too many
+/// `result.module` and ranks (`ranking`) those the verifier finds equivalent
+/// to `program` and that compile, until `opts.keep` are ranked or too many
 /// did not compile.
 static void verifyCheapestFirst(func::FuncOp program, const ProgramInfo &info,
-                                verifier::EquivalenceChecker &checker,
                                 const SearchOptions &opts,
                                 std::vector<Candidate> &candidates,
                                 PredefinedCostMemo &predefinedPrices,
-                                SearchResult &result) {
-  MLIRContext *context = program.getContext();
+                                SearchResult &result,
+                                CandidateRanking &ranking) {
   FunctionType type = program.getFunctionType();
   // The input program is always a candidate (superoptimize ranks it).
   llvm::sort(candidates, [](const Candidate &a, const Candidate &b) {
     return std::tie(a.seconds, a.serialSeconds, a.order) <
            std::tie(b.seconds, b.serialSeconds, b.order);
   });
-  for (const Candidate &c : candidates) {
-    if (result.ranked.size() >= opts.keep ||
-        result.stats.uncompiled >= kMaxUncompiledCandidates)
-      break;
-    func::FuncOp f =
-        materialize(result.module.get(),
-                    (program.getSymName() + "_candidate" +
-                     std::to_string(result.ranked.size()))
-                        .str(),
-                    type, *c.graph, c.choices, info, opts.blockThreads);
-    ++result.stats.verified;
-    FailureOr<verifier::VerificationResult> verdict =
-        quietly(context, [&] { return checker.check(f); });
-    if (failed(verdict) || !verdict->equivalent) {
+  size_t next = 0;
+  auto offer = [&]() -> std::optional<CandidateRanking::Offer> {
+    for (; next < candidates.size(); ++next) {
+      const Candidate &c = candidates[next];
+      func::FuncOp f = materialize(
+          result.module.get(),
+          (program.getSymName() + "_unranked" + std::to_string(next)).str(),
+          type, *c.graph, c.choices, info, opts.blockThreads);
+      FailureOr<ProgramCost> cost = quietly(program.getContext(), [&] {
+        return estimateCost(f, opts.target, &predefinedPrices);
+      });
+      if (succeeded(cost)) {
+        ++next;
+        return CandidateRanking::Offer{f, *cost, /*verify=*/true};
+      }
       f.erase();
-      continue;
     }
-    ++result.stats.equivalent;
-    if (!compilesWell(f, c.seconds, opts, result.stats)) {
-      f.erase();
-      continue;
-    }
-    FailureOr<ProgramCost> cost =
-        estimateCost(f, opts.target, &predefinedPrices);
-    result.ranked.push_back({f, *cost});
-  }
+    return std::nullopt;
+  };
+  size_t before = result.ranked.size();
+  ranking.rank(offer, opts.keep, kMaxUncompiledCandidates);
+  for (size_t i = before; i < result.ranked.size(); ++i)
+    result.ranked[i].function.setSymName(
+        (program.getSymName() + "_candidate" + std::to_string(i)).str());
 }
 
 /// The search proper: the candidates of `program` (modeled as `info`, its
 /// terms in `ctx`) that `checker` verifies equivalent to it, at most
 /// `opts.keep`, cheapest first, in `result.module` named
-/// `<program>_candidate<i>`.
+/// `<program>_candidate<i>`, compiled by `compiler` (none: not compiled).
 static SearchResult
 searchCandidates(func::FuncOp program, const ProgramInfo &info,
                  ExprContext &ctx, verifier::EquivalenceChecker &checker,
-                 const SearchOptions &opts,
+                 const SearchOptions &opts, CandidateCompiler *compiler,
                  std::chrono::steady_clock::time_point start) {
   SearchProgress progress;
   progress.deadline = start + std::chrono::milliseconds(static_cast<int64_t>(
@@ -366,8 +479,10 @@ searchCandidates(func::FuncOp program, const ProgramInfo &info,
   result.stats.budgetExhausted = progress.stop.load();
   reporter.stop();
 
-  verifyCheapestFirst(program, info, checker, opts, candidates,
-                      predefinedPrices, result);
+  CandidateRanking ranking(result, checker, opts, compiler,
+                           program.getContext());
+  verifyCheapestFirst(program, info, opts, candidates, predefinedPrices, result,
+                      ranking);
   LLVM_DEBUG({
     llvm::dbgs() << "[" DEBUG_TYPE "] @" << program.getSymName() << ": ";
     result.stats.print(llvm::dbgs());
@@ -401,67 +516,6 @@ struct RewrittenProgram {
   OwningOpRef<ModuleOp> module; // owns `function`
   func::FuncOp function;
   ProgramInfo info;
-};
-
-/// Candidates of the whole program being ranked into a SearchResult: each
-/// µGraph once (by candidateKey), priced by the cost model, verified against
-/// the program (unless it stands verified) and compiled.
-class CandidateRanking {
-public:
-  CandidateRanking(SearchResult &result, verifier::EquivalenceChecker &checker,
-                   const SearchOptions &opts, MLIRContext *context)
-      : result(result), checker(checker), opts(opts), context(context) {
-    for (const RankedCandidate &c : result.ranked)
-      known.insert(candidateKey(c.function));
-  }
-
-  /// The price of `f`, unless an equal candidate came before or the cost
-  /// model cannot price it: then `f` is erased.
-  FailureOr<ProgramCost> priceIfNew(func::FuncOp f) {
-    if (!known.insert(candidateKey(f)).second) {
-      f.erase();
-      return failure();
-    }
-    FailureOr<ProgramCost> cost =
-        quietly(context, [&] { return estimateCost(f, opts.target); });
-    if (failed(cost))
-      f.erase();
-    return cost;
-  }
-
-  /// Ranks `f`, priced `cost`, if (with `verify`) the checker finds it
-  /// equivalent and it compiles; whether it does. Erases it otherwise.
-  bool accept(func::FuncOp f, const ProgramCost &cost, bool verify) {
-    ++result.stats.verified;
-    if (verify) {
-      FailureOr<verifier::VerificationResult> verdict =
-          quietly(context, [&] { return checker.check(f); });
-      if (failed(verdict) || !verdict->equivalent) {
-        f.erase();
-        return false;
-      }
-    }
-    ++result.stats.equivalent;
-    if (!compilesWell(f, cost.seconds, opts, result.stats)) {
-      f.erase();
-      return false;
-    }
-    result.ranked.push_back({f, cost});
-    return true;
-  }
-
-  /// Ranks `f` as `accept` does, unless an equal candidate came before.
-  void admit(func::FuncOp f, bool verify) {
-    if (FailureOr<ProgramCost> cost = priceIfNew(f); succeeded(cost))
-      accept(f, *cost, verify);
-  }
-
-private:
-  SearchResult &result;
-  verifier::EquivalenceChecker &checker;
-  const SearchOptions &opts;
-  MLIRContext *context;
-  llvm::StringSet<> known;
 };
 
 /// The searches of a program's segments: each segment's result, which owns
@@ -523,6 +577,7 @@ rewriteForSearch(func::FuncOp program, const SearchOptions &opts,
 static SegmentSearches
 searchEachSegment(const ProgramSplit &split, const SearchOptions &opts,
                   const verifier::VerifierOptions &verifierOptions,
+                  CandidateCompiler *compiler,
                   std::chrono::steady_clock::time_point start,
                   MLIRContext *context, SearchStatistics &stats) {
   SegmentSearches searches;
@@ -545,7 +600,7 @@ searchEachSegment(const ProgramSplit &split, const SearchOptions &opts,
         return FailureOr<SearchResult>(failure());
       return FailureOr<SearchResult>(searchCandidates(
           segment.function, *segmentInfo, segmentCtx, segmentChecker,
-          segmentOptions, std::chrono::steady_clock::now()));
+          segmentOptions, compiler, std::chrono::steady_clock::now()));
     });
     SmallVector<func::FuncOp> &candidates = searches.candidates.emplace_back();
     if (failed(found))
@@ -649,31 +704,26 @@ absorbedVariants(func::FuncOp spliced, ModuleOp module,
 /// whole program (`unverifiable`), their verification against their
 /// segments stands for it (the kept ops are the program's own: equal
 /// segments make equal programs).
-static void
-rankSegmentCandidates(func::FuncOp program, func::FuncOp searched,
-                      const ProgramSplit &split, bool unverifiable,
-                      const SearchOptions &opts,
-                      const verifier::VerifierOptions &verifierOptions,
-                      std::chrono::steady_clock::time_point start,
-                      SearchResult &result, CandidateRanking &ranking) {
+static void rankSegmentCandidates(
+    func::FuncOp program, func::FuncOp searched, const ProgramSplit &split,
+    bool unverifiable, const SearchOptions &opts,
+    const verifier::VerifierOptions &verifierOptions,
+    CandidateCompiler *compiler, std::chrono::steady_clock::time_point start,
+    SearchResult &result, CandidateRanking &ranking) {
   if (opts.progress)
     llvm::errs() << "[superopt] @" << program.getSymName() << ": searching "
                  << split.segments.size() << " segment(s) between "
                  << split.schedule.size() - split.segments.size()
                  << " kernel(s) kept as they are\n";
   // Owns the segments' candidates until they are spliced.
-  SegmentSearches searches = searchEachSegment(
-      split, opts, verifierOptions, start, program.getContext(), result.stats);
+  SegmentSearches searches =
+      searchEachSegment(split, opts, verifierOptions, compiler, start,
+                        program.getContext(), result.stats);
 
   // All are priced as they come, then verified and compiled (up to a
   // second each) cheapest first until `keep` pass, as in step 8: those
   // behind them could not be kept.
-  struct Offer {
-    func::FuncOp function;
-    ProgramCost cost;
-    bool verify;
-  };
-  SmallVector<Offer> offers;
+  SmallVector<CandidateRanking::Offer> offers;
   auto offer = [&](func::FuncOp f, bool verify) {
     if (FailureOr<ProgramCost> cost = ranking.priceIfNew(f); succeeded(cost))
       offers.push_back({f, *cost, verify});
@@ -695,16 +745,20 @@ rankSegmentCandidates(func::FuncOp program, func::FuncOp searched,
         offer(absorbed, /*verify=*/true);
     offer(spliced, /*verify=*/!unverifiable);
   }
-  llvm::stable_sort(offers, [](const Offer &x, const Offer &y) {
+  llvm::stable_sort(offers, [](const CandidateRanking::Offer &x,
+                               const CandidateRanking::Offer &y) {
     return x.cost.cheaperThan(y.cost);
   });
-  unsigned accepted = 0;
-  for (Offer &o : offers) {
-    if (accepted == opts.keep)
-      o.function.erase();
-    else if (ranking.accept(o.function, o.cost, o.verify))
-      ++accepted;
-  }
+  size_t next = 0;
+  ranking.rank(
+      [&]() -> std::optional<CandidateRanking::Offer> {
+        if (next == offers.size())
+          return std::nullopt;
+        return offers[next++];
+      },
+      opts.keep, std::numeric_limits<uint64_t>::max());
+  for (; next < offers.size(); ++next)
+    offers[next].function.erase();
   keepCheapest(result, program.getSymName(), opts.keep);
 }
 
@@ -740,6 +794,14 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
   if (rewritten)
     info = std::move(rewritten->info);
 
+  // Every candidate the search would return is compiled, unless the
+  // options say not to.
+  std::optional<CandidateCompiler> compiling;
+  if (opts.compileCandidates)
+    compiling.emplace(context, opts.numThreads, opts.blockThreads,
+                      opts.target.chip);
+  CandidateCompiler *compiler = compiling ? &*compiling : nullptr;
+
   // Step 2. The whole program's search. It builds no layout changes and
   // fuses nothing into a structured op: a program with either is searched
   // in segments only (step 3).
@@ -749,13 +811,15 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
   if (unverifiable || (split && split->hasBoundary))
     result.module = ModuleOp::create(UnknownLoc::get(context));
   else
-    result = searchCandidates(searched, *info, ctx, checker, opts, start);
+    result =
+        searchCandidates(searched, *info, ctx, checker, opts, compiler, start);
 
   // Step 3. Each segment, searched as a program of its own.
-  CandidateRanking ranking(result, checker, opts, context);
+  CandidateRanking ranking(result, checker, opts, compiler, context);
   if (split)
     rankSegmentCandidates(program, searched, *split, unverifiable.has_value(),
-                          opts, verifierOptions, start, result, ranking);
+                          opts, verifierOptions, compiler, start, result,
+                          ranking);
 
   if (unverifiable && result.ranked.empty()) {
     recordStatistics(result.stats);

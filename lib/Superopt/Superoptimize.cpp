@@ -88,13 +88,6 @@ struct SuperoptimizePass
     return success();
   }
 
-  // Compiling the candidates runs the lowering's passes, whose dialects
-  // cannot be loaded once passes run in parallel.
-  void getDependentDialects(DialectRegistry &registry) const override {
-    SuperoptimizeBase::getDependentDialects(registry);
-    superopt::getCompilationDialects(registry);
-  }
-
   SearchOptions searchOptions() const {
     SearchOptions options;
     options.maxKernelOps = maxKernelOps;

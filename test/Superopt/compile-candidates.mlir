@@ -15,6 +15,16 @@
 // RUN: tileopt-opt %s \
 // RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=1 time-budget=900 keep=1}))' \
 // RUN:   | FileCheck %s --check-prefix=TOGETHER
+// Candidates compiled four at a time (threads=4; the functions searched
+// in parallel as well) rank as those compiled one at a time do.
+// RUN: tileopt-opt %s \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=1 time-budget=900 keep=3}))' \
+// RUN:   -o %t.serial 2>/dev/null
+// RUN: tileopt-opt %s \
+// RUN:   --pass-pipeline='builtin.module(func.func(tileopt-superoptimize{threads=4 time-budget=900 keep=3}))' \
+// RUN:   -o %t.parallel 2>/dev/null
+// RUN: diff %t.serial %t.parallel
+// RUN: FileCheck %s --check-prefix=TOGETHER < %t.parallel
 // TOGETHER-LABEL: func.func @row_max
 // TOGETHER: tk.reduce max
 // TOGETHER-LABEL: func.func @gated_mlp_12x3072

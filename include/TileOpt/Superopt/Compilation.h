@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -30,7 +31,7 @@ namespace mlir::tileopt::superopt {
 /// spills in 33.8.
 constexpr int64_t kMaxSpillStoreBytes = 64;
 
-/// What whyNotCompiled says of a candidate.
+/// What CandidateCompiler says of a candidate.
 struct CompileCheck {
   /// Why the candidate is left out; nothing when it compiles well.
   std::optional<std::string> refusal;
@@ -41,23 +42,49 @@ struct CompileCheck {
   bool notRun = false;
 };
 
-/// Why `candidate`, a function of tk ops, would not compile to kernels
-/// worth running: the first diagnostic of the lowering (tileopt-lower-ugraph,
-/// then the tile-to-PTX pipeline of tileopt-compile, `blockThreads` threads
-/// a block), or a kernel with a loop that ptxas (found as tileopt-compile
-/// finds it) spills more than kMaxSpillStoreBytes in; nothing when it
+/// Why candidates, functions of tk ops, would not compile to kernels worth
+/// running: the first diagnostic of the lowering (tileopt-lower-ugraph, then
+/// the tile-to-PTX pipeline of tileopt-compile, `blockThreads` threads a
+/// block), or a kernel with a loop that ptxas (found as tileopt-compile
+/// finds it) spills more than kMaxSpillStoreBytes in; nothing when one
 /// compiles well. Without ptxas only the lowering is checked; a ptxas that
 /// fails on the PTX refuses the candidate with its messages.
-CompileCheck whyNotCompiled(func::FuncOp candidate, int64_t blockThreads,
-                            StringRef chip);
+///
+/// Compiling is most of a cold search's time (LLVM and ptxas, up to a second
+/// a candidate), and candidates are independent, so a batch is compiled on
+/// threads of the compiler's own, each with an MLIRContext of its own
+/// without multithreading. Not in the search's context: a pass manager
+/// there waits on that context's thread pool, whose workers may be the very
+/// threads waiting for the compiles (the superoptimize pass runs on one),
+/// which deadlocked. A candidate crosses over as text.
+class CandidateCompiler {
+public:
+  /// Compiles with at most `numThreads` threads at once; the candidates'
+  /// dialects are those registered in `searchContext`.
+  CandidateCompiler(MLIRContext *searchContext, unsigned numThreads,
+                    int64_t blockThreads, StringRef chip);
+  ~CandidateCompiler();
 
-/// The ptxas whyNotCompiled runs, found as tileopt-compile finds it, or
+  /// How many candidates check compiles at once.
+  unsigned numThreads() const { return contexts.size(); }
+
+  /// What the compilation says of each of `candidates`, in their order.
+  SmallVector<CompileCheck> check(ArrayRef<func::FuncOp> candidates);
+
+private:
+  CompileCheck checkOne(MLIRContext &context, StringRef candidate) const;
+
+  DialectRegistry registry;
+  /// One a thread, made when a batch first needs it.
+  SmallVector<std::unique_ptr<MLIRContext>> contexts;
+  int64_t blockThreads;
+  std::string chip;
+  std::optional<std::string> ptxas;
+};
+
+/// The ptxas CandidateCompiler runs, found as tileopt-compile finds it, or
 /// nothing (then only the lowering is checked).
 std::optional<std::string> compilationPtxas();
-
-/// The dialects whyNotCompiled's passes load: a pass that calls it declares
-/// them, since no dialect may be loaded while passes run in parallel.
-void getCompilationDialects(DialectRegistry &registry);
 
 } // namespace mlir::tileopt::superopt
 

@@ -106,10 +106,11 @@ def Superoptimize : Pass<"tileopt-superoptimize", "::mlir::func::FuncOp"> {
            "JSON file of the candidates' measured run times: rank by them "
            "rather than by the cost model">
   ];
-  // The dialects of compiling the candidates (compile-candidates) come
-  // from getDependentDialects (Superoptimize.cpp).
+  // The dialects of the µGraphs it builds. Compiling the candidates
+  // (compile-candidates) loads its dialects into contexts of its own.
   let dependentDialects = ["::mlir::tileopt::tk::TKDialect",
-                           "::mlir::tileopt::tb::TBDialect"];
+                           "::mlir::tileopt::tb::TBDialect",
+                           "::mlir::tileopt::th::THDialect"];
 }
 
 def EstimateCost : Pass<"tileopt-estimate-cost", "::mlir::func::FuncOp"> {
