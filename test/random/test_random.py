@@ -211,6 +211,19 @@ def test_f16_rounding_is_told_from_a_wrong_value(monkeypatch, tmp_path):
     assert out.status == "MISMATCH", out
 
 
+def test_noise_around_an_exact_zero_is_told_from_a_wrong_value(monkeypatch, tmp_path):
+    """Program 9894 of seed 17 is the mean of a LayerNorm's output: 0
+    exactly, 3.7e-9 in upstream's f32. Noise twice as large is
+    ill-conditioned (no relative error can judge it); 1e-3 off is a
+    mismatch, though both are far beyond the relative tolerance."""
+    def off(by):
+        return lambda ref, twin: check.Ours(outputs=[r * 2 + by for r in ref], stage_ok=True)
+    out = verdict(monkeypatch, tmp_path, 17, 9894, off(0.0))
+    assert (out.status, out.failed) == ("ill-conditioned", False), out
+    out = verdict(monkeypatch, tmp_path, 17, 9894, off(1e-3))
+    assert out.status == "MISMATCH", out
+
+
 # --- TileOpt on a seeded batch, and on the regressions --------------------------
 
 
