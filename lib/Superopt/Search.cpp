@@ -772,11 +772,27 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
   if (!context->isMultithreadingEnabled())
     opts.numThreads = 1;
 
-  // What the search cannot model keeps its form; a remark says why.
+  // What the search cannot model keeps its form; a remark says why. But a
+  // program it cannot model whole may have segments it can: one with casts
+  // has a segment of one element type between them (step 3).
   ExprContext ctx;
-  FailureOr<ProgramInfo> info = modelProgram(program, ctx);
-  if (failed(info))
-    return failure();
+  SmallVector<std::pair<Location, std::string>> whyNotModeled;
+  FailureOr<ProgramInfo> info = [&] {
+    ThreadDiagnosticHandler handler(context, [&](Diagnostic &diagnostic) {
+      whyNotModeled.push_back({diagnostic.getLocation(), diagnostic.str()});
+      return success();
+    });
+    return modelProgram(program, ctx);
+  }();
+  if (failed(info)) {
+    OwningOpRef<ModuleOp> probe = ModuleOp::create(UnknownLoc::get(context));
+    std::optional<ProgramSplit> split = splitProgram(program, probe.get());
+    if (!split || !split->hasBoundary) {
+      for (auto &[loc, why] : whyNotModeled)
+        emitRemark(loc) << why;
+      return failure();
+    }
+  }
   // A program the verifier cannot check gets no search of its own; the
   // segments between its kept ops may still be checkable (step 3).
   verifier::VerifierOptions verifierOptions;
@@ -788,7 +804,7 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
   // search explores; every candidate is still verified against the program
   // as given, which stays a candidate itself.
   std::optional<RewrittenProgram> rewritten;
-  if (!unverifiable)
+  if (!unverifiable && succeeded(info))
     rewritten = rewriteForSearch(program, opts, checker, ctx);
   func::FuncOp searched = rewritten ? rewritten->function : program;
   if (rewritten)
@@ -808,7 +824,7 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(context));
   std::optional<ProgramSplit> split = splitProgram(searched, scratch.get());
   SearchResult result;
-  if (unverifiable || (split && split->hasBoundary))
+  if (failed(info) || unverifiable || (split && split->hasBoundary))
     result.module = ModuleOp::create(UnknownLoc::get(context));
   else
     result =

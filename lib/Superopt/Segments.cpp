@@ -9,10 +9,24 @@ using namespace mlir;
 using namespace mlir::tileopt;
 using namespace mlir::tileopt::superopt;
 
-/// Whether the program is cut at `op`: a layout change, or a structured op
-/// (no search builds either).
+/// Whether `op` computes values of another element type than it reads (a
+/// tk.map that casts): a candidate holds values of one element type.
+static bool changesElementType(Operation *op) {
+  auto elementType = [](Value v) {
+    return cast<ShapedType>(v.getType()).getElementType();
+  };
+  return llvm::any_of(op->getResults(), [&](Value result) {
+    return llvm::any_of(op->getOperands(), [&](Value operand) {
+      return elementType(operand) != elementType(result);
+    });
+  });
+}
+
+/// Whether the program is cut at `op`: a layout change, a structured op
+/// (no search builds either), or a cast.
 static bool isBoundary(Operation *op) {
-  return op->hasTrait<tk::LayoutChange>() || isa<tk::StructuredOp>(op);
+  return op->hasTrait<tk::LayoutChange>() || isa<tk::StructuredOp>(op) ||
+         changesElementType(op);
 }
 
 std::optional<ProgramSplit> superopt::splitProgram(func::FuncOp program,
@@ -24,6 +38,8 @@ std::optional<ProgramSplit> superopt::splitProgram(func::FuncOp program,
   // boundaries on a path from an argument to it.
   llvm::DenseMap<Value, uint64_t> reads;
   llvm::DenseMap<Value, unsigned> levelOf;
+  // The values computed from a cast.
+  llvm::DenseSet<Value> castFrom;
   for (BlockArgument arg : body.getArguments())
     reads[arg] = uint64_t(1) << arg.getArgNumber();
   struct Placed {
@@ -50,7 +66,16 @@ std::optional<ProgramSplit> superopt::splitProgram(func::FuncOp program,
       reads[result] = mask;
       levelOf[result] = level;
     }
-    bool kept = boundary || llvm::popcount(mask) == 1;
+    // What is computed from a cast (softmax of an upcast x) is the
+    // program's work, which a segment's search fuses, not a weight's
+    // preparation, even where it reads one argument alone.
+    bool cast = changesElementType(&op) ||
+                llvm::any_of(op.getOperands(), [&](Value operand) {
+                  return castFrom.contains(operand);
+                });
+    if (cast)
+      castFrom.insert(op.getResults().begin(), op.getResults().end());
+    bool kept = boundary || (llvm::popcount(mask) == 1 && !cast);
     anyKept |= kept;
     placed.push_back({&op, level, kept});
     levels = std::max(levels, level + 1);

@@ -29,8 +29,9 @@ struct Segment {
 
 /// The program cut where the search cannot go (docs/superoptimizer.md,
 /// step 11). Kept ops stay kernels of their own: the boundaries (layout
-/// changes, which the search does not build, and structured ops, into which
-/// it fuses nothing) and the ops
+/// changes, which the search does not build, structured ops, into which
+/// it fuses nothing, and casts, since a candidate holds values of one
+/// element type) and the ops
 /// whose values depend on one argument alone (qknorm_attention's
 /// rms_norm(Q) and rms_norm(K), a weight's transpose). The other ops are
 /// cut into segments at the boundaries: an op belongs to the segment of the
