@@ -88,14 +88,12 @@ struct Trial {
 
 /// Runs `candidate` on the random inputs of `seed` in `domain`, and the
 /// reference too unless `reference` already holds its run for that seed.
-/// With `zeroOneIn`, about one input element in that many is 0, and at
-/// least one of each input. A failed
-/// reference run is not kept: its diagnostics belong to the check that hit
-/// it, and the next check reports them again.
+/// A failed reference run is not kept: its diagnostics belong to the check
+/// that hit it, and the next check reports them again.
 template <typename Domain>
 FailureOr<Trial<Domain>> runTrial(ReducedReference &reference,
                                   func::FuncOp candidate, Domain domain,
-                                  uint64_t seed, uint64_t zeroOneIn = 0) {
+                                  uint64_t seed) {
   auto &runs = std::get<ReducedReference::Runs<Domain>>(reference.runs);
   auto it = runs.find(seed);
   if (it == runs.end()) {
@@ -104,17 +102,6 @@ FailureOr<Trial<Domain>> runTrial(ReducedReference &reference,
         randomInputs(*reference.func, domain, rng);
     if (failed(inputs))
       return failure();
-    // At least one 0 an input: reduced instances have few elements.
-    if (zeroOneIn)
-      for (TensorOf<Domain> &input : *inputs) {
-        MutableArrayRef<typename Domain::Scalar> values = input.values();
-        if (values.empty())
-          continue;
-        for (auto &value : values)
-          if (rng() % zeroOneIn == 0)
-            value = {};
-        values[rng() % values.size()] = {};
-      }
     auto results = interpret<Domain>(*reference.func, *inputs, domain);
     if (failed(results))
       return failure();
@@ -200,11 +187,6 @@ FailureOr<double> trialBound(ReducedReference &reference,
   return d / FieldDomain::P +
          trial->domain.getMaxArgumentDegree() / FieldDomain::Q;
 }
-
-/// The zero trial's inputs: about one element in kZeroOneIn is 0; its
-/// seed's stream, apart from the float64 trials' (0, 1, ...).
-constexpr uint64_t kZeroOneIn = 4;
-constexpr uint64_t kZeroTrialStream = 0x7a65726f; // "zero"
 
 bool closeEnough(double x, double y, const VerifierOptions &options) {
   if (std::isnan(x) || std::isnan(y))
@@ -329,25 +311,6 @@ EquivalenceChecker::check(func::FuncOp candidate) {
                            *difference + " beyond the tolerance";
       return result;
     }
-  }
-  // Equal as rational functions is not equal where a divisor vanishes:
-  // x * y / x is y, but NaN where x is 0, which inputs often are (a
-  // ReLU's output, padding, a mask). So one more float64 trial has a
-  // quarter of its input elements 0, and the candidate must be finite and
-  // close wherever the reference is finite.
-  FailureOr<Trial<F64Domain>> zeros =
-      runTrial(kept, candidate, F64Domain(),
-               trialSeed(~options.seed, kZeroTrialStream), kZeroOneIn);
-  if (failed(zeros))
-    return failure();
-  if (std::optional<std::string> difference = firstDifference<double>(
-          zeros->reference, zeros->candidate, [&](double x, double y) {
-            return !std::isfinite(x) || closeEnough(x, y, options);
-          })) {
-    result.explanation =
-        "float64 trial with zeros among the inputs: " + *difference +
-        " beyond the tolerance";
-    return result;
   }
   result.equivalent = true;
   return result;
