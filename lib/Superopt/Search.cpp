@@ -319,9 +319,12 @@ public:
   /// Those it equals, one at a time: compiling takes up to a second, so
   /// the equivalent ones are compiled `compiler->numThreads()` at once, and
   /// those fetched behind the last one needed are erased uncounted. Offers
-  /// `next` did not give are left to the caller.
+  /// `next` did not give are left to the caller. With `price`, an offer's
+  /// cost is its ordering keys only, and the ones ranked are priced in full
+  /// by it (most candidates fail the verifier: pricing them is wasted).
   void rank(function_ref<std::optional<Offer>()> next, unsigned wanted,
-            uint64_t maxUncompiled) {
+            uint64_t maxUncompiled,
+            function_ref<FailureOr<ProgramCost>(func::FuncOp)> price = {}) {
     unsigned ranked = 0;
     auto done = [&] {
       return ranked >= wanted || result.stats.uncompiled >= maxUncompiled;
@@ -360,6 +363,14 @@ public:
         if (!compilesWell(checks[compiled++], o.cost.seconds)) {
           o.function.erase();
           continue;
+        }
+        if (price) {
+          FailureOr<ProgramCost> cost = price(o.function);
+          if (failed(cost)) {
+            o.function.erase();
+            continue;
+          }
+          o.cost = *cost;
         }
         result.ranked.push_back({o.function, o.cost});
         ++ranked;
@@ -427,25 +438,25 @@ static void verifyCheapestFirst(func::FuncOp program, const ProgramInfo &info,
   });
   size_t next = 0;
   auto offer = [&]() -> std::optional<CandidateRanking::Offer> {
-    for (; next < candidates.size(); ++next) {
-      const Candidate &c = candidates[next];
-      func::FuncOp f = materialize(
-          result.module.get(),
-          (program.getSymName() + "_unranked" + std::to_string(next)).str(),
-          type, *c.graph, c.choices, info, opts.blockThreads);
-      FailureOr<ProgramCost> cost = quietly(program.getContext(), [&] {
-        return estimateCost(f, opts.target, &predefinedPrices);
-      });
-      if (succeeded(cost)) {
-        ++next;
-        return CandidateRanking::Offer{f, *cost, /*verify=*/true};
-      }
-      f.erase();
-    }
-    return std::nullopt;
+    if (next == candidates.size())
+      return std::nullopt;
+    const Candidate &c = candidates[next];
+    func::FuncOp f = materialize(
+        result.module.get(),
+        (program.getSymName() + "_unranked" + std::to_string(next++)).str(),
+        type, *c.graph, c.choices, info, opts.blockThreads);
+    ProgramCost keys;
+    keys.seconds = c.seconds;
+    keys.serialSeconds = c.serialSeconds;
+    return CandidateRanking::Offer{f, keys, /*verify=*/true};
+  };
+  auto price = [&](func::FuncOp f) {
+    return quietly(program.getContext(), [&] {
+      return estimateCost(f, opts.target, &predefinedPrices);
+    });
   };
   size_t before = result.ranked.size();
-  ranking.rank(offer, opts.keep, kMaxUncompiledCandidates);
+  ranking.rank(offer, opts.keep, kMaxUncompiledCandidates, price);
   for (size_t i = before; i < result.ranked.size(); ++i)
     result.ranked[i].function.setSymName(
         (program.getSymName() + "_candidate" + std::to_string(i)).str());
@@ -784,9 +795,11 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
     });
     return modelProgram(program, ctx);
   }();
+  // Owns the segments' functions (step 3).
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(context));
+  std::optional<ProgramSplit> split;
   if (failed(info)) {
-    OwningOpRef<ModuleOp> probe = ModuleOp::create(UnknownLoc::get(context));
-    std::optional<ProgramSplit> split = splitProgram(program, probe.get());
+    split = splitProgram(program, scratch.get());
     if (!split || !split->hasBoundary) {
       for (auto &[loc, why] : whyNotModeled)
         emitRemark(loc) << why;
@@ -821,8 +834,10 @@ FailureOr<SearchResult> superopt::superoptimize(func::FuncOp program,
   // Step 2. The whole program's search. It builds no layout changes and
   // fuses nothing into a structured op: a program with either is searched
   // in segments only (step 3).
-  OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(context));
-  std::optional<ProgramSplit> split = splitProgram(searched, scratch.get());
+  // The program's split, unless step 1's failure made it already (then
+  // nothing was rewritten).
+  if (succeeded(info))
+    split = splitProgram(searched, scratch.get());
   SearchResult result;
   if (failed(info) || unverifiable || (split && split->hasBoundary))
     result.module = ModuleOp::create(UnknownLoc::get(context));

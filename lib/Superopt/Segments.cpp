@@ -69,13 +69,13 @@ std::optional<ProgramSplit> superopt::splitProgram(func::FuncOp program,
     // What is computed from a cast (softmax of an upcast x) is the
     // program's work, which a segment's search fuses, not a weight's
     // preparation, even where it reads one argument alone.
-    bool cast = changesElementType(&op) ||
-                llvm::any_of(op.getOperands(), [&](Value operand) {
-                  return castFrom.contains(operand);
-                });
-    if (cast)
+    bool fromCast = changesElementType(&op) ||
+                    llvm::any_of(op.getOperands(), [&](Value operand) {
+                      return castFrom.contains(operand);
+                    });
+    if (fromCast)
       castFrom.insert(op.getResults().begin(), op.getResults().end());
-    bool kept = boundary || (llvm::popcount(mask) == 1 && !cast);
+    bool kept = boundary || (llvm::popcount(mask) == 1 && !fromCast);
     anyKept |= kept;
     placed.push_back({&op, level, kept});
     levels = std::max(levels, level + 1);
